@@ -1,0 +1,75 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+#include "endpoint_p.h"
+
+#include <QtCore/qcoreapplication.h>
+#include <QtCore/qregularexpression.h>
+
+using namespace Qt::StringLiterals;
+
+namespace Etcd::Internal {
+
+namespace {
+
+EtcdStatus invalid(const QString &message)
+{
+    return EtcdStatus(Etcd::ErrorCode::InvalidArgument, message);
+}
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("EtcdClient", text);
+}
+
+std::variant<Endpoint, EtcdStatus> parseOne(const QUrl &url)
+{
+    const QString shown = url.toDisplayString();
+    if (!url.isValid())
+        return invalid(tr("malformed endpoint URL '%1': %2").arg(shown, url.errorString()));
+    const QString scheme = url.scheme();
+    if (scheme != u"http" && scheme != u"https")
+        return invalid(tr("endpoint '%1' must use http:// or https://").arg(shown));
+    if (url.host().isEmpty())
+        return invalid(tr("endpoint '%1' has no host").arg(shown));
+    if (url.port() <= 0)
+        return invalid(tr("endpoint '%1' has no port").arg(shown));
+    if (!url.path().isEmpty() && url.path() != u"/")
+        return invalid(tr("endpoint '%1' must not have a path").arg(shown));
+    return Endpoint { url.host(), static_cast<quint16>(url.port()), scheme == u"https" };
+}
+
+} // namespace
+
+QString Endpoint::grpcTarget() const
+{
+    static const QRegularExpression ipv4(u"^\\d{1,3}(\\.\\d{1,3}){3}$"_s);
+    const QString p = QString::number(port);
+    if (host.contains(u':')) // QUrl hands IPv6 literals over without their brackets
+        return u"ipv6:["_s + host + u"]:"_s + p;
+    if (ipv4.match(host).hasMatch())
+        return u"ipv4:"_s + host + u':' + p;
+    return u"dns:"_s + host + u':' + p;
+}
+
+QString Endpoint::display() const
+{
+    return (tls ? u"https://"_s : u"http://"_s) + host + u':' + QString::number(port);
+}
+
+std::variant<QList<Endpoint>, EtcdStatus> parseEndpoints(const QList<QUrl> &urls)
+{
+    if (urls.isEmpty())
+        return invalid(tr("no endpoints given"));
+    QList<Endpoint> out;
+    for (const QUrl &url : urls) {
+        auto one = parseOne(url);
+        if (auto *status = std::get_if<EtcdStatus>(&one))
+            return *status;
+        out.append(std::get<Endpoint>(one));
+        if (out.first().tls != out.last().tls)
+            return invalid(tr("endpoints mix http:// and https://"));
+    }
+    return out;
+}
+
+} // namespace Etcd::Internal

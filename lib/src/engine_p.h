@@ -1,0 +1,49 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+//
+//  W A R N I N G: internal header, not part of the EtcdQt API.
+#pragma once
+
+#include "transport/transport_p.h"
+
+#include <EtcdQt/etcdclient.h>
+
+#include <QtCore/qobject.h>
+#include <QtCore/qtimer.h>
+
+namespace Etcd::Internal {
+
+// Lives in the client's engine thread for one connection session (connect .. disconnect).
+// Watches the connection: probes until an endpoint answers, notices failures reported by
+// calls, and reports state to the owner thread. Retry timers of unary calls run here too.
+class Engine : public QObject, public TransportListener
+{
+    Q_OBJECT
+public:
+    Engine(const QList<Endpoint> &endpoints, std::chrono::milliseconds connectTimeout);
+    ~Engine() override;
+
+    [[nodiscard]] std::shared_ptr<Transport> transport() const { return m_transport; }
+    void start(); // engine thread
+
+    void endpointFailed(int index, const EtcdStatus &status) override;
+    void endpointHealthy(int index) override;
+
+Q_SIGNALS:
+    void stateChanged(EtcdClient::State state, const EtcdStatus &reason);
+
+private:
+    void probe();
+    void onProbeDone(const EtcdStatus &status);
+    void setState(EtcdClient::State state, const EtcdStatus &reason = {});
+
+    std::shared_ptr<Transport> m_transport;
+    std::chrono::milliseconds m_connectTimeout;
+    EtcdClient::State m_state = EtcdClient::State::Connecting;
+    QTimer m_probeTimer; // a child, so it moves to the engine thread with us
+    Transport::Handle m_probe;
+    int m_failedProbes = 0;
+    EtcdRetryPolicy m_backoff;
+};
+
+} // namespace Etcd::Internal

@@ -1,0 +1,265 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+#include "etcdclient_p.h"
+
+#include <QtCore/qtimer.h>
+
+using namespace Etcd::Internal;
+
+/*!
+    \class EtcdClient
+    \inmodule EtcdQt
+    \brief A connection to an etcd cluster and the door to its key-value, lease, cluster and
+    lock services.
+
+    Set the endpoints, call connectToEndpoints(), then issue requests; each returns an
+    EtcdReply that emits finished() once. Requests are made from the client's own thread. The
+    client runs one engine thread of its own, which keeps the connection watched and times
+    retries; gRPC's threads only copy results and hand them over, so a busy GUI thread never
+    delays the network side.
+
+    Failed requests are retried under rpcResilience() when etcd was unavailable, the attempt
+    timed out, or the server reported an internal error. Transactions, lease revokes and lock
+    requests are never retried: their outcome is unknown after such a failure.
+
+    \sa EtcdReply, EtcdRetryPolicy
+*/
+
+/*!
+    \enum EtcdClient::State
+    \value Disconnected connectToEndpoints() has not been called, or disconnectFromEndpoints()
+           was; requests finish with Etcd::ErrorCode::NotConnected.
+    \value Connecting  waiting for the first endpoint to answer.
+    \value Connected   an endpoint answered; requests go to it.
+    \value Reconnecting the endpoint in use failed; the client probes the endpoints (in turn)
+           until one answers. Requests are still sent and retried meanwhile.
+*/
+
+/*!
+    \fn void EtcdClient::stateChanged(EtcdClient::State state)
+    Emitted when the connection state changes to \a state.
+*/
+
+/*!
+    \fn void EtcdClient::errorOccurred(const EtcdStatus &status)
+    Emitted when the endpoints are invalid, and once per outage when no endpoint answers,
+    with the reason in \a status. The client keeps trying until disconnected.
+*/
+
+EtcdClient::EtcdClient(QObject *parent) : QObject(parent), d_ptr(new EtcdClientPrivate(this))
+{
+    d_ptr->engineThread.setObjectName(QStringLiteral("etcdqt-engine"));
+}
+
+/*! Constructs a client for \a endpoints; call connectToEndpoints() to start. */
+EtcdClient::EtcdClient(const QList<QUrl> &endpoints, QObject *parent) : EtcdClient(parent)
+{
+    d_ptr->endpoints = endpoints;
+}
+
+/*!
+    Destroys the client. Outstanding replies finish with Etcd::ErrorCode::Cancelled; calls in
+    flight are cancelled and the engine thread stops, without waiting for the network.
+*/
+EtcdClient::~EtcdClient()
+{
+    Q_D(EtcdClient);
+    d->stopSession();
+    d->engineThread.quit();
+    d->engineThread.wait();
+    delete d->engine.data(); // only if the thread ended before its deferred delete ran
+}
+
+/*!
+    \property EtcdClient::endpoints
+    The etcd endpoints, as \c{http://host:port} or \c{https://host:port}. Changes take effect
+    at the next connectToEndpoints().
+*/
+QList<QUrl> EtcdClient::endpoints() const
+{
+    return d_func()->endpoints;
+}
+
+void EtcdClient::setEndpoints(const QList<QUrl> &endpoints)
+{
+    Q_D(EtcdClient);
+    if (d->endpoints == endpoints)
+        return;
+    d->endpoints = endpoints;
+    Q_EMIT endpointsChanged();
+}
+
+/*!
+    \property EtcdClient::keyPrefix
+    A namespace for every key: requests add it, results have it removed. Empty by default.
+*/
+QByteArray EtcdClient::keyPrefix() const
+{
+    return d_func()->keyPrefix;
+}
+
+void EtcdClient::setKeyPrefix(const QByteArray &prefix)
+{
+    Q_D(EtcdClient);
+    if (d->keyPrefix == prefix)
+        return;
+    d->keyPrefix = prefix;
+    Q_EMIT keyPrefixChanged();
+}
+
+/*!
+    \property EtcdClient::state
+    The connection state.
+*/
+EtcdClient::State EtcdClient::state() const
+{
+    return d_func()->state;
+}
+
+/*!
+    Returns the deadline for a whole request, all attempts included; 0 (the default) means
+    only the per-attempt timeout of rpcResilience() applies.
+*/
+std::chrono::milliseconds EtcdClient::callDeadline() const
+{
+    return d_func()->callDeadline;
+}
+
+/*! Sets the whole-request deadline to \a deadline (0 for none). */
+void EtcdClient::setCallDeadline(std::chrono::milliseconds deadline)
+{
+    d_func()->callDeadline = std::max(deadline, std::chrono::milliseconds(0));
+}
+
+/*! Returns how long one connection probe waits for an endpoint (default 5 s). */
+std::chrono::milliseconds EtcdClient::connectTimeout() const
+{
+    return d_func()->connectTimeout;
+}
+
+/*! Sets the connection probe's timeout to \a timeout; applies at the next connect. */
+void EtcdClient::setConnectTimeout(std::chrono::milliseconds timeout)
+{
+    if (timeout.count() > 0)
+        d_func()->connectTimeout = timeout;
+}
+
+/*! Returns the retry policy and per-attempt timeout of requests. */
+EtcdRpcResilience EtcdClient::rpcResilience() const
+{
+    return d_func()->resilience;
+}
+
+/*! Sets the retry policy and per-attempt timeout of later requests to \a resilience. */
+void EtcdClient::setRpcResilience(const EtcdRpcResilience &resilience)
+{
+    d_func()->resilience = resilience;
+}
+
+/*!
+    Starts connecting to the endpoints. Invalid endpoints (none, a malformed URL, a scheme
+    other than http or https, no port) leave the client Disconnected and emit errorOccurred()
+    with Etcd::ErrorCode::InvalidArgument on the next event-loop turn.
+*/
+void EtcdClient::connectToEndpoints()
+{
+    Q_D(EtcdClient);
+    if (d->state != State::Disconnected)
+        return;
+    auto parsed = parseEndpoints(d->endpoints);
+    if (auto *status = std::get_if<EtcdStatus>(&parsed)) {
+        qCWarning(lcEtcdClient) << "cannot connect:" << status->message();
+        d->endpointError = *status;
+        QTimer::singleShot(0, this, [this, s = *status] { Q_EMIT errorOccurred(s); });
+        return;
+    }
+    d->endpointError.reset();
+    d->startSession(std::get<QList<Endpoint>>(parsed));
+}
+
+/*!
+    Disconnects. Outstanding replies finish with Etcd::ErrorCode::Cancelled at once; the
+    state becomes Disconnected.
+*/
+void EtcdClient::disconnectFromEndpoints()
+{
+    Q_D(EtcdClient);
+    if (d->state == State::Disconnected)
+        return;
+    d->stopSession();
+    d->setState(State::Disconnected);
+}
+
+void EtcdClientPrivate::startSession(const QList<Endpoint> &eps)
+{
+    Q_Q(EtcdClient);
+    if (!engineThread.isRunning())
+        engineThread.start();
+    const quint64 id = ++session;
+    auto *e = new Engine(eps, connectTimeout);
+    transport = e->transport();
+    e->moveToThread(&engineThread);
+    QObject::connect(e, &Engine::stateChanged, q,
+                     [this, id](EtcdClient::State s, const EtcdStatus &why) {
+                         onEngineState(id, s, why);
+                     });
+    engine = e;
+    reportedOutage = false;
+    setState(EtcdClient::State::Connecting);
+    QMetaObject::invokeMethod(e, &Engine::start, Qt::QueuedConnection);
+}
+
+void EtcdClientPrivate::stopSession()
+{
+    ++session; // late state reports of the old session are ignored
+    const auto outstanding = pending;
+    for (EtcdReply *reply : outstanding)
+        reply->abort();
+    if (transport)
+        transport->shutdown();
+    transport.reset();
+    if (engine)
+        engine->deleteLater();
+    engine.clear();
+}
+
+void EtcdClientPrivate::onEngineState(quint64 id, EtcdClient::State next, const EtcdStatus &why)
+{
+    Q_Q(EtcdClient);
+    if (id != session || state == EtcdClient::State::Disconnected)
+        return;
+    if (next == EtcdClient::State::Connected)
+        reportedOutage = false;
+    else if (!why.isOk() && !std::exchange(reportedOutage, true))
+        Q_EMIT q->errorOccurred(why);
+    setState(next, why);
+}
+
+void EtcdClientPrivate::setState(EtcdClient::State next, const EtcdStatus &reason)
+{
+    Q_Q(EtcdClient);
+    if (std::exchange(state, next) == next)
+        return;
+    qCDebug(lcEtcdClient) << "state" << next << reason;
+    Q_EMIT q->stateChanged(next);
+}
+
+std::optional<EtcdStatus> EtcdClientPrivate::refusal() const
+{
+    if (state != EtcdClient::State::Disconnected)
+        return std::nullopt;
+    if (endpointError)
+        return endpointError;
+    return EtcdStatus(Etcd::ErrorCode::NotConnected,
+                      EtcdClient::tr("the client is not connected; call connectToEndpoints()"));
+}
+
+EtcdClientPrivate::CallOptions EtcdClientPrivate::callOptions(bool retriable) const
+{
+    CallOptions o;
+    o.prefix = keyPrefix;
+    o.deadline = callDeadline;
+    o.resilience = resilience;
+    o.retriable = retriable;
+    return o;
+}

@@ -1,0 +1,204 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+// EtcdClient's one-shot requests: validate, then hand to the transport.
+#include "etcdclient_p.h"
+
+using namespace Etcd::Internal;
+using Target = Etcd::Internal::CallTarget;
+using Options = Etcd::Internal::CallOptions;
+
+namespace {
+
+std::optional<EtcdStatus> invalid(const QString &message)
+{
+    return EtcdStatus(Etcd::ErrorCode::InvalidArgument, message);
+}
+
+std::optional<EtcdStatus> checkKey(const QByteArray &key, bool prefixScan = false)
+{
+    if (key.isEmpty() && !prefixScan)
+        return invalid(EtcdClient::tr("empty key"));
+    return std::nullopt;
+}
+
+std::optional<EtcdStatus> checkTxn(const EtcdTxn &txn)
+{
+    for (const EtcdCompare &c : txn.compares) {
+        if (c.key.isEmpty())
+            return invalid(EtcdClient::tr("transaction compare with an empty key"));
+    }
+    for (const auto *branch : { &txn.success, &txn.failure }) {
+        for (const EtcdTxnOp &op : *branch) {
+            const bool scan = (op.type == EtcdTxnOp::Type::Range && op.rangeOptions.prefix)
+                    || (op.type == EtcdTxnOp::Type::Delete && op.deleteOptions.prefix);
+            if (op.key.isEmpty() && !scan)
+                return invalid(EtcdClient::tr("transaction operation with an empty key"));
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<EtcdStatus> checkLeaseId(qint64 id)
+{
+    if (id <= 0)
+        return invalid(EtcdClient::tr("lease id must be positive, got %1").arg(id));
+    return std::nullopt;
+}
+
+} // namespace
+
+/*!
+    Reads \a key, or the range \a options describe (prefix, explicit end, limit, sort,
+    keys or count only, at a past revision).
+*/
+EtcdRangeReply *EtcdClient::get(const QByteArray &key, const EtcdRangeOptions &options)
+{
+    const bool scan = options.prefix || !options.rangeEnd.isEmpty();
+    return d_func()->call<EtcdRangeReply>(
+            [&](Transport &t, const Options &o, Target target) {
+                return t.range(key, options, o, std::move(target));
+            },
+            checkKey(key, scan));
+}
+
+/*! Writes \a value under \a key, attached to a lease if \a options names one. */
+EtcdPutReply *EtcdClient::put(const QByteArray &key, const QByteArray &value,
+                              const EtcdPutOptions &options)
+{
+    return d_func()->call<EtcdPutReply>(
+            [&](Transport &t, const Options &o, Target target) {
+                return t.put(key, value, options, o, std::move(target));
+            },
+            checkKey(key));
+}
+
+/*! Deletes \a key, or the range or prefix \a options describe. */
+EtcdDeleteReply *EtcdClient::remove(const QByteArray &key, const EtcdDeleteOptions &options)
+{
+    const bool scan = options.prefix || !options.rangeEnd.isEmpty();
+    return d_func()->call<EtcdDeleteReply>(
+            [&](Transport &t, const Options &o, Target target) {
+                return t.remove(key, options, o, std::move(target));
+            },
+            checkKey(key, scan));
+}
+
+/*!
+    Runs \a txn atomically: if every compare holds, the success operations run, otherwise the
+    failure operations. Never retried: after a lost response the outcome is unknown.
+*/
+EtcdTxnReply *EtcdClient::txn(const EtcdTxn &txn)
+{
+    return d_func()->call<EtcdTxnReply>(
+            [&](Transport &t, const Options &o, Target target) {
+                return t.txn(txn, o, std::move(target));
+            },
+            checkTxn(txn), false);
+}
+
+/*! Compacts the history up to \a revision; Physical waits until the space is freed. */
+EtcdEmptyReply *EtcdClient::compact(qint64 revision, Etcd::CompactionMode mode)
+{
+    std::optional<EtcdStatus> early;
+    if (revision <= 0)
+        early = invalid(tr("compaction revision must be positive, got %1").arg(revision));
+    return d_func()->call<EtcdEmptyReply>(
+            [&](Transport &t, const Options &o, Target target) {
+                return t.compact(revision, mode == Etcd::CompactionMode::Physical, o,
+                                 std::move(target));
+            },
+            early);
+}
+
+/*!
+    Grants a lease of \a ttl (positive), with the id \a leaseId or, when 0, one etcd picks.
+    etcd may raise a TTL below its minimum; the reply says what was granted.
+*/
+EtcdLeaseGrantReply *EtcdClient::grantLease(std::chrono::seconds ttl, qint64 leaseId)
+{
+    std::optional<EtcdStatus> early;
+    if (ttl.count() <= 0)
+        early = invalid(tr("lease TTL must be positive, got %1 s").arg(ttl.count()));
+    else if (leaseId < 0)
+        early = checkLeaseId(leaseId);
+    return d_func()->call<EtcdLeaseGrantReply>(
+            [&](Transport &t, const Options &o, Target target) {
+                return t.leaseGrant(ttl.count(), leaseId, o, std::move(target));
+            },
+            early);
+}
+
+/*! Revokes lease \a leaseId and deletes its keys. Never retried. */
+EtcdEmptyReply *EtcdClient::revokeLease(qint64 leaseId)
+{
+    return d_func()->call<EtcdEmptyReply>(
+            [&](Transport &t, const Options &o, Target target) {
+                return t.leaseRevoke(leaseId, o, std::move(target));
+            },
+            checkLeaseId(leaseId), false);
+}
+
+/*! Asks for lease \a leaseId's remaining TTL and, with Etcd::LeaseKeys::Include, its keys. */
+EtcdLeaseTimeToLiveReply *EtcdClient::leaseTimeToLive(qint64 leaseId, Etcd::LeaseKeys keys)
+{
+    return d_func()->call<EtcdLeaseTimeToLiveReply>(
+            [&](Transport &t, const Options &o, Target target) {
+                return t.leaseTimeToLive(leaseId, keys == Etcd::LeaseKeys::Include, o,
+                                         std::move(target));
+            },
+            checkLeaseId(leaseId));
+}
+
+/*! Lists every lease in the cluster. */
+EtcdLeaseListReply *EtcdClient::leases()
+{
+    return d_func()->call<EtcdLeaseListReply>([&](Transport &t, const Options &o, Target target) {
+        return t.leaseList(o, std::move(target));
+    });
+}
+
+/*! Lists the cluster's members. */
+EtcdMemberListReply *EtcdClient::memberList()
+{
+    return d_func()->call<EtcdMemberListReply>([&](Transport &t, const Options &o, Target target) {
+        return t.memberList(o, std::move(target));
+    });
+}
+
+/*! Asks the member in use for its status (version, database size, raft leader and term). */
+EtcdServerStatusReply *EtcdClient::serverStatus()
+{
+    return d_func()->call<EtcdServerStatusReply>(
+            [&](Transport &t, const Options &o, Target target) {
+                return t.status(o, std::move(target));
+            });
+}
+
+/*!
+    Acquires etcd's server-side lock \a name, owned by lease \a leaseId; the reply finishes
+    when the lock is held (or the lease ends). Never retried, and not bounded by the
+    per-attempt timeout: waiting is what a lock does. Use callDeadline() or abort() to bound it.
+*/
+EtcdLockReply *EtcdClient::lock(const QByteArray &name, qint64 leaseId)
+{
+    Q_D(EtcdClient);
+    auto early = checkKey(name);
+    if (!early)
+        early = checkLeaseId(leaseId);
+    return d->call<EtcdLockReply>(
+            [&](Transport &t, Options o, Target target) {
+                o.resilience.attemptTimeout = std::chrono::milliseconds(0);
+                return t.lock(name, leaseId, o, std::move(target));
+            },
+            early, false);
+}
+
+/*! Releases the lock held under \a key (from EtcdLockReply::key()). */
+EtcdEmptyReply *EtcdClient::unlock(const QByteArray &key)
+{
+    return d_func()->call<EtcdEmptyReply>(
+            [&](Transport &t, const Options &o, Target target) {
+                return t.unlock(key, o, std::move(target));
+            },
+            checkKey(key));
+}

@@ -1,0 +1,83 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+//
+//  W A R N I N G: internal header, not part of the EtcdQt API.
+#pragma once
+
+#include "engine_p.h"
+#include "etcdreply_p.h"
+
+#include <EtcdQt/etcdclient.h>
+
+#include <QtCore/qpointer.h>
+#include <QtCore/qset.h>
+#include <QtCore/qthread.h>
+
+#include <optional>
+
+class EtcdClientPrivate
+{
+    Q_DECLARE_PUBLIC(EtcdClient)
+public:
+    explicit EtcdClientPrivate(EtcdClient *q) : q_ptr(q) { }
+
+    using Transport = Etcd::Internal::Transport;
+    using CallOptions = Etcd::Internal::CallOptions;
+    using CallTarget = Etcd::Internal::CallTarget;
+
+    // Creates a reply of type R and starts `start(options, target)`, or finishes the reply on
+    // the next turn with `early` (bad input) or with the client's own reason to refuse.
+    template<class R, class Start>
+    R *call(Start &&start, std::optional<EtcdStatus> early = {}, bool retriable = true);
+
+    [[nodiscard]] std::optional<EtcdStatus> refusal() const;
+    [[nodiscard]] CallOptions callOptions(bool retriable) const;
+    void setState(EtcdClient::State next, const EtcdStatus &reason = {});
+    void onEngineState(quint64 session, EtcdClient::State next, const EtcdStatus &reason);
+    void startSession(const QList<Etcd::Internal::Endpoint> &endpoints);
+    void stopSession();
+
+    EtcdClient *q_ptr;
+    QList<QUrl> endpoints;
+    QByteArray keyPrefix;
+    EtcdClient::State state = EtcdClient::State::Disconnected;
+    std::optional<EtcdStatus> endpointError;
+    std::chrono::milliseconds callDeadline { 0 };
+    std::chrono::milliseconds connectTimeout { 5000 };
+    EtcdRpcResilience resilience;
+    bool reportedOutage = false;
+
+    QThread engineThread;
+    QPointer<Etcd::Internal::Engine> engine;
+    std::shared_ptr<Transport> transport;
+    quint64 session = 0;
+    QSet<EtcdReply *> pending;
+};
+
+template<class R, class Start>
+R *EtcdClientPrivate::call(Start &&start, std::optional<EtcdStatus> early, bool retriable)
+{
+    Q_Q(EtcdClient);
+    if (QThread::currentThread() != q->thread()) {
+        qCWarning(lcEtcdClient, "EtcdClient: calls must be made from the client's thread");
+        auto *stray = new R(nullptr);
+        EtcdReplyPrivate::get(stray)->finishLater(EtcdStatus(
+                Etcd::ErrorCode::WrongThread, EtcdClient::tr("call made from a foreign thread")));
+        return stray;
+    }
+    auto *reply = new R(q);
+    auto *rd = EtcdReplyPrivate::get(reply);
+    if (!early)
+        early = refusal();
+    if (early) {
+        rd->finishLater(*early);
+        return reply;
+    }
+    pending.insert(reply);
+    rd->onDone = [this](EtcdReply *r) { pending.remove(r); };
+    CallTarget target { reply, [reply](const EtcdStatus &s, Etcd::Internal::ReplyData &&data) {
+                           EtcdReplyPrivate::get(reply)->finish(s, std::move(data));
+                       } };
+    rd->call = start(*transport, callOptions(retriable), std::move(target));
+    return reply;
+}

@@ -1,0 +1,122 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+#include <EtcdQt/etcdretrypolicy.h>
+
+#include "etcdqt_internal_p.h"
+
+#include <QtCore/qrandom.h>
+
+#include <cmath>
+
+/*!
+    \class EtcdRetryPolicy
+    \inmodule EtcdQt
+    \brief How long to wait before the next attempt, and when to give up.
+
+    nextDelay() takes the 1-based number of the attempt that just failed and the time spent
+    so far, and returns the pause before the next attempt, or nothing to give up. The
+    factories match etcd-recipes' RetryPolicy:
+    \list
+    \li exponentialBackoff(): initial * factor^(attempt-1), capped at maxDelay, with
+        +/- jitterRatio random spread (still capped); gives up after maxAttempts retries or
+        once maxElapsed has passed.
+    \li bounded(n, delay): the fixed delay for n retries (n + 1 attempts in all).
+    \li forever(): exponentialBackoff() with its defaults, never giving up.
+    \li never(): gives up at once.
+    \endlist
+    A factory given invalid arguments logs a warning and returns a policy that never retries
+    (isValid() is false).
+*/
+
+using Duration = EtcdRetryPolicy::Duration;
+
+EtcdRetryPolicy EtcdRetryPolicy::exponentialBackoff(Duration initialDelay, Duration maxDelay,
+                                                    double factor, double jitterRatio,
+                                                    int maxAttempts, Duration maxElapsed)
+{
+    EtcdRetryPolicy p;
+    const bool ok = initialDelay.count() > 0 && maxDelay >= initialDelay && factor >= 1.0
+            && jitterRatio >= 0.0 && jitterRatio < 1.0 && maxAttempts >= 0
+            && maxElapsed.count() > 0;
+    if (!ok) {
+        qCWarning(lcEtcdClient, "EtcdRetryPolicy::exponentialBackoff: invalid arguments");
+        p.m_valid = false;
+        return p;
+    }
+    p.m_kind = Kind::Exponential;
+    p.m_initial = initialDelay;
+    p.m_max = maxDelay;
+    p.m_factor = factor;
+    p.m_jitter = jitterRatio;
+    p.m_maxAttempts = maxAttempts;
+    p.m_maxElapsed = maxElapsed;
+    return p;
+}
+
+EtcdRetryPolicy EtcdRetryPolicy::bounded(int maxAttempts, Duration delay)
+{
+    EtcdRetryPolicy p;
+    if (maxAttempts < 0 || delay.count() < 0) {
+        qCWarning(lcEtcdClient, "EtcdRetryPolicy::bounded: invalid arguments");
+        p.m_valid = false;
+        return p;
+    }
+    p.m_kind = Kind::Fixed;
+    p.m_maxAttempts = maxAttempts;
+    p.m_initial = p.m_max = delay;
+    return p;
+}
+
+EtcdRetryPolicy EtcdRetryPolicy::forever()
+{
+    return exponentialBackoff();
+}
+
+EtcdRetryPolicy EtcdRetryPolicy::never()
+{
+    return EtcdRetryPolicy();
+}
+
+/*!
+    Returns the pause after failed attempt number \a attempt (1-based) when \a elapsed has
+    passed since the first attempt began; nothing means give up.
+*/
+std::optional<Duration> EtcdRetryPolicy::nextDelay(int attempt, Duration elapsed) const
+{
+    return nextDelay(attempt, elapsed, QRandomGenerator::global()->generateDouble());
+}
+
+/*!
+    The same as nextDelay(attempt, elapsed), with the jitter drawn from \a unitRandom in
+    [0, 1): 0 gives the lowest delay, 0.5 the unjittered one.
+*/
+std::optional<Duration> EtcdRetryPolicy::nextDelay(int attempt, Duration elapsed,
+                                                   double unitRandom) const
+{
+    if (!m_valid || attempt < 1 || m_kind == Kind::Never || attempt > m_maxAttempts)
+        return std::nullopt;
+    if (m_kind == Kind::Fixed)
+        return m_initial;
+    if (elapsed >= m_maxElapsed)
+        return std::nullopt;
+    const double base = std::min(double(m_initial.count()) * std::pow(m_factor, attempt - 1),
+                                 double(m_max.count()));
+    const double spread = (2.0 * unitRandom - 1.0) * m_jitter;
+    const double jittered = std::min(base * (1.0 + spread), double(m_max.count()));
+    return Duration(std::max<qint64>(1, std::llround(jittered)));
+}
+
+/*!
+    \class EtcdRpcResilience
+    \inmodule EtcdQt
+    \brief Retry policy and per-attempt timeout of one-shot requests.
+
+    The default retries 4 times, 250 ms apart, and bounds each attempt by 30 s, as
+    etcd-recipes' RpcResilience.DEFAULT does.
+*/
+
+/*! Returns one attempt, no timeout: etcd-recipes' RpcResilience.DISABLED. */
+EtcdRpcResilience EtcdRpcResilience::disabled()
+{
+    return EtcdRpcResilience { EtcdRetryPolicy::never(), Duration(0) };
+}

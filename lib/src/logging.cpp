@@ -1,0 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+#include "etcdqt_internal_p.h"
+
+Q_LOGGING_CATEGORY(lcEtcdClient, "etcdqt.client")
+Q_LOGGING_CATEGORY(lcEtcdTransport, "etcdqt.transport")

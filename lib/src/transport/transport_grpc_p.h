@@ -1,0 +1,63 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+//
+//  W A R N I N G: internal header, not part of the EtcdQt API. Includes gRPC.
+#pragma once
+
+#include "transport_p.h"
+
+#include "etcdserverpb/rpc.grpc.pb.h"
+#include "v3lockpb/v3lock.grpc.pb.h"
+
+#include <grpcpp/grpcpp.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+namespace Etcd::Internal {
+
+class CallBase;
+
+struct Stubs
+{
+    std::shared_ptr<grpc::Channel> channel;
+    std::unique_ptr<etcdserverpb::KV::Stub> kv;
+    std::unique_ptr<etcdserverpb::Lease::Stub> lease;
+    std::unique_ptr<etcdserverpb::Cluster::Stub> cluster;
+    std::unique_ptr<etcdserverpb::Maintenance::Stub> maintenance;
+    std::unique_ptr<v3lockpb::Lock::Stub> lock;
+};
+
+// Shared by the Transport and every call it started, so a late gRPC callback or a retry timer
+// never outlives the channels, stubs and bookkeeping it touches.
+class TransportPrivate
+{
+public:
+    TransportPrivate(const QList<Endpoint> &endpoints, QObject *engine,
+                     TransportListener *listener);
+
+    // Registers a call about to be handed to gRPC; false once shutdown() has begun.
+    bool begin(const std::shared_ptr<CallBase> &call);
+    void end(CallBase *call);
+    void noteOutcome(int endpoint, int grpcCode, const EtcdStatus &status);
+    bool scheduleRetry(const std::shared_ptr<CallBase> &call, std::chrono::milliseconds delay);
+    void shutdown();
+
+    QList<Endpoint> endpoints;
+    std::vector<Stubs> stubs;
+    std::atomic<int> current { 0 };
+
+private:
+    std::mutex m_mutex;
+    std::condition_variable m_idle;
+    QObject *m_engine;
+    TransportListener *m_listener;
+    bool m_closing = false;
+    std::atomic<bool> m_healthy { false };
+    std::unordered_map<CallBase *, std::shared_ptr<CallBase>> m_inflight;
+};
+
+} // namespace Etcd::Internal

@@ -1,0 +1,67 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+//
+//  W A R N I N G: internal header, not part of the EtcdQt API.
+#pragma once
+
+#include "../callhandle_p.h"
+#include "../endpoint_p.h"
+
+#include <EtcdQt/etcdtxn.h>
+
+#include <memory>
+
+class QObject;
+
+namespace Etcd::Internal {
+
+class TransportPrivate;
+
+// Receives transport events in the engine thread (queued).
+class TransportListener
+{
+public:
+    virtual ~TransportListener() = default;
+    virtual void endpointFailed(int index, const EtcdStatus &status) = 0;
+    virtual void endpointHealthy(int index) = 0;
+};
+
+// The only door to gRPC. Thread-safe: calls may start from any thread; results go to each
+// call's CallTarget. Retries are timed in the engine thread, which `engine` lives in.
+class Transport
+{
+public:
+    Transport(const QList<Endpoint> &endpoints, QObject *engine, TransportListener *listener);
+    ~Transport();
+    Transport(const Transport &) = delete;
+    Transport &operator=(const Transport &) = delete;
+
+    using Handle = std::shared_ptr<CallHandle>;
+    Handle range(const QByteArray &key, const EtcdRangeOptions &o, const CallOptions &c,
+                 CallTarget t);
+    Handle put(const QByteArray &key, const QByteArray &value, const EtcdPutOptions &o,
+               const CallOptions &c, CallTarget t);
+    Handle remove(const QByteArray &key, const EtcdDeleteOptions &o, const CallOptions &c,
+                  CallTarget t);
+    Handle txn(const EtcdTxn &txn, const CallOptions &c, CallTarget t);
+    Handle compact(qint64 revision, bool physical, const CallOptions &c, CallTarget t);
+    Handle leaseGrant(qint64 ttl, qint64 id, const CallOptions &c, CallTarget t);
+    Handle leaseRevoke(qint64 id, const CallOptions &c, CallTarget t);
+    Handle leaseTimeToLive(qint64 id, bool keys, const CallOptions &c, CallTarget t);
+    Handle leaseList(const CallOptions &c, CallTarget t);
+    Handle memberList(const CallOptions &c, CallTarget t);
+    Handle status(const CallOptions &c, CallTarget t);
+    Handle lock(const QByteArray &name, qint64 lease, const CallOptions &c, CallTarget t);
+    Handle unlock(const QByteArray &key, const CallOptions &c, CallTarget t);
+
+    [[nodiscard]] int endpointCount() const;
+    [[nodiscard]] int currentEndpoint() const;
+    void rotateEndpoint();
+    // Cancels every call in flight and waits (bounded) for gRPC to hand each one back.
+    void shutdown();
+
+private:
+    std::shared_ptr<TransportPrivate> d;
+};
+
+} // namespace Etcd::Internal

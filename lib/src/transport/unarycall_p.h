@@ -1,0 +1,79 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+//
+//  W A R N I N G: internal header, not part of the EtcdQt API. Includes gRPC.
+#pragma once
+
+#include "../keyspace_p.h"
+#include "transport_grpc_p.h"
+
+#include <chrono>
+#include <optional>
+
+namespace Etcd::Internal {
+
+// One unary RPC with its attempts. gRPC threads run onDone(): copy, decide, post; never block.
+class CallBase : public CallHandle, public std::enable_shared_from_this<CallBase>
+{
+public:
+    using Clock = std::chrono::steady_clock;
+    CallBase(std::shared_ptr<TransportPrivate> transport, const CallOptions &options,
+             CallTarget target);
+
+    void attempt();
+    void cancel() override;
+
+protected:
+    using Done = std::function<void(grpc::Status)>;
+    virtual void invoke(Stubs &stubs, grpc::ClientContext *context, Done done) = 0;
+    virtual ReplyData decode() = 0;
+    const KeySpace keySpace;
+
+private:
+    void onDone(const grpc::Status &status, int endpoint);
+    std::optional<std::chrono::milliseconds> retryDelay(int grpcCode);
+    void deliver(const EtcdStatus &status, ReplyData &&data);
+    void configure(grpc::ClientContext &context) const;
+
+    std::shared_ptr<TransportPrivate> m_transport;
+    const CallOptions m_options;
+    const Clock::time_point m_started = Clock::now();
+    std::mutex m_mutex;
+    CallTarget m_target;
+    std::unique_ptr<grpc::ClientContext> m_context;
+    bool m_cancelled = false;
+    int m_attempt = 0;
+};
+
+template<class Request, class Response>
+class UnaryCall final : public CallBase
+{
+public:
+    using Invoker = void (*)(Stubs &, grpc::ClientContext *, const Request *, Response *, Done);
+    using Decoder = ReplyData (*)(const Response &, const KeySpace &);
+
+    UnaryCall(std::shared_ptr<TransportPrivate> transport, const CallOptions &options,
+              CallTarget target, Request request, Invoker invoker, Decoder decoder)
+        : CallBase(std::move(transport), options, std::move(target)),
+          m_request(std::move(request)),
+          m_invoker(invoker),
+          m_decoder(decoder)
+    {
+    }
+
+protected:
+    void invoke(Stubs &stubs, grpc::ClientContext *context, Done done) override
+    {
+        m_response.Clear();
+        m_invoker(stubs, context, &m_request, &m_response, std::move(done));
+    }
+    ReplyData decode() override { return m_decoder(m_response, keySpace); }
+
+private:
+    const Request m_request;
+    Response m_response;
+    Invoker m_invoker;
+    Decoder m_decoder;
+};
+
+} // namespace Etcd::Internal
