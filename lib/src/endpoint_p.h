@@ -15,7 +15,7 @@
 
 namespace Etcd::Internal {
 
-struct Endpoint
+struct ETCDQT_AUTOTEST_EXPORT Endpoint
 {
     QString host;
     quint16 port = 0;

@@ -21,7 +21,7 @@
         +/- jitterRatio random spread (still capped); gives up after maxAttempts retries or
         once maxElapsed has passed.
     \li bounded(n, delay): the fixed delay for n retries (n + 1 attempts in all).
-    \li forever(): exponentialBackoff() with its defaults, never giving up.
+    \li unbounded() (etcd-recipes calls it forever): exponentialBackoff() with its defaults, never giving up.
     \li never(): gives up at once.
     \endlist
     A factory given invalid arguments logs a warning and returns a policy that never retries
@@ -67,7 +67,7 @@ EtcdRetryPolicy EtcdRetryPolicy::bounded(int maxAttempts, Duration delay)
     return p;
 }
 
-EtcdRetryPolicy EtcdRetryPolicy::forever()
+EtcdRetryPolicy EtcdRetryPolicy::unbounded()
 {
     return exponentialBackoff();
 }

@@ -2,5 +2,5 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "etcdqt_internal_p.h"
 
-Q_LOGGING_CATEGORY(lcEtcdClient, "etcdqt.client")
-Q_LOGGING_CATEGORY(lcEtcdTransport, "etcdqt.transport")
+Q_LOGGING_CATEGORY(lcEtcdClient, "etcdqt.client", QtInfoMsg)
+Q_LOGGING_CATEGORY(lcEtcdTransport, "etcdqt.transport", QtInfoMsg)

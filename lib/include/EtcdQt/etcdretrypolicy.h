@@ -20,7 +20,7 @@ public:
                                               int maxAttempts = std::numeric_limits<int>::max(),
                                               Duration maxElapsed = Duration::max());
     static EtcdRetryPolicy bounded(int maxAttempts, Duration delay = Duration(500));
-    static EtcdRetryPolicy forever();
+    static EtcdRetryPolicy unbounded(); // etcd-recipes: "forever" (a Qt macro)
     static EtcdRetryPolicy never();
 
     [[nodiscard]] std::optional<Duration> nextDelay(int attempt, Duration elapsed) const;

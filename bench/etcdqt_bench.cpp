@@ -1,0 +1,165 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// EtcdQt's side of the scenario benchmarks. One JSON line per scenario on stdout.
+// usage: etcdqt-bench ENDPOINT_URL SCENARIO[,SCENARIO...] [N]
+//   put                   sequential put round trips from the owner thread
+//   txn                   the lock-shaped transaction (create-if-absent + owner read) the peers
+//                         time as raw_txn, each followed by an untimed delete
+//   put_outstanding_1000  1,000 puts issued at once from one thread; threads before/after
+#include <EtcdQt/EtcdQt>
+
+#include <QtCore/qcoreapplication.h>
+#include <QtCore/qelapsedtimer.h>
+#include <QtCore/qfile.h>
+#include <QtCore/qjsondocument.h>
+#include <QtCore/qjsonobject.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+
+using namespace Qt::StringLiterals;
+using namespace std::chrono_literals;
+
+namespace {
+
+using Step = std::function<EtcdReply *()>;
+
+int threadCount()
+{
+    QFile f(u"/proc/self/status"_s);
+    if (!f.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray &line : f.readAll().split('\n')) {
+        if (line.startsWith("Threads:"))
+            return line.mid(8).trimmed().toInt();
+    }
+    return -1;
+}
+
+void emitLine(QJsonObject o)
+{
+    o.insert(u"impl"_s, u"etcdqt"_s);
+    std::printf("%s\n", QJsonDocument(o).toJson(QJsonDocument::Compact).constData());
+    std::fflush(stdout);
+}
+
+double percentile(std::vector<double> v, double p)
+{
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    return v[std::min(v.size() - 1, size_t(p * double(v.size())))];
+}
+
+// Runs `step` n times one after another, each started when the previous finished, and reports
+// the round trips as seen in this (the owner) thread.
+void sequential(const QString &scenario, int n, const Step &step, const Step &after = {})
+{
+    std::vector<double> lat;
+    lat.reserve(n);
+    QElapsedTimer wall;
+    wall.start();
+    for (int i = 0; i < n; ++i) {
+        QElapsedTimer t;
+        t.start();
+        EtcdReply *reply = step();
+        EtcdStatus status;
+        QEventLoop loop;
+        QObject::connect(reply, &EtcdReply::finished, &loop, [&](const EtcdStatus &s) {
+            status = s;
+            loop.quit();
+        });
+        loop.exec();
+        lat.push_back(double(t.nsecsElapsed()) / 1e6);
+        if (!status.isOk())
+            qFatal("%s failed: %s", qPrintable(scenario), qPrintable(status.toString()));
+        if (after) {
+            QEventLoop l2;
+            QObject::connect(after(), &EtcdReply::finished, &l2, &QEventLoop::quit);
+            l2.exec();
+        }
+    }
+    const double seconds = double(wall.nsecsElapsed()) / 1e9;
+    emitLine({ { u"scenario"_s, scenario }, { u"n"_s, n },
+               { u"p50_ms"_s, percentile(lat, 0.5) }, { u"p99_ms"_s, percentile(lat, 0.99) },
+               { u"ops_per_s"_s, after ? 0.0 : n / seconds } });
+}
+
+EtcdTxn lockShapedTxn(const QByteArray &dir, const QByteArray &key, qint64 lease)
+{
+    return { .compares = { EtcdCompare::createRevision(key, Etcd::CompareResult::Equal, 0) },
+             .success = { EtcdTxnOp::put(key, {}, { .lease = lease }),
+                          EtcdTxnOp::get(dir, { .prefix = true, .limit = 1,
+                                                .sortOrder = Etcd::SortOrder::Ascending,
+                                                .sortTarget = Etcd::SortTarget::CreateRevision }) } };
+}
+
+void benchTxn(EtcdClient &client, int n)
+{
+    qint64 lease = 0;
+    {
+        QEventLoop loop;
+        auto *grant = client.grantLease(60s);
+        QObject::connect(grant, &EtcdReply::finished, &loop, [&] {
+            lease = grant->leaseId();
+            loop.quit();
+        });
+        loop.exec();
+    }
+    const QByteArray dir = "/bench/etcdqt/lock/"_ba;
+    const QByteArray key = dir + QByteArray::number(lease, 16);
+    sequential(u"txn"_s, n, [&] { return client.txn(lockShapedTxn(dir, key, lease)); },
+               [&] { return client.remove(key); });
+    client.revokeLease(lease);
+}
+
+void benchOutstanding(EtcdClient &client)
+{
+    const int before = threadCount();
+    int peak = before, done = 0, failed = 0;
+    QElapsedTimer t;
+    t.start();
+    QEventLoop loop;
+    for (int i = 0; i < 1000; ++i) {
+        auto *reply = client.put("/bench/etcdqt/many/"_ba + QByteArray::number(i), "v"_ba);
+        QObject::connect(reply, &EtcdReply::finished, &loop, [&](const EtcdStatus &s) {
+            failed += s.isOk() ? 0 : 1;
+            peak = std::max(peak, threadCount());
+            if (++done == 1000)
+                loop.quit();
+        });
+    }
+    loop.exec();
+    emitLine({ { u"scenario"_s, u"put_outstanding_1000"_s }, { u"n"_s, 1000 },
+               { u"failed"_s, failed }, { u"wall_ms"_s, double(t.nsecsElapsed()) / 1e6 },
+               { u"threads_before"_s, before }, { u"threads_peak"_s, peak },
+               { u"threads_after"_s, threadCount() } });
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    if (argc < 3) {
+        std::fprintf(stderr, "usage: %s ENDPOINT_URL put|txn|put_outstanding_1000[,...] [N]\n",
+                     argv[0]);
+        return 2;
+    }
+    const int n = argc > 3 ? std::atoi(argv[3]) : 2000;
+    EtcdClient client({ QUrl(QString::fromLocal8Bit(argv[1])) });
+    client.connectToEndpoints();
+    for (const QString &scenario : QString::fromLocal8Bit(argv[2]).split(u',')) {
+        if (scenario == u"put")
+            sequential(u"put"_s, n, [&] { return client.put("/bench/etcdqt/put"_ba, "0123456789abcdef"_ba); });
+        else if (scenario == u"txn")
+            benchTxn(client, n);
+        else if (scenario == u"put_outstanding_1000")
+            benchOutstanding(client);
+        else
+            qFatal("unknown scenario %s", qPrintable(scenario));
+    }
+    return 0;
+}

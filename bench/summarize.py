@@ -1,0 +1,34 @@
+#!/usr/bin/env python3
+"""Medians over runs, one JSON line per (scenario, impl), with etcdqt/peer ratios.
+
+usage: summarize.py raw.jsonl
+Each output line: {"summary": true, "scenario", "impl", "runs", "p50_ms", "p99_ms", ...
+medians of every numeric field; and on etcdqt lines, "ratio_p50_vs_<peer>"."""
+import json
+import statistics
+import sys
+from collections import defaultdict
+
+rows = defaultdict(list)
+for line in open(sys.argv[1]):
+    line = line.strip()
+    if line:
+        r = json.loads(line)
+        rows[(r["scenario"], r["impl"])].append(r)
+
+medians = {}
+for (scenario, impl), runs in sorted(rows.items()):
+    out = {"summary": True, "scenario": scenario, "impl": impl, "runs": len(runs)}
+    for field in sorted({k for r in runs for k in r}):
+        vals = [r[field] for r in runs if isinstance(r.get(field), (int, float))
+                and not isinstance(r.get(field), bool)]
+        if vals and field != "run":
+            out[field] = round(statistics.median(vals), 4)
+    medians[(scenario, impl)] = out
+
+for (scenario, impl), out in medians.items():
+    if impl == "etcdqt":
+        for (s2, peer), other in medians.items():
+            if s2 == scenario and peer != impl and other.get("p50_ms"):
+                out["ratio_p50_vs_" + peer] = round(out["p50_ms"] / other["p50_ms"], 3)
+    print(json.dumps(out, sort_keys=True))

@@ -1,0 +1,64 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <EtcdQt/EtcdQt>
+
+#include <QtCore/qfile.h>
+#include <QtTest/qsignalspy.h>
+#include <QtTest/qtest.h>
+
+#include <chrono>
+#include <memory>
+
+// A finished reply kept alive for inspection, and the status it finished with.
+template<class R>
+struct Finished
+{
+    std::unique_ptr<R> reply;
+    EtcdStatus status;
+    R *operator->() const { return reply.get(); }
+};
+
+// Waits for `reply` to finish; a reply that does not finish in time reads as a test-made
+// DeadlineExceeded naming the wait, so the assertion that follows says what happened.
+template<class R>
+Finished<R> await(R *reply, std::chrono::milliseconds timeout = std::chrono::seconds(10))
+{
+    reply->setAutoDelete(false);
+    QSignalSpy spy(reply, &EtcdReply::finished);
+    if (!reply->isFinished() && !spy.wait(int(timeout.count())))
+        return { std::unique_ptr<R>(reply),
+                 EtcdStatus(Etcd::ErrorCode::DeadlineExceeded,
+                            QStringLiteral("test: reply unfinished after %1 ms")
+                                    .arg(timeout.count())) };
+    return { std::unique_ptr<R>(reply), reply->status() };
+}
+
+#define QVERIFY_OK(status)                                                                         \
+    do {                                                                                           \
+        const EtcdStatus s_ = (status);                                                            \
+        QVERIFY2(s_.isOk(), qPrintable(s_.toString()));                                            \
+    } while (false)
+
+// Threads of this process, from /proc (Linux).
+inline int threadCount()
+{
+    QFile f(QStringLiteral("/proc/self/status"));
+    if (!f.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray &line : f.readAll().split('\n')) {
+        if (line.startsWith("Threads:"))
+            return line.mid(8).trimmed().toInt();
+    }
+    return -1;
+}
+
+// A connected client for `url`, owned by the caller.
+inline std::unique_ptr<EtcdClient> connectedClient(const QUrl &url, const QByteArray &prefix = {})
+{
+    auto client = std::make_unique<EtcdClient>(QList<QUrl> { url });
+    client->setKeyPrefix(prefix);
+    client->connectToEndpoints();
+    return client;
+}

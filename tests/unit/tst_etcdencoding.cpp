@@ -1,0 +1,138 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+// Golden bytes for the encodings etcd-recipes writes, the client's key namespace, and the
+// endpoint rules.
+#include <EtcdQt/etcdcodec.h>
+
+#include "endpoint_p.h"
+#include "keyspace_p.h"
+
+#include <QtTest/qtest.h>
+
+using namespace Qt::StringLiterals;
+using Etcd::Internal::KeySpace;
+
+class tst_EtcdEncoding : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void int32BigEndian();
+    void int64BigEndian();
+    void decodeRejectsWrongLength();
+    void prefixEnd_data();
+    void prefixEnd();
+    void keySpaceAddsAndStrips();
+    void keySpaceRanges();
+    void endpoints_data();
+    void endpoints();
+    void grpcTargets();
+};
+
+void tst_EtcdEncoding::int32BigEndian()
+{
+    QCOMPARE(Etcd::encodeInt32(1), QByteArray::fromHex("00000001"));
+    QCOMPARE(Etcd::encodeInt32(-2), QByteArray::fromHex("fffffffe"));
+    QCOMPARE(Etcd::encodeInt32(0x12345678), QByteArray::fromHex("12345678"));
+    QCOMPARE(Etcd::decodeInt32(QByteArray::fromHex("7fffffff")), std::optional<qint32>(INT32_MAX));
+}
+
+void tst_EtcdEncoding::int64BigEndian()
+{
+    QCOMPARE(Etcd::encodeInt64(1), QByteArray::fromHex("0000000000000001"));
+    QCOMPARE(Etcd::encodeInt64(-1), QByteArray::fromHex("ffffffffffffffff"));
+    QCOMPARE(Etcd::encodeInt64(0x0102030405060708), QByteArray::fromHex("0102030405060708"));
+    QCOMPARE(Etcd::decodeInt64(Etcd::encodeInt64(-42)), std::optional<qint64>(-42));
+}
+
+void tst_EtcdEncoding::decodeRejectsWrongLength()
+{
+    QVERIFY(!Etcd::decodeInt32("abc"_ba).has_value());
+    QVERIFY(!Etcd::decodeInt64(QByteArray::fromHex("00000001")).has_value());
+    QVERIFY(!Etcd::decodeInt64(QByteArray()).has_value());
+}
+
+void tst_EtcdEncoding::prefixEnd_data()
+{
+    QTest::addColumn<QByteArray>("prefix");
+    QTest::addColumn<QByteArray>("end");
+    QTest::newRow("plain") << "/app/"_ba << "/app0"_ba;
+    QTest::newRow("carry") << QByteArray::fromHex("61ff") << "b"_ba;
+    QTest::newRow("all ff") << QByteArray::fromHex("ffff") << QByteArray(1, '\0');
+    QTest::newRow("empty") << QByteArray() << QByteArray(1, '\0');
+}
+
+void tst_EtcdEncoding::prefixEnd()
+{
+    QFETCH(QByteArray, prefix);
+    QFETCH(QByteArray, end);
+    QCOMPARE(Etcd::prefixEnd(prefix), end);
+}
+
+void tst_EtcdEncoding::keySpaceAddsAndStrips()
+{
+    const KeySpace ns("/tenant/"_ba);
+    QCOMPARE(ns.key("a"_ba), "/tenant/a"_ba);
+    QCOMPARE(ns.strip("/tenant/a"_ba), "a"_ba);
+    QCOMPARE(ns.strip("/other/a"_ba), "/other/a"_ba); // not ours: left as etcd gave it
+    const KeySpace none;
+    QCOMPARE(none.key("a"_ba), "a"_ba);
+    QCOMPARE(none.strip("a"_ba), "a"_ba);
+}
+
+void tst_EtcdEncoding::keySpaceRanges()
+{
+    const QByteArray all(1, '\0');
+    const KeySpace ns("/t/"_ba);
+    QCOMPARE(ns.rangeEnd("k"_ba, true, {}), "/t/l"_ba);
+    QCOMPARE(ns.rangeEnd("k"_ba, false, {}), QByteArray());
+    QCOMPARE(ns.rangeEnd("a"_ba, false, "c"_ba), "/t/c"_ba);
+    QCOMPARE(ns.rangeEnd("a"_ba, false, all), "/t0"_ba); // "everything from a" stays inside /t/
+    QCOMPARE(ns.rangeKey({}, true), "/t/"_ba);
+    const KeySpace none;
+    QCOMPARE(none.rangeKey({}, true), all); // etcd spells "every key" as \0 .. \0
+    QCOMPARE(none.rangeEnd({}, true, {}), all);
+    QCOMPARE(none.rangeEnd("a"_ba, false, all), all);
+}
+
+void tst_EtcdEncoding::endpoints_data()
+{
+    QTest::addColumn<QList<QUrl>>("urls");
+    QTest::addColumn<bool>("valid");
+    QTest::newRow("http") << QList<QUrl> { QUrl(u"http://127.0.0.1:2379"_s) } << true;
+    QTest::newRow("https dns") << QList<QUrl> { QUrl(u"https://etcd.example:2379"_s) } << true;
+    QTest::newRow("ipv6") << QList<QUrl> { QUrl(u"http://[::1]:2379"_s) } << true;
+    QTest::newRow("several") << QList<QUrl> { QUrl(u"http://a:1"_s), QUrl(u"http://b:2"_s) }
+                             << true;
+    QTest::newRow("empty list") << QList<QUrl> {} << false;
+    QTest::newRow("no port") << QList<QUrl> { QUrl(u"http://127.0.0.1"_s) } << false;
+    QTest::newRow("bad scheme") << QList<QUrl> { QUrl(u"ftp://127.0.0.1:1"_s) } << false;
+    QTest::newRow("no host") << QList<QUrl> { QUrl(u"http://:2379"_s) } << false;
+    QTest::newRow("malformed") << QList<QUrl> { QUrl(u"http://[::1:2379"_s) } << false;
+    QTest::newRow("path") << QList<QUrl> { QUrl(u"http://a:1/v3"_s) } << false;
+    QTest::newRow("mixed") << QList<QUrl> { QUrl(u"http://a:1"_s), QUrl(u"https://b:2"_s) }
+                           << false;
+}
+
+void tst_EtcdEncoding::endpoints()
+{
+    QFETCH(QList<QUrl>, urls);
+    QFETCH(bool, valid);
+    const auto parsed = Etcd::Internal::parseEndpoints(urls);
+    QCOMPARE(std::holds_alternative<QList<Etcd::Internal::Endpoint>>(parsed), valid);
+    if (!valid) {
+        const auto status = std::get<EtcdStatus>(parsed);
+        QCOMPARE(status.code(), Etcd::ErrorCode::InvalidArgument);
+        QVERIFY(!status.message().isEmpty());
+    }
+}
+
+void tst_EtcdEncoding::grpcTargets()
+{
+    using Etcd::Internal::Endpoint;
+    QCOMPARE(Endpoint({ u"127.0.0.1"_s, 2379, false }).grpcTarget(), u"ipv4:127.0.0.1:2379"_s);
+    QCOMPARE(Endpoint({ u"::1"_s, 2379, false }).grpcTarget(), u"ipv6:[::1]:2379"_s);
+    QCOMPARE(Endpoint({ u"etcd.local"_s, 1, true }).grpcTarget(), u"dns:etcd.local:1"_s);
+}
+
+QTEST_GUILESS_MAIN(tst_EtcdEncoding)
+#include "tst_etcdencoding.moc"
