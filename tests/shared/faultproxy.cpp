@@ -1,0 +1,236 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+#include "faultproxy.h"
+
+#include <QtCore/qthread.h>
+#include <QtNetwork/qtcpserver.h>
+#include <QtNetwork/qtcpsocket.h>
+
+#include <sys/socket.h>
+
+#include <atomic>
+#include <utility>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+// SO_LINGER {1, 0} turns the close() inside abort() into a TCP RST instead of a FIN.
+void resetSocket(QTcpSocket *socket)
+{
+    const qintptr fd = socket->socketDescriptor();
+    if (fd >= 0) {
+        const linger hard {1, 0};
+        ::setsockopt(int(fd), SOL_SOCKET, SO_LINGER, &hard, sizeof hard);
+    }
+    socket->abort();
+}
+
+// One client connection and its upstream twin. Both sockets are children, so deleting the
+// link closes both; its connections die with it before the sockets do.
+struct Link : QObject
+{
+    QTcpSocket *client = nullptr;
+    QTcpSocket *upstream = new QTcpSocket(this);
+    bool tainted = false; // bytes were dropped: the streams have gaps now
+    bool dropped = false;
+};
+} // namespace
+
+class FaultProxyWorker : public QObject
+{
+public:
+    FaultProxyWorker(const QString &host, quint16 port) : m_host(host), m_port(port) { }
+    ~FaultProxyWorker() override { qDeleteAll(std::exchange(m_links, {})); }
+
+    quint16 listen();
+    void applyMode(FaultProxy::Mode mode);
+
+    std::atomic<FaultProxy::Mode> mode {FaultProxy::Mode::Pass};
+    std::atomic<int> connections {0};
+
+private:
+    void accept();
+    void pump(Link *link, QTcpSocket *from, QTcpSocket *to);
+    void closed(Link *link);
+    void drop(Link *link);
+    void reset(Link *link);
+
+    QString m_host;
+    quint16 m_port;
+    QTcpServer *m_server = new QTcpServer(this);
+    QList<Link *> m_links;
+};
+
+quint16 FaultProxyWorker::listen()
+{
+    connect(m_server, &QTcpServer::newConnection, this, &FaultProxyWorker::accept);
+    return m_server->listen(QHostAddress::LocalHost, 0) ? m_server->serverPort() : 0;
+}
+
+void FaultProxyWorker::accept()
+{
+    while (QTcpSocket *client = m_server->nextPendingConnection()) {
+        if (mode == FaultProxy::Mode::Reset) {
+            resetSocket(client);
+            client->deleteLater();
+            continue;
+        }
+        auto *link = new Link;
+        link->setParent(this);
+        link->client = client;
+        client->setParent(link);
+        QTcpSocket *up = link->upstream;
+        connect(client, &QIODevice::readyRead, link, [=, this] { pump(link, client, up); });
+        connect(up, &QIODevice::readyRead, link, [=, this] { pump(link, up, client); });
+        connect(up, &QAbstractSocket::connected, link, [=, this] { pump(link, client, up); });
+        for (QTcpSocket *socket : {client, up}) {
+            connect(socket, &QAbstractSocket::disconnected, link, [=, this] { closed(link); });
+            // Queued: errorOccurred comes while Qt still tears the socket down (state
+            // Connected, descriptor gone), and writing to it then warns.
+            connect(
+                socket, &QAbstractSocket::errorOccurred, link, [=, this] { closed(link); },
+                Qt::QueuedConnection);
+        }
+        m_links.append(link);
+        ++connections;
+        up->connectToHost(m_host, m_port);
+    }
+}
+
+void FaultProxyWorker::pump(Link *link, QTcpSocket *from, QTcpSocket *to)
+{
+    // Client bytes wait in the kernel until the upstream connection exists.
+    if (link->dropped || to->state() != QAbstractSocket::ConnectedState || !to->isValid())
+        return;
+    const QByteArray bytes = from->readAll();
+    switch (mode.load()) {
+    case FaultProxy::Mode::Pass:
+        to->write(bytes);
+        break;
+    case FaultProxy::Mode::Blackhole:
+        // Dropped, never delivered later. A partitioned network loses packets too, though TCP
+        // would retransmit them after it heals; here the stream has a gap instead, so a
+        // tainted link is reset when Pass returns (see applyMode).
+        link->tainted = link->tainted || !bytes.isEmpty();
+        break;
+    case FaultProxy::Mode::Reset:
+        reset(link);
+        break;
+    }
+}
+
+// Either side went away: pass on what is left and close the other side gracefully.
+void FaultProxyWorker::closed(Link *link)
+{
+    if (link->dropped)
+        return;
+    pump(link, link->client, link->upstream);
+    pump(link, link->upstream, link->client);
+    link->client->disconnectFromHost();
+    link->upstream->disconnectFromHost();
+    if (link->client->state() == QAbstractSocket::UnconnectedState
+        && link->upstream->state() == QAbstractSocket::UnconnectedState) {
+        drop(link);
+    }
+}
+
+void FaultProxyWorker::drop(Link *link)
+{
+    // closed() re-enters itself when disconnectFromHost() emits disconnected synchronously.
+    if (std::exchange(link->dropped, true))
+        return;
+    m_links.removeOne(link);
+    --connections;
+    link->deleteLater();
+}
+
+void FaultProxyWorker::reset(Link *link)
+{
+    if (link->dropped)
+        return;
+    drop(link); // first, so the disconnected that abort() emits finds the link gone
+    resetSocket(link->client);
+    resetSocket(link->upstream);
+}
+
+void FaultProxyWorker::applyMode(FaultProxy::Mode newMode)
+{
+    mode = newMode;
+    const QList<Link *> links = m_links; // reset() edits m_links
+    for (Link *link : links) {
+        if (newMode == FaultProxy::Mode::Reset
+            || (newMode == FaultProxy::Mode::Pass && link->tainted)) {
+            reset(link);
+        } else {
+            // Blackhole drops what is already buffered; Pass forwards what waited upstream.
+            pump(link, link->client, link->upstream);
+            pump(link, link->upstream, link->client);
+        }
+    }
+}
+
+FaultProxy::FaultProxy(const QString &targetHost, quint16 targetPort, QObject *parent)
+    : QObject(parent), m_thread(std::make_unique<QThread>()),
+      m_worker(new FaultProxyWorker(targetHost, targetPort))
+{
+    m_thread->setObjectName(u"FaultProxy"_s);
+    m_worker->moveToThread(m_thread.get());
+}
+
+FaultProxy::~FaultProxy()
+{
+    // The worker and its sockets are deleted in their own thread, then the thread ends.
+    FaultProxyWorker *worker = m_worker;
+    runInWorker([worker] { delete worker; });
+    m_thread->quit();
+    m_thread->wait();
+}
+
+template <typename Function>
+void FaultProxy::runInWorker(Function function)
+{
+    if (!m_thread->isRunning() || QThread::currentThread() == m_thread.get())
+        function();
+    else
+        QMetaObject::invokeMethod(m_worker, function, Qt::BlockingQueuedConnection);
+}
+
+bool FaultProxy::start()
+{
+    if (m_port != 0)
+        return true;
+    m_thread->start();
+    FaultProxyWorker *worker = m_worker;
+    QMetaObject::invokeMethod(
+        worker, [worker] { return worker->listen(); }, Qt::BlockingQueuedConnection, &m_port);
+    return m_port != 0;
+}
+
+QUrl FaultProxy::url() const
+{
+    return QUrl(u"http://127.0.0.1:%1"_s.arg(m_port));
+}
+
+QString FaultProxy::endpoint() const
+{
+    return u"127.0.0.1:%1"_s.arg(m_port);
+}
+
+void FaultProxy::setMode(Mode mode)
+{
+    // Stored first so bytes the worker handles from now on meet the new mode; the blocking
+    // call then applies it to what is already open before setMode returns.
+    m_worker->mode = mode;
+    FaultProxyWorker *worker = m_worker;
+    runInWorker([worker, mode] { worker->applyMode(mode); });
+}
+
+FaultProxy::Mode FaultProxy::mode() const
+{
+    return m_worker->mode;
+}
+
+int FaultProxy::connectionCount() const
+{
+    return m_worker->connections;
+}

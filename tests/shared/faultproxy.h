@@ -1,0 +1,47 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <QtCore/qobject.h>
+#include <QtCore/qurl.h>
+
+#include <memory>
+
+class QThread;
+class FaultProxyWorker;
+
+// A TCP proxy on 127.0.0.1:<free port> in front of one target, to partition ONE client from
+// etcd while other clients stay connected. Its sockets live in the proxy's own thread, so it
+// keeps forwarding while a test blocks the main thread (QTRY loops, synchronous calls).
+class FaultProxy : public QObject
+{
+    Q_OBJECT
+public:
+    enum class Mode {
+        Pass, // forward bytes both ways
+        Blackhole, // keep connections open, forward nothing, drop what arrives
+        Reset // abort open connections with a TCP RST, and each new one at once
+    };
+    Q_ENUM(Mode)
+
+    explicit FaultProxy(const QString &targetHost, quint16 targetPort, QObject *parent = nullptr);
+    ~FaultProxy() override; // closes every connection, then stops the thread
+
+    bool start();
+    [[nodiscard]] quint16 port() const { return m_port; }
+    [[nodiscard]] QUrl url() const; // http://127.0.0.1:<port>
+    [[nodiscard]] QString endpoint() const; // "127.0.0.1:<port>", as gRPC wants it
+
+    // Thread-safe; on return the mode holds for existing and new connections alike.
+    void setMode(Mode mode);
+    [[nodiscard]] Mode mode() const;
+    [[nodiscard]] int connectionCount() const; // open client connections
+
+private:
+    template <typename Function>
+    void runInWorker(Function function);
+
+    std::unique_ptr<QThread> m_thread;
+    FaultProxyWorker *m_worker; // lives in m_thread; deleted there
+    quint16 m_port = 0;
+};
