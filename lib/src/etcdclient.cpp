@@ -65,9 +65,9 @@ EtcdClient::~EtcdClient()
 {
     Q_D(EtcdClient);
     d->stopSession();
+    // The engine's deferred delete runs at the latest when its thread finishes.
     d->engineThread.quit();
     d->engineThread.wait();
-    delete d->engine.data(); // only if the thread ended before its deferred delete ran
 }
 
 /*!
