@@ -82,18 +82,19 @@ void sequential(const QString &scenario, int n, const Step &step, const Step &af
         }
     }
     const double seconds = double(wall.nsecsElapsed()) / 1e9;
-    emitLine({ { u"scenario"_s, scenario }, { u"n"_s, n },
-               { u"p50_ms"_s, percentile(lat, 0.5) }, { u"p99_ms"_s, percentile(lat, 0.99) },
-               { u"ops_per_s"_s, after ? 0.0 : n / seconds } });
+    emitLine({{u"scenario"_s, scenario}, {u"n"_s, n}, {u"p50_ms"_s, percentile(lat, 0.5)},
+        {u"p99_ms"_s, percentile(lat, 0.99)}, {u"ops_per_s"_s, after ? 0.0 : n / seconds}});
 }
 
 EtcdTxn lockShapedTxn(const QByteArray &dir, const QByteArray &key, qint64 lease)
 {
-    return { .compares = { EtcdCompare::createRevision(key, Etcd::CompareResult::Equal, 0) },
-             .success = { EtcdTxnOp::put(key, {}, { .lease = lease }),
-                          EtcdTxnOp::get(dir, { .prefix = true, .limit = 1,
-                                                .sortOrder = Etcd::SortOrder::Ascending,
-                                                .sortTarget = Etcd::SortTarget::CreateRevision }) } };
+    return {.compares = {EtcdCompare::createRevision(key, Etcd::CompareResult::Equal, 0)},
+        .success = {EtcdTxnOp::put(key, {}, {.lease = lease}),
+            EtcdTxnOp::get(dir,
+                {.prefix = true,
+                    .limit = 1,
+                    .sortOrder = Etcd::SortOrder::Ascending,
+                    .sortTarget = Etcd::SortTarget::CreateRevision})}};
 }
 
 void benchTxn(EtcdClient &client, int n)
@@ -110,8 +111,9 @@ void benchTxn(EtcdClient &client, int n)
     }
     const QByteArray dir = "/bench/etcdqt/lock/"_ba;
     const QByteArray key = dir + QByteArray::number(lease, 16);
-    sequential(u"txn"_s, n, [&] { return client.txn(lockShapedTxn(dir, key, lease)); },
-               [&] { return client.remove(key); });
+    sequential(
+        u"txn"_s, n, [&] { return client.txn(lockShapedTxn(dir, key, lease)); },
+        [&] { return client.remove(key); });
     client.revokeLease(lease);
 }
 
@@ -132,10 +134,9 @@ void benchOutstanding(EtcdClient &client)
         });
     }
     loop.exec();
-    emitLine({ { u"scenario"_s, u"put_outstanding_1000"_s }, { u"n"_s, 1000 },
-               { u"failed"_s, failed }, { u"wall_ms"_s, double(t.nsecsElapsed()) / 1e6 },
-               { u"threads_before"_s, before }, { u"threads_peak"_s, peak },
-               { u"threads_after"_s, threadCount() } });
+    emitLine({{u"scenario"_s, u"put_outstanding_1000"_s}, {u"n"_s, 1000}, {u"failed"_s, failed},
+        {u"wall_ms"_s, double(t.nsecsElapsed()) / 1e6}, {u"threads_before"_s, before},
+        {u"threads_peak"_s, peak}, {u"threads_after"_s, threadCount()}});
 }
 
 } // namespace
@@ -144,16 +145,17 @@ int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
     if (argc < 3) {
-        std::fprintf(stderr, "usage: %s ENDPOINT_URL put|txn|put_outstanding_1000[,...] [N]\n",
-                     argv[0]);
+        std::fprintf(
+            stderr, "usage: %s ENDPOINT_URL put|txn|put_outstanding_1000[,...] [N]\n", argv[0]);
         return 2;
     }
     const int n = argc > 3 ? std::atoi(argv[3]) : 2000;
-    EtcdClient client({ QUrl(QString::fromLocal8Bit(argv[1])) });
+    EtcdClient client({QUrl(QString::fromLocal8Bit(argv[1]))});
     client.connectToEndpoints();
     for (const QString &scenario : QString::fromLocal8Bit(argv[2]).split(u',')) {
         if (scenario == u"put")
-            sequential(u"put"_s, n, [&] { return client.put("/bench/etcdqt/put"_ba, "0123456789abcdef"_ba); });
+            sequential(u"put"_s, n,
+                [&] { return client.put("/bench/etcdqt/put"_ba, "0123456789abcdef"_ba); });
         else if (scenario == u"txn")
             benchTxn(client, n);
         else if (scenario == u"put_outstanding_1000")

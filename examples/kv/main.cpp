@@ -28,10 +28,10 @@ void fail(const EtcdStatus &status)
 void compareAndSet(EtcdClient *client, const EtcdKeyValue &seen)
 {
     EtcdTxn txn;
-    txn.compares = { EtcdCompare::modRevision(seen.key, Etcd::CompareResult::Equal,
-                                              seen.modRevision) };
-    txn.success = { EtcdTxnOp::put(seen.key, "green"_ba) };
-    txn.failure = { EtcdTxnOp::get(seen.key) };
+    txn.compares
+        = {EtcdCompare::modRevision(seen.key, Etcd::CompareResult::Equal, seen.modRevision)};
+    txn.success = {EtcdTxnOp::put(seen.key, "green"_ba)};
+    txn.failure = {EtcdTxnOp::get(seen.key)};
     auto *reply = client->txn(txn);
     QObject::connect(reply, &EtcdReply::finished, client, [client, reply](const EtcdStatus &s) {
         if (!s.isOk())
@@ -53,11 +53,11 @@ void compareAndSet(EtcdClient *client, const EtcdKeyValue &seen)
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
-    const QString endpoint = argc > 1 ? QString::fromLocal8Bit(argv[1]) : u"http://127.0.0.1:2379"_s;
-    EtcdClient client({ QUrl(endpoint) });
-    QObject::connect(&client, &EtcdClient::errorOccurred, &app, [](const EtcdStatus &s) {
-        out() << "connection problem: " << s.toString() << Qt::endl;
-    });
+    const QString endpoint
+        = argc > 1 ? QString::fromLocal8Bit(argv[1]) : u"http://127.0.0.1:2379"_s;
+    EtcdClient client({QUrl(endpoint)});
+    QObject::connect(&client, &EtcdClient::errorOccurred, &app,
+        [](const EtcdStatus &s) { out() << "connection problem: " << s.toString() << Qt::endl; });
     client.connectToEndpoints();
 
     auto *put = client.put("/example/colour"_ba, "blue"_ba);

@@ -37,9 +37,9 @@ struct CallTarget
 struct CallOptions
 {
     QByteArray prefix;
-    std::chrono::milliseconds deadline { 0 }; // whole call, all attempts; 0 = none
+    std::chrono::milliseconds deadline {0}; // whole call, all attempts; 0 = none
     EtcdRpcResilience resilience;
-    bool retriable = true;    // transactions and revokes: false
+    bool retriable = true; // transactions and revokes: false
     bool waitForReady = false; // the engine's connect probe waits for a channel
 };
 

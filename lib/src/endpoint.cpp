@@ -35,7 +35,7 @@ std::variant<Endpoint, EtcdStatus> parseOne(const QUrl &url)
         return invalid(tr("endpoint '%1' has no port").arg(shown));
     if (!url.path().isEmpty() && url.path() != u"/")
         return invalid(tr("endpoint '%1' must not have a path").arg(shown));
-    return Endpoint { url.host(), static_cast<quint16>(url.port()), scheme == u"https" };
+    return Endpoint {url.host(), static_cast<quint16>(url.port()), scheme == u"https"};
 }
 
 } // namespace

@@ -28,7 +28,7 @@ struct ETCDQT_AUTOTEST_EXPORT Endpoint
 
 // Validates a user's endpoint list: http:// or https:// with a host and a port, one scheme for
 // all. Anything else is an InvalidArgument status that names the offending entry.
-ETCDQT_AUTOTEST_EXPORT std::variant<QList<Endpoint>, EtcdStatus>
-parseEndpoints(const QList<QUrl> &urls);
+ETCDQT_AUTOTEST_EXPORT std::variant<QList<Endpoint>, EtcdStatus> parseEndpoints(
+    const QList<QUrl> &urls);
 
 } // namespace Etcd::Internal

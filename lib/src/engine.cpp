@@ -8,8 +8,7 @@ using namespace std::chrono_literals;
 
 Engine::Engine(const QList<Endpoint> &endpoints, std::chrono::milliseconds connectTimeout)
     : m_transport(std::make_shared<Transport>(endpoints, this, this)),
-      m_connectTimeout(connectTimeout),
-      m_probeTimer(this),
+      m_connectTimeout(connectTimeout), m_probeTimer(this),
       m_backoff(EtcdRetryPolicy::exponentialBackoff(250ms, 5s))
 {
     m_probeTimer.setSingleShot(true);
@@ -37,7 +36,7 @@ void Engine::probe()
     options.retriable = false;
     options.waitForReady = true; // answered as soon as a channel to the endpoint is up
     m_probe = m_transport->status(
-            options, CallTarget { this, [this](const EtcdStatus &s, ReplyData &&) { onProbeDone(s); } });
+        options, CallTarget {this, [this](const EtcdStatus &s, ReplyData &&) { onProbeDone(s); }});
 }
 
 void Engine::onProbeDone(const EtcdStatus &status)

@@ -200,9 +200,7 @@ void EtcdClientPrivate::startSession(const QList<Endpoint> &eps)
     transport = e->transport();
     e->moveToThread(&engineThread);
     QObject::connect(e, &Engine::stateChanged, q,
-                     [this, id](EtcdClient::State s, const EtcdStatus &why) {
-                         onEngineState(id, s, why);
-                     });
+        [this, id](EtcdClient::State s, const EtcdStatus &why) { onEngineState(id, s, why); });
     engine = e;
     reportedOutage = false;
     setState(EtcdClient::State::Connecting);
@@ -251,7 +249,7 @@ std::optional<EtcdStatus> EtcdClientPrivate::refusal() const
     if (endpointError)
         return endpointError;
     return EtcdStatus(Etcd::ErrorCode::NotConnected,
-                      EtcdClient::tr("the client is not connected; call connectToEndpoints()"));
+        EtcdClient::tr("the client is not connected; call connectToEndpoints()"));
 }
 
 EtcdClientPrivate::CallOptions EtcdClientPrivate::callOptions(bool retriable) const

@@ -27,10 +27,10 @@ std::optional<EtcdStatus> checkTxn(const EtcdTxn &txn)
         if (c.key.isEmpty())
             return invalid(EtcdClient::tr("transaction compare with an empty key"));
     }
-    for (const auto *branch : { &txn.success, &txn.failure }) {
+    for (const auto *branch : {&txn.success, &txn.failure}) {
         for (const EtcdTxnOp &op : *branch) {
             const bool scan = (op.type == EtcdTxnOp::Type::Range && op.rangeOptions.prefix)
-                    || (op.type == EtcdTxnOp::Type::Delete && op.deleteOptions.prefix);
+                || (op.type == EtcdTxnOp::Type::Delete && op.deleteOptions.prefix);
             if (op.key.isEmpty() && !scan)
                 return invalid(EtcdClient::tr("transaction operation with an empty key"));
         }
@@ -55,21 +55,21 @@ EtcdRangeReply *EtcdClient::get(const QByteArray &key, const EtcdRangeOptions &o
 {
     const bool scan = options.prefix || !options.rangeEnd.isEmpty();
     return d_func()->call<EtcdRangeReply>(
-            [&](Transport &t, const Options &o, Target target) {
-                return t.range(key, options, o, std::move(target));
-            },
-            checkKey(key, scan));
+        [&](Transport &t, const Options &o, Target target) {
+            return t.range(key, options, o, std::move(target));
+        },
+        checkKey(key, scan));
 }
 
 /*! Writes \a value under \a key, attached to a lease if \a options names one. */
-EtcdPutReply *EtcdClient::put(const QByteArray &key, const QByteArray &value,
-                              const EtcdPutOptions &options)
+EtcdPutReply *EtcdClient::put(
+    const QByteArray &key, const QByteArray &value, const EtcdPutOptions &options)
 {
     return d_func()->call<EtcdPutReply>(
-            [&](Transport &t, const Options &o, Target target) {
-                return t.put(key, value, options, o, std::move(target));
-            },
-            checkKey(key));
+        [&](Transport &t, const Options &o, Target target) {
+            return t.put(key, value, options, o, std::move(target));
+        },
+        checkKey(key));
 }
 
 /*! Deletes \a key, or the range or prefix \a options describe. */
@@ -77,10 +77,10 @@ EtcdDeleteReply *EtcdClient::remove(const QByteArray &key, const EtcdDeleteOptio
 {
     const bool scan = options.prefix || !options.rangeEnd.isEmpty();
     return d_func()->call<EtcdDeleteReply>(
-            [&](Transport &t, const Options &o, Target target) {
-                return t.remove(key, options, o, std::move(target));
-            },
-            checkKey(key, scan));
+        [&](Transport &t, const Options &o, Target target) {
+            return t.remove(key, options, o, std::move(target));
+        },
+        checkKey(key, scan));
 }
 
 /*!
@@ -90,10 +90,10 @@ EtcdDeleteReply *EtcdClient::remove(const QByteArray &key, const EtcdDeleteOptio
 EtcdTxnReply *EtcdClient::txn(const EtcdTxn &txn)
 {
     return d_func()->call<EtcdTxnReply>(
-            [&](Transport &t, const Options &o, Target target) {
-                return t.txn(txn, o, std::move(target));
-            },
-            checkTxn(txn), false);
+        [&](Transport &t, const Options &o, Target target) {
+            return t.txn(txn, o, std::move(target));
+        },
+        checkTxn(txn), false);
 }
 
 /*! Compacts the history up to \a revision; Physical waits until the space is freed. */
@@ -103,11 +103,11 @@ EtcdEmptyReply *EtcdClient::compact(qint64 revision, Etcd::CompactionMode mode)
     if (revision <= 0)
         early = invalid(tr("compaction revision must be positive, got %1").arg(revision));
     return d_func()->call<EtcdEmptyReply>(
-            [&](Transport &t, const Options &o, Target target) {
-                return t.compact(revision, mode == Etcd::CompactionMode::Physical, o,
-                                 std::move(target));
-            },
-            early);
+        [&](Transport &t, const Options &o, Target target) {
+            return t.compact(
+                revision, mode == Etcd::CompactionMode::Physical, o, std::move(target));
+        },
+        early);
 }
 
 /*!
@@ -122,31 +122,31 @@ EtcdLeaseGrantReply *EtcdClient::grantLease(std::chrono::seconds ttl, qint64 lea
     else if (leaseId < 0)
         early = checkLeaseId(leaseId);
     return d_func()->call<EtcdLeaseGrantReply>(
-            [&](Transport &t, const Options &o, Target target) {
-                return t.leaseGrant(ttl.count(), leaseId, o, std::move(target));
-            },
-            early);
+        [&](Transport &t, const Options &o, Target target) {
+            return t.leaseGrant(ttl.count(), leaseId, o, std::move(target));
+        },
+        early);
 }
 
 /*! Revokes lease \a leaseId and deletes its keys. Never retried. */
 EtcdEmptyReply *EtcdClient::revokeLease(qint64 leaseId)
 {
     return d_func()->call<EtcdEmptyReply>(
-            [&](Transport &t, const Options &o, Target target) {
-                return t.leaseRevoke(leaseId, o, std::move(target));
-            },
-            checkLeaseId(leaseId), false);
+        [&](Transport &t, const Options &o, Target target) {
+            return t.leaseRevoke(leaseId, o, std::move(target));
+        },
+        checkLeaseId(leaseId), false);
 }
 
 /*! Asks for lease \a leaseId's remaining TTL and, with Etcd::LeaseKeys::Include, its keys. */
 EtcdLeaseTimeToLiveReply *EtcdClient::leaseTimeToLive(qint64 leaseId, Etcd::LeaseKeys keys)
 {
     return d_func()->call<EtcdLeaseTimeToLiveReply>(
-            [&](Transport &t, const Options &o, Target target) {
-                return t.leaseTimeToLive(leaseId, keys == Etcd::LeaseKeys::Include, o,
-                                         std::move(target));
-            },
-            checkLeaseId(leaseId));
+        [&](Transport &t, const Options &o, Target target) {
+            return t.leaseTimeToLive(
+                leaseId, keys == Etcd::LeaseKeys::Include, o, std::move(target));
+        },
+        checkLeaseId(leaseId));
 }
 
 /*! Lists every lease in the cluster. */
@@ -169,9 +169,9 @@ EtcdMemberListReply *EtcdClient::memberList()
 EtcdServerStatusReply *EtcdClient::serverStatus()
 {
     return d_func()->call<EtcdServerStatusReply>(
-            [&](Transport &t, const Options &o, Target target) {
-                return t.status(o, std::move(target));
-            });
+        [&](Transport &t, const Options &o, Target target) {
+            return t.status(o, std::move(target));
+        });
 }
 
 /*!
@@ -186,19 +186,19 @@ EtcdLockReply *EtcdClient::lock(const QByteArray &name, qint64 leaseId)
     if (!early)
         early = checkLeaseId(leaseId);
     return d->call<EtcdLockReply>(
-            [&](Transport &t, Options o, Target target) {
-                o.resilience.attemptTimeout = std::chrono::milliseconds(0);
-                return t.lock(name, leaseId, o, std::move(target));
-            },
-            early, false);
+        [&](Transport &t, Options o, Target target) {
+            o.resilience.attemptTimeout = std::chrono::milliseconds(0);
+            return t.lock(name, leaseId, o, std::move(target));
+        },
+        early, false);
 }
 
 /*! Releases the lock held under \a key (from EtcdLockReply::key()). */
 EtcdEmptyReply *EtcdClient::unlock(const QByteArray &key)
 {
     return d_func()->call<EtcdEmptyReply>(
-            [&](Transport &t, const Options &o, Target target) {
-                return t.unlock(key, o, std::move(target));
-            },
-            checkKey(key));
+        [&](Transport &t, const Options &o, Target target) {
+            return t.unlock(key, o, std::move(target));
+        },
+        checkKey(key));
 }

@@ -27,7 +27,7 @@ public:
 
     // Creates a reply of type R and starts `start(options, target)`, or finishes the reply on
     // the next turn with `early` (bad input) or with the client's own reason to refuse.
-    template<class R, class Start>
+    template <class R, class Start>
     R *call(Start &&start, std::optional<EtcdStatus> early = {}, bool retriable = true);
 
     [[nodiscard]] std::optional<EtcdStatus> refusal() const;
@@ -42,8 +42,8 @@ public:
     QByteArray keyPrefix;
     EtcdClient::State state = EtcdClient::State::Disconnected;
     std::optional<EtcdStatus> endpointError;
-    std::chrono::milliseconds callDeadline { 0 };
-    std::chrono::milliseconds connectTimeout { 5000 };
+    std::chrono::milliseconds callDeadline {0};
+    std::chrono::milliseconds connectTimeout {5000};
     EtcdRpcResilience resilience;
     bool reportedOutage = false;
 
@@ -54,7 +54,7 @@ public:
     QSet<EtcdReply *> pending;
 };
 
-template<class R, class Start>
+template <class R, class Start>
 R *EtcdClientPrivate::call(Start &&start, std::optional<EtcdStatus> early, bool retriable)
 {
     Q_Q(EtcdClient);
@@ -62,7 +62,7 @@ R *EtcdClientPrivate::call(Start &&start, std::optional<EtcdStatus> early, bool 
         qCWarning(lcEtcdClient, "EtcdClient: calls must be made from the client's thread");
         auto *stray = new R(nullptr);
         EtcdReplyPrivate::get(stray)->finishLater(EtcdStatus(
-                Etcd::ErrorCode::WrongThread, EtcdClient::tr("call made from a foreign thread")));
+            Etcd::ErrorCode::WrongThread, EtcdClient::tr("call made from a foreign thread")));
         return stray;
     }
     auto *reply = new R(q);
@@ -75,9 +75,9 @@ R *EtcdClientPrivate::call(Start &&start, std::optional<EtcdStatus> early, bool 
     }
     pending.insert(reply);
     rd->onDone = [this](EtcdReply *r) { pending.remove(r); };
-    CallTarget target { reply, [reply](const EtcdStatus &s, Etcd::Internal::ReplyData &&data) {
+    CallTarget target {reply, [reply](const EtcdStatus &s, Etcd::Internal::ReplyData &&data) {
                            EtcdReplyPrivate::get(reply)->finish(s, std::move(data));
-                       } };
+                       }};
     rd->call = start(*transport, callOptions(retriable), std::move(target));
     return reply;
 }

@@ -29,7 +29,7 @@ QDebug operator<<(QDebug debug, const EtcdKeyValue &kv)
 {
     QDebugStateSaver saver(debug);
     debug.nospace() << "EtcdKeyValue(" << kv.key << ", " << kv.value.size() << " bytes, create "
-                    << kv.createRevision << ", mod " << kv.modRevision << ", version "
-                    << kv.version << ", lease " << kv.lease << ')';
+                    << kv.createRevision << ", mod " << kv.modRevision << ", version " << kv.version
+                    << ", lease " << kv.lease << ')';
     return debug;
 }

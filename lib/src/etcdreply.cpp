@@ -98,8 +98,8 @@ void EtcdReply::abort()
         return;
     if (d->call)
         d->call->cancel();
-    d->finish(EtcdStatus(Etcd::ErrorCode::Cancelled,
-                         QCoreApplication::translate("EtcdReply", "request aborted")));
+    d->finish(EtcdStatus(
+        Etcd::ErrorCode::Cancelled, QCoreApplication::translate("EtcdReply", "request aborted")));
 }
 
 void EtcdReplyPrivate::finish(const EtcdStatus &result, Etcd::Internal::ReplyData &&payload)

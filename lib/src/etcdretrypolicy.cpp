@@ -21,23 +21,19 @@
         +/- jitterRatio random spread (still capped); gives up after maxAttempts retries or
         once maxElapsed has passed.
     \li bounded(n, delay): the fixed delay for n retries (n + 1 attempts in all).
-    \li unbounded() (etcd-recipes calls it forever): exponentialBackoff() with its defaults, never giving up.
-    \li never(): gives up at once.
-    \endlist
-    A factory given invalid arguments logs a warning and returns a policy that never retries
-    (isValid() is false).
+    \li unbounded() (etcd-recipes calls it forever): exponentialBackoff() with its defaults, never
+   giving up. \li never(): gives up at once. \endlist A factory given invalid arguments logs a
+   warning and returns a policy that never retries (isValid() is false).
 */
 
 using Duration = EtcdRetryPolicy::Duration;
 
 EtcdRetryPolicy EtcdRetryPolicy::exponentialBackoff(Duration initialDelay, Duration maxDelay,
-                                                    double factor, double jitterRatio,
-                                                    int maxAttempts, Duration maxElapsed)
+    double factor, double jitterRatio, int maxAttempts, Duration maxElapsed)
 {
     EtcdRetryPolicy p;
     const bool ok = initialDelay.count() > 0 && maxDelay >= initialDelay && factor >= 1.0
-            && jitterRatio >= 0.0 && jitterRatio < 1.0 && maxAttempts >= 0
-            && maxElapsed.count() > 0;
+        && jitterRatio >= 0.0 && jitterRatio < 1.0 && maxAttempts >= 0 && maxElapsed.count() > 0;
     if (!ok) {
         qCWarning(lcEtcdClient, "EtcdRetryPolicy::exponentialBackoff: invalid arguments");
         p.m_valid = false;
@@ -90,8 +86,8 @@ std::optional<Duration> EtcdRetryPolicy::nextDelay(int attempt, Duration elapsed
     The same as nextDelay(attempt, elapsed), with the jitter drawn from \a unitRandom in
     [0, 1): 0 gives the lowest delay, 0.5 the unjittered one.
 */
-std::optional<Duration> EtcdRetryPolicy::nextDelay(int attempt, Duration elapsed,
-                                                   double unitRandom) const
+std::optional<Duration> EtcdRetryPolicy::nextDelay(
+    int attempt, Duration elapsed, double unitRandom) const
 {
     if (!m_valid || attempt < 1 || m_kind == Kind::Never || attempt > m_maxAttempts)
         return std::nullopt;
@@ -99,8 +95,8 @@ std::optional<Duration> EtcdRetryPolicy::nextDelay(int attempt, Duration elapsed
         return m_initial;
     if (elapsed >= m_maxElapsed)
         return std::nullopt;
-    const double base = std::min(double(m_initial.count()) * std::pow(m_factor, attempt - 1),
-                                 double(m_max.count()));
+    const double base = std::min(
+        double(m_initial.count()) * std::pow(m_factor, attempt - 1), double(m_max.count()));
     const double spread = (2.0 * unitRandom - 1.0) * m_jitter;
     const double jittered = std::min(base * (1.0 + spread), double(m_max.count()));
     return Duration(std::max<qint64>(1, std::llround(jittered)));
@@ -118,5 +114,5 @@ std::optional<Duration> EtcdRetryPolicy::nextDelay(int attempt, Duration elapsed
 /*! Returns one attempt, no timeout: etcd-recipes' RpcResilience.DISABLED. */
 EtcdRpcResilience EtcdRpcResilience::disabled()
 {
-    return EtcdRpcResilience { EtcdRetryPolicy::never(), Duration(0) };
+    return EtcdRpcResilience {EtcdRetryPolicy::never(), Duration(0)};
 }

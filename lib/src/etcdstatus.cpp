@@ -49,8 +49,7 @@
 /*! Constructs a status with \a code and \a message. */
 EtcdStatus::EtcdStatus(Etcd::ErrorCode code, const QString &message)
     : m_code(code), m_message(message)
-{
-}
+{ }
 
 /*! Returns "Code: message" (or just "Ok"), for logs. */
 QString EtcdStatus::toString() const

@@ -23,8 +23,8 @@ QByteArray KeySpace::rangeKey(const QByteArray &key, bool prefixScan) const
     return (full.isEmpty() && prefixScan) ? kAllKeys : full;
 }
 
-QByteArray KeySpace::rangeEnd(const QByteArray &key, bool prefixScan,
-                              const QByteArray &rangeEnd) const
+QByteArray KeySpace::rangeEnd(
+    const QByteArray &key, bool prefixScan, const QByteArray &rangeEnd) const
 {
     if (prefixScan) {
         const QByteArray full = m_prefix + key;

@@ -20,8 +20,8 @@ public:
     [[nodiscard]] QByteArray prefix() const { return m_prefix; }
     [[nodiscard]] QByteArray key(const QByteArray &key) const;
     [[nodiscard]] QByteArray rangeKey(const QByteArray &key, bool prefixScan) const;
-    [[nodiscard]] QByteArray rangeEnd(const QByteArray &key, bool prefixScan,
-                                      const QByteArray &rangeEnd) const;
+    [[nodiscard]] QByteArray rangeEnd(
+        const QByteArray &key, bool prefixScan, const QByteArray &rangeEnd) const;
     [[nodiscard]] QByteArray strip(const QByteArray &key) const;
 
 private:

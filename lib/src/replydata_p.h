@@ -20,7 +20,7 @@ struct ReplyData
     quint64 raftTerm = 0;
 
     QList<EtcdKeyValue> keyValues; // range: kvs; delete: prev kvs
-    EtcdKeyValue prevKeyValue;     // put
+    EtcdKeyValue prevKeyValue; // put
     bool hasPrevKeyValue = false;
     qint64 count = 0; // range: count; delete: deleted
     bool more = false;

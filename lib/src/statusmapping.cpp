@@ -16,15 +16,15 @@ struct Pattern
 
 // Substrings of etcd 3.4's error strings (etcdserver/api/v3rpc/rpctypes) and gRPC's own.
 constexpr std::array kPatterns {
-    Pattern { u"requested lease not found", Etcd::ErrorCode::LeaseNotFound },
-    Pattern { u"required revision has been compacted", Etcd::ErrorCode::Compacted },
-    Pattern { u"required revision is a future revision", Etcd::ErrorCode::FutureRevision },
-    Pattern { u"request is too large", Etcd::ErrorCode::RequestTooLarge },
-    Pattern { u"received message larger than max", Etcd::ErrorCode::RequestTooLarge },
-    Pattern { u"invalid auth token", Etcd::ErrorCode::InvalidAuthToken },
-    Pattern { u"etcdserver: no leader", Etcd::ErrorCode::NoLeader },
-    Pattern { u"SSL_ERROR", Etcd::ErrorCode::TlsError },
-    Pattern { u"Handshake failed", Etcd::ErrorCode::TlsError },
+    Pattern {u"requested lease not found", Etcd::ErrorCode::LeaseNotFound},
+    Pattern {u"required revision has been compacted", Etcd::ErrorCode::Compacted},
+    Pattern {u"required revision is a future revision", Etcd::ErrorCode::FutureRevision},
+    Pattern {u"request is too large", Etcd::ErrorCode::RequestTooLarge},
+    Pattern {u"received message larger than max", Etcd::ErrorCode::RequestTooLarge},
+    Pattern {u"invalid auth token", Etcd::ErrorCode::InvalidAuthToken},
+    Pattern {u"etcdserver: no leader", Etcd::ErrorCode::NoLeader},
+    Pattern {u"SSL_ERROR", Etcd::ErrorCode::TlsError},
+    Pattern {u"Handshake failed", Etcd::ErrorCode::TlsError},
 };
 
 } // namespace

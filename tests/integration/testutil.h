@@ -12,7 +12,7 @@
 #include <memory>
 
 // A finished reply kept alive for inspection, and the status it finished with.
-template<class R>
+template <class R>
 struct Finished
 {
     std::unique_ptr<R> reply;
@@ -22,17 +22,16 @@ struct Finished
 
 // Waits for `reply` to finish; a reply that does not finish in time reads as a test-made
 // DeadlineExceeded naming the wait, so the assertion that follows says what happened.
-template<class R>
+template <class R>
 Finished<R> await(R *reply, std::chrono::milliseconds timeout = std::chrono::seconds(10))
 {
     reply->setAutoDelete(false);
     QSignalSpy spy(reply, &EtcdReply::finished);
     if (!reply->isFinished() && !spy.wait(int(timeout.count())))
-        return { std::unique_ptr<R>(reply),
-                 EtcdStatus(Etcd::ErrorCode::DeadlineExceeded,
-                            QStringLiteral("test: reply unfinished after %1 ms")
-                                    .arg(timeout.count())) };
-    return { std::unique_ptr<R>(reply), reply->status() };
+        return {std::unique_ptr<R>(reply),
+            EtcdStatus(Etcd::ErrorCode::DeadlineExceeded,
+                QStringLiteral("test: reply unfinished after %1 ms").arg(timeout.count()))};
+    return {std::unique_ptr<R>(reply), reply->status()};
 }
 
 #define QVERIFY_OK(status)                                                                         \
@@ -57,7 +56,7 @@ inline int threadCount()
 // A connected client for `url`, owned by the caller.
 inline std::unique_ptr<EtcdClient> connectedClient(const QUrl &url, const QByteArray &prefix = {})
 {
-    auto client = std::make_unique<EtcdClient>(QList<QUrl> { url });
+    auto client = std::make_unique<EtcdClient>(QList<QUrl> {url});
     client->setKeyPrefix(prefix);
     client->connectToEndpoints();
     return client;

@@ -67,7 +67,7 @@ void tst_EtcdClient::putAndGet()
     QCOMPARE(kv.modRevision, put->revision());
     QCOMPARE(get->revision(), put->revision());
 
-    const auto again = await(client().put(key("k"), "v2"_ba, { .prevKv = true }));
+    const auto again = await(client().put(key("k"), "v2"_ba, {.prevKv = true}));
     QVERIFY_OK(again.status);
     QVERIFY(again->hasPrevKeyValue());
     QCOMPARE(again->prevKeyValue().value, "v1"_ba);
@@ -89,33 +89,34 @@ void tst_EtcdClient::rangeOptions()
     QVERIFY_OK(await(client().put(key("c"), "333"_ba)).status);
     const QByteArray dir = key("");
 
-    const auto all = await(client().get(dir, { .prefix = true }));
+    const auto all = await(client().get(dir, {.prefix = true}));
     QCOMPARE(all->keyValues().size(), 3);
     QCOMPARE(all->keyValues().at(0).key, key("a"));
     QCOMPARE(all->keyValues().at(2).value, "333"_ba);
 
-    const auto limited = await(client().get(dir, { .prefix = true, .limit = 2 }));
+    const auto limited = await(client().get(dir, {.prefix = true, .limit = 2}));
     QCOMPARE(limited->keyValues().size(), 2);
     QVERIFY(limited->hasMore());
     QCOMPARE(limited->count(), 3);
 
-    const auto sorted = await(client().get(dir, { .prefix = true,
-                                                   .sortOrder = Etcd::SortOrder::Descending,
-                                                   .sortTarget = Etcd::SortTarget::Value }));
+    const auto sorted = await(client().get(dir,
+        {.prefix = true,
+            .sortOrder = Etcd::SortOrder::Descending,
+            .sortTarget = Etcd::SortTarget::Value}));
     QCOMPARE(sorted->keyValues().first().key, key("c"));
 
-    const auto keysOnly = await(client().get(dir, { .prefix = true, .keysOnly = true }));
+    const auto keysOnly = await(client().get(dir, {.prefix = true, .keysOnly = true}));
     QCOMPARE(keysOnly->keyValues().size(), 3);
     QVERIFY(keysOnly->keyValues().first().value.isEmpty());
 
-    const auto counted = await(client().get(dir, { .prefix = true, .countOnly = true }));
+    const auto counted = await(client().get(dir, {.prefix = true, .countOnly = true}));
     QCOMPARE(counted->count(), 3);
     QVERIFY(counted->keyValues().isEmpty());
 
-    const auto past = await(client().get(dir, { .prefix = true, .revision = first->revision() }));
+    const auto past = await(client().get(dir, {.prefix = true, .revision = first->revision()}));
     QCOMPARE(past->keyValues().size(), 1); // only "a" existed then
 
-    const auto span = await(client().get(key("a"), { .rangeEnd = key("c") }));
+    const auto span = await(client().get(key("a"), {.rangeEnd = key("c")}));
     QCOMPARE(span->keyValues().size(), 2);
 }
 
@@ -130,7 +131,7 @@ void tst_EtcdClient::deleteOptions()
     QCOMPARE(one->deleted(), 1);
     QVERIFY(one->prevKeyValues().isEmpty());
 
-    const auto many = await(client().remove(key("x/"), { .prefix = true, .prevKv = true }));
+    const auto many = await(client().remove(key("x/"), {.prefix = true, .prevKv = true}));
     QCOMPARE(many->deleted(), 2);
     QCOMPARE(many->prevKeyValues().size(), 2);
     QCOMPARE(many->prevKeyValues().at(1).value, "two"_ba);
@@ -144,9 +145,9 @@ void tst_EtcdClient::txnCompares_data()
 {
     QTest::addColumn<int>("target");
     QTest::addColumn<bool>("holds");
-    for (auto target : { Etcd::CompareTarget::Version, Etcd::CompareTarget::CreateRevision,
-                         Etcd::CompareTarget::ModRevision, Etcd::CompareTarget::Value,
-                         Etcd::CompareTarget::Lease }) {
+    for (auto target : {Etcd::CompareTarget::Version, Etcd::CompareTarget::CreateRevision,
+             Etcd::CompareTarget::ModRevision, Etcd::CompareTarget::Value,
+             Etcd::CompareTarget::Lease}) {
         const char *name = QMetaEnum::fromType<Etcd::CompareTarget>().valueToKey(int(target));
         QTest::addRow("%s holds", name) << int(target) << true;
         QTest::addRow("%s fails", name) << int(target) << false;
@@ -160,7 +161,7 @@ void tst_EtcdClient::txnCompares()
     const QByteArray k = key(QTest::currentDataTag());
     const auto lease = await(client().grantLease(60s));
     QVERIFY_OK(lease.status);
-    const auto put = await(client().put(k, "value"_ba, { .lease = lease->leaseId() }));
+    const auto put = await(client().put(k, "value"_ba, {.lease = lease->leaseId()}));
     QVERIFY_OK(put.status);
 
     const qint64 off = holds ? 0 : 1;
@@ -182,9 +183,9 @@ void tst_EtcdClient::txnCompares()
         cmp = EtcdCompare::lease(k, CompareResult::Equal, lease->leaseId() + off);
         break;
     }
-    const auto txn = await(client().txn({ .compares = { cmp },
-                                           .success = { EtcdTxnOp::put(k, "then"_ba) },
-                                           .failure = { EtcdTxnOp::put(k, "else"_ba) } }));
+    const auto txn = await(client().txn({.compares = {cmp},
+        .success = {EtcdTxnOp::put(k, "then"_ba)},
+        .failure = {EtcdTxnOp::put(k, "else"_ba)}}));
     QVERIFY_OK(txn.status);
     QCOMPARE(txn->succeeded(), holds);
     const auto get = await(client().get(k));
@@ -197,11 +198,9 @@ void tst_EtcdClient::txnBranchResults()
     const QByteArray k = key("k");
     // Create-if-absent: the first transaction creates, the second sees the key and reads it.
     auto createOrRead = [&] {
-        return client().txn({ .compares = { EtcdCompare::missing(k) },
-                              .success = { EtcdTxnOp::put(k, "mine"_ba),
-                                           EtcdTxnOp::get(k) },
-                              .failure = { EtcdTxnOp::get(k),
-                                           EtcdTxnOp::remove(k, { .prevKv = true }) } });
+        return client().txn({.compares = {EtcdCompare::missing(k)},
+            .success = {EtcdTxnOp::put(k, "mine"_ba), EtcdTxnOp::get(k)},
+            .failure = {EtcdTxnOp::get(k), EtcdTxnOp::remove(k, {.prevKv = true})}});
     };
     const auto first = await(createOrRead());
     QVERIFY_OK(first.status);
@@ -225,9 +224,9 @@ void tst_EtcdClient::compaction()
     const auto b = await(client().put(key("k"), "2"_ba));
     QVERIFY_OK(b.status);
     QVERIFY_OK(await(client().compact(b->revision(), Etcd::CompactionMode::Physical)).status);
-    const auto old = await(client().get(key("k"), { .revision = a->revision() }));
+    const auto old = await(client().get(key("k"), {.revision = a->revision()}));
     QCOMPARE(old.status.code(), ErrorCode::Compacted);
-    const auto now = await(client().get(key("k"), { .revision = b->revision() }));
+    const auto now = await(client().get(key("k"), {.revision = b->revision()}));
     QVERIFY_OK(now.status);
     QCOMPARE(now->keyValues().first().value, "2"_ba);
 }
@@ -239,13 +238,13 @@ void tst_EtcdClient::leases()
     const qint64 id = grant->leaseId();
     QVERIFY(id > 0);
     QCOMPARE(grant->ttl(), 30s);
-    QVERIFY_OK(await(client().put(key("held"), "x"_ba, { .lease = id })).status);
+    QVERIFY_OK(await(client().put(key("held"), "x"_ba, {.lease = id})).status);
 
     const auto ttl = await(client().leaseTimeToLive(id, Etcd::LeaseKeys::Include));
     QVERIFY_OK(ttl.status);
     QCOMPARE(ttl->grantedTtl(), 30s);
     QVERIFY(ttl->ttl() > 0s && ttl->ttl() <= 30s);
-    QCOMPARE(ttl->keys(), QList<QByteArray> { key("held") });
+    QCOMPARE(ttl->keys(), QList<QByteArray> {key("held")});
 
     const auto list = await(client().leases());
     QVERIFY(list->leaseIds().contains(id));
@@ -307,21 +306,22 @@ void tst_EtcdClient::keyPrefix()
     const auto raw = await(client().get("/tenant/k"_ba)); // stored under the prefix
     QCOMPARE(raw->keyValues().size(), 1);
 
-    const auto all = await(tenant->get({}, { .prefix = true }));
+    const auto all = await(tenant->get({}, {.prefix = true}));
     QCOMPARE(all->keyValues().size(), 1);
     QCOMPARE(all->keyValues().first().key, "k"_ba); // and invisible to the tenant
 
-    const auto txn = await(tenant->txn({ .compares = { EtcdCompare::value("k"_ba, CompareResult::Equal, "v"_ba) },
-                                         .success = { EtcdTxnOp::get("k"_ba) } }));
+    const auto txn
+        = await(tenant->txn({.compares = {EtcdCompare::value("k"_ba, CompareResult::Equal, "v"_ba)},
+            .success = {EtcdTxnOp::get("k"_ba)}}));
     QVERIFY(txn->succeeded());
     QCOMPARE(txn->results().first().keyValues.first().key, "k"_ba);
 
     const auto lease = await(tenant->grantLease(30s));
-    QVERIFY_OK(await(tenant->put("leased"_ba, "x"_ba, { .lease = lease->leaseId() })).status);
+    QVERIFY_OK(await(tenant->put("leased"_ba, "x"_ba, {.lease = lease->leaseId()})).status);
     const auto ttl = await(tenant->leaseTimeToLive(lease->leaseId(), Etcd::LeaseKeys::Include));
-    QCOMPARE(ttl->keys(), QList<QByteArray> { "leased"_ba });
+    QCOMPARE(ttl->keys(), QList<QByteArray> {"leased"_ba});
     QVERIFY_OK(await(tenant->revokeLease(lease->leaseId())).status);
-    QCOMPARE(await(tenant->remove({}, { .prefix = true }))->deleted(), 1);
+    QCOMPARE(await(tenant->remove({}, {.prefix = true}))->deleted(), 1);
 }
 
 void tst_EtcdClient::replyContract()
@@ -333,7 +333,7 @@ void tst_EtcdClient::replyContract()
     QVERIFY(!reply->isFinished());
     QTRY_COMPARE(spy.size(), 1);
     QTRY_VERIFY(guard.isNull()); // auto-deleted after finished
-    QCOMPARE(spy.size(), 1);     // exactly once
+    QCOMPARE(spy.size(), 1); // exactly once
 
     auto *kept = client().get(key("k"));
     kept->setAutoDelete(false);
@@ -342,7 +342,7 @@ void tst_EtcdClient::replyContract()
     QCoreApplication::processEvents();
     QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
     QCOMPARE(kept->keyValues().first().value, "v"_ba); // still alive
-    kept->abort();                                       // no second emission after finishing
+    kept->abort(); // no second emission after finishing
     QCOMPARE(keptSpy.size(), 1);
     delete kept;
 

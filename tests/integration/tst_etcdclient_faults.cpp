@@ -52,7 +52,7 @@ void tst_EtcdClientFaults::unreachableEndpoint()
 {
     // A port nobody listens on: connection refused, the fast kind of unreachable.
     const QUrl nowhere(u"http://127.0.0.1:%1"_s.arg(EtcdTestServer::freePort()));
-    EtcdClient client({ nowhere });
+    EtcdClient client({nowhere});
     client.setConnectTimeout(1s);
     client.setCallDeadline(3s);
     QSignalSpy errors(&client, &EtcdClient::errorOccurred);
@@ -70,9 +70,9 @@ void tst_EtcdClientFaults::invalidEndpoints_data()
 {
     QTest::addColumn<QList<QUrl>>("endpoints");
     QTest::newRow("empty list") << QList<QUrl> {};
-    QTest::newRow("malformed") << QList<QUrl> { QUrl(u"http://[::1:2379"_s) };
-    QTest::newRow("no port") << QList<QUrl> { QUrl(u"http://127.0.0.1"_s) };
-    QTest::newRow("wrong scheme") << QList<QUrl> { QUrl(u"unix:///tmp/etcd.sock"_s) };
+    QTest::newRow("malformed") << QList<QUrl> {QUrl(u"http://[::1:2379"_s)};
+    QTest::newRow("no port") << QList<QUrl> {QUrl(u"http://127.0.0.1"_s)};
+    QTest::newRow("wrong scheme") << QList<QUrl> {QUrl(u"unix:///tmp/etcd.sock"_s)};
 }
 
 void tst_EtcdClientFaults::invalidEndpoints()
@@ -102,7 +102,7 @@ void tst_EtcdClientFaults::invalidArguments()
     QCOMPARE(await(client->compact(0)).status.code(), ErrorCode::InvalidArgument);
     QCOMPARE(await(client->lock({}, 1)).status.code(), ErrorCode::InvalidArgument);
     EtcdTxn badTxn;
-    badTxn.success = { EtcdTxnOp::put({}, "x"_ba) };
+    badTxn.success = {EtcdTxnOp::put({}, "x"_ba)};
     QCOMPARE(await(client->txn(badTxn)).status.code(), ErrorCode::InvalidArgument);
     QVERIFY_OK(await(client->put("ok"_ba, "v"_ba)).status); // and the client is still fine
 }
@@ -167,7 +167,7 @@ void tst_EtcdClientFaults::retriesAcrossRestart()
     auto client = connectedClient(m_server.clientUrl());
     QVERIFY_OK(await(client->put("k"_ba, "before"_ba)).status);
     // 40 retries 250 ms apart: a 10 s window for etcd to come back.
-    client->setRpcResilience({ EtcdRetryPolicy::bounded(40, 250ms), 2s });
+    client->setRpcResilience({EtcdRetryPolicy::bounded(40, 250ms), 2s});
     m_server.kill();
     auto *put = client->put("k"_ba, "after"_ba);
     put->setAutoDelete(false);
@@ -217,8 +217,7 @@ void tst_EtcdClientFaults::destroyWithCallsInFlight()
     qDeleteAll(spies);
     QVERIFY(m_server.resume());
     QTRY_VERIFY2_WITH_TIMEOUT(threadCount() <= before + 2,
-                              qPrintable(u"threads %1 -> %2"_s.arg(before).arg(threadCount())),
-                              5000);
+        qPrintable(u"threads %1 -> %2"_s.arg(before).arg(threadCount())), 5000);
 }
 
 void tst_EtcdClientFaults::thousandOutstandingPutsAddNoThreads()

@@ -55,7 +55,8 @@ void tst_EtcdEncoding::prefixEnd_data()
 {
     QTest::addColumn<QByteArray>("prefix");
     QTest::addColumn<QByteArray>("end");
-    QTest::newRow("plain") << "/app/"_ba << "/app0"_ba;
+    QTest::newRow("plain") << "/app/"_ba
+                           << "/app0"_ba;
     QTest::newRow("carry") << QByteArray::fromHex("61ff") << "b"_ba;
     QTest::newRow("all ff") << QByteArray::fromHex("ffff") << QByteArray(1, '\0');
     QTest::newRow("empty") << QByteArray() << QByteArray(1, '\0');
@@ -98,19 +99,17 @@ void tst_EtcdEncoding::endpoints_data()
 {
     QTest::addColumn<QList<QUrl>>("urls");
     QTest::addColumn<bool>("valid");
-    QTest::newRow("http") << QList<QUrl> { QUrl(u"http://127.0.0.1:2379"_s) } << true;
-    QTest::newRow("https dns") << QList<QUrl> { QUrl(u"https://etcd.example:2379"_s) } << true;
-    QTest::newRow("ipv6") << QList<QUrl> { QUrl(u"http://[::1]:2379"_s) } << true;
-    QTest::newRow("several") << QList<QUrl> { QUrl(u"http://a:1"_s), QUrl(u"http://b:2"_s) }
-                             << true;
+    QTest::newRow("http") << QList<QUrl> {QUrl(u"http://127.0.0.1:2379"_s)} << true;
+    QTest::newRow("https dns") << QList<QUrl> {QUrl(u"https://etcd.example:2379"_s)} << true;
+    QTest::newRow("ipv6") << QList<QUrl> {QUrl(u"http://[::1]:2379"_s)} << true;
+    QTest::newRow("several") << QList<QUrl> {QUrl(u"http://a:1"_s), QUrl(u"http://b:2"_s)} << true;
     QTest::newRow("empty list") << QList<QUrl> {} << false;
-    QTest::newRow("no port") << QList<QUrl> { QUrl(u"http://127.0.0.1"_s) } << false;
-    QTest::newRow("bad scheme") << QList<QUrl> { QUrl(u"ftp://127.0.0.1:1"_s) } << false;
-    QTest::newRow("no host") << QList<QUrl> { QUrl(u"http://:2379"_s) } << false;
-    QTest::newRow("malformed") << QList<QUrl> { QUrl(u"http://[::1:2379"_s) } << false;
-    QTest::newRow("path") << QList<QUrl> { QUrl(u"http://a:1/v3"_s) } << false;
-    QTest::newRow("mixed") << QList<QUrl> { QUrl(u"http://a:1"_s), QUrl(u"https://b:2"_s) }
-                           << false;
+    QTest::newRow("no port") << QList<QUrl> {QUrl(u"http://127.0.0.1"_s)} << false;
+    QTest::newRow("bad scheme") << QList<QUrl> {QUrl(u"ftp://127.0.0.1:1"_s)} << false;
+    QTest::newRow("no host") << QList<QUrl> {QUrl(u"http://:2379"_s)} << false;
+    QTest::newRow("malformed") << QList<QUrl> {QUrl(u"http://[::1:2379"_s)} << false;
+    QTest::newRow("path") << QList<QUrl> {QUrl(u"http://a:1/v3"_s)} << false;
+    QTest::newRow("mixed") << QList<QUrl> {QUrl(u"http://a:1"_s), QUrl(u"https://b:2"_s)} << false;
 }
 
 void tst_EtcdEncoding::endpoints()
@@ -129,9 +128,9 @@ void tst_EtcdEncoding::endpoints()
 void tst_EtcdEncoding::grpcTargets()
 {
     using Etcd::Internal::Endpoint;
-    QCOMPARE(Endpoint({ u"127.0.0.1"_s, 2379, false }).grpcTarget(), u"ipv4:127.0.0.1:2379"_s);
-    QCOMPARE(Endpoint({ u"::1"_s, 2379, false }).grpcTarget(), u"ipv6:[::1]:2379"_s);
-    QCOMPARE(Endpoint({ u"etcd.local"_s, 1, true }).grpcTarget(), u"dns:etcd.local:1"_s);
+    QCOMPARE(Endpoint({u"127.0.0.1"_s, 2379, false}).grpcTarget(), u"ipv4:127.0.0.1:2379"_s);
+    QCOMPARE(Endpoint({u"::1"_s, 2379, false}).grpcTarget(), u"ipv6:[::1]:2379"_s);
+    QCOMPARE(Endpoint({u"etcd.local"_s, 1, true}).grpcTarget(), u"dns:etcd.local:1"_s);
 }
 
 QTEST_GUILESS_MAIN(tst_EtcdEncoding)

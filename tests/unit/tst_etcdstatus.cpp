@@ -77,20 +77,20 @@ void tst_EtcdStatus::mapping_data()
     QTest::newRow("ok") << 0 << QString() << ErrorCode::Ok;
     QTest::newRow("plain unavailable") << 14 << u"failed to connect"_s << ErrorCode::Unavailable;
     QTest::newRow("lease not found")
-            << 5 << u"etcdserver: requested lease not found"_s << ErrorCode::LeaseNotFound;
+        << 5 << u"etcdserver: requested lease not found"_s << ErrorCode::LeaseNotFound;
     QTest::newRow("compacted") << 11 << u"etcdserver: mvcc: required revision has been compacted"_s
                                << ErrorCode::Compacted;
     QTest::newRow("future") << 11 << u"etcdserver: mvcc: required revision is a future revision"_s
                             << ErrorCode::FutureRevision;
-    QTest::newRow("too large")
-            << 3 << u"etcdserver: request is too large"_s << ErrorCode::RequestTooLarge;
-    QTest::newRow("grpc too large") << 8 << u"grpc: received message larger than max (3 vs 2)"_s
-                                    << ErrorCode::RequestTooLarge;
-    QTest::newRow("auth token")
-            << 16 << u"etcdserver: invalid auth token"_s << ErrorCode::InvalidAuthToken;
+    QTest::newRow("too large") << 3 << u"etcdserver: request is too large"_s
+                               << ErrorCode::RequestTooLarge;
+    QTest::newRow("grpc too large")
+        << 8 << u"grpc: received message larger than max (3 vs 2)"_s << ErrorCode::RequestTooLarge;
+    QTest::newRow("auth token") << 16 << u"etcdserver: invalid auth token"_s
+                                << ErrorCode::InvalidAuthToken;
     QTest::newRow("no leader") << 14 << u"etcdserver: no leader"_s << ErrorCode::NoLeader;
-    QTest::newRow("permission")
-            << 7 << u"etcdserver: permission denied"_s << ErrorCode::PermissionDenied;
+    QTest::newRow("permission") << 7 << u"etcdserver: permission denied"_s
+                                << ErrorCode::PermissionDenied;
     QTest::newRow("tls") << 14 << u"Handshake failed"_s << ErrorCode::TlsError;
     QTest::newRow("out of range code") << 42 << u"?"_s << ErrorCode::Unknown;
 }

@@ -41,17 +41,17 @@ public:
     void setRpcResilience(const EtcdRpcResilience &resilience);
 
     EtcdRangeReply *get(const QByteArray &key, const EtcdRangeOptions &options = {});
-    EtcdPutReply *put(const QByteArray &key, const QByteArray &value,
-                      const EtcdPutOptions &options = {});
+    EtcdPutReply *put(
+        const QByteArray &key, const QByteArray &value, const EtcdPutOptions &options = {});
     EtcdDeleteReply *remove(const QByteArray &key, const EtcdDeleteOptions &options = {});
     EtcdTxnReply *txn(const EtcdTxn &txn);
-    EtcdEmptyReply *compact(qint64 revision,
-                            Etcd::CompactionMode mode = Etcd::CompactionMode::Logical);
+    EtcdEmptyReply *compact(
+        qint64 revision, Etcd::CompactionMode mode = Etcd::CompactionMode::Logical);
 
     EtcdLeaseGrantReply *grantLease(std::chrono::seconds ttl, qint64 leaseId = 0);
     EtcdEmptyReply *revokeLease(qint64 leaseId);
-    EtcdLeaseTimeToLiveReply *leaseTimeToLive(qint64 leaseId,
-                                              Etcd::LeaseKeys keys = Etcd::LeaseKeys::Omit);
+    EtcdLeaseTimeToLiveReply *leaseTimeToLive(
+        qint64 leaseId, Etcd::LeaseKeys keys = Etcd::LeaseKeys::Omit);
     EtcdLeaseListReply *leases();
 
     EtcdMemberListReply *memberList();

@@ -75,7 +75,7 @@ public:
 struct EtcdRangeOptions
 {
     bool prefix = false;
-    QByteArray rangeEnd;
+    QByteArray rangeEnd {};
     qint64 limit = 0;
     qint64 revision = 0;
     Etcd::SortOrder sortOrder = Etcd::SortOrder::None;
@@ -94,7 +94,7 @@ struct EtcdPutOptions
 struct EtcdDeleteOptions
 {
     bool prefix = false;
-    QByteArray rangeEnd;
+    QByteArray rangeEnd {};
     bool prevKv = false;
 };
 

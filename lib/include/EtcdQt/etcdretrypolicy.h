@@ -15,17 +15,15 @@ public:
     enum class Kind { Never, Fixed, Exponential };
 
     static EtcdRetryPolicy exponentialBackoff(Duration initialDelay = Duration(250),
-                                              Duration maxDelay = Duration(15000),
-                                              double factor = 2.0, double jitterRatio = 0.25,
-                                              int maxAttempts = std::numeric_limits<int>::max(),
-                                              Duration maxElapsed = Duration::max());
+        Duration maxDelay = Duration(15000), double factor = 2.0, double jitterRatio = 0.25,
+        int maxAttempts = std::numeric_limits<int>::max(), Duration maxElapsed = Duration::max());
     static EtcdRetryPolicy bounded(int maxAttempts, Duration delay = Duration(500));
     static EtcdRetryPolicy unbounded(); // etcd-recipes: "forever" (a Qt macro)
     static EtcdRetryPolicy never();
 
     [[nodiscard]] std::optional<Duration> nextDelay(int attempt, Duration elapsed) const;
-    [[nodiscard]] std::optional<Duration> nextDelay(int attempt, Duration elapsed,
-                                                    double unitRandom) const;
+    [[nodiscard]] std::optional<Duration> nextDelay(
+        int attempt, Duration elapsed, double unitRandom) const;
 
     [[nodiscard]] Kind kind() const noexcept { return m_kind; }
     [[nodiscard]] bool isValid() const noexcept { return m_valid; }
@@ -40,8 +38,8 @@ private:
     Kind m_kind = Kind::Never;
     bool m_valid = true;
     int m_maxAttempts = 0;
-    Duration m_initial{0};
-    Duration m_max{0};
+    Duration m_initial {0};
+    Duration m_max {0};
     Duration m_maxElapsed = Duration::max();
     double m_factor = 1.0;
     double m_jitter = 0.0;
@@ -50,7 +48,7 @@ private:
 struct ETCDQT_EXPORT EtcdRpcResilience
 {
     EtcdRetryPolicy retryPolicy = EtcdRetryPolicy::bounded(4, std::chrono::milliseconds(250));
-    std::chrono::milliseconds attemptTimeout{30000};
+    std::chrono::milliseconds attemptTimeout {30000};
 
     static EtcdRpcResilience disabled();
 };

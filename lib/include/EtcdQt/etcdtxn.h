@@ -13,15 +13,15 @@ struct ETCDQT_EXPORT EtcdCompare
     Etcd::CompareResult result = Etcd::CompareResult::Equal;
     QByteArray key;
     qint64 number = 0; // version, revision or lease id
-    QByteArray bytes;  // for CompareTarget::Value
+    QByteArray bytes; // for CompareTarget::Value
 
     static EtcdCompare version(const QByteArray &key, Etcd::CompareResult result, qint64 version);
-    static EtcdCompare createRevision(const QByteArray &key, Etcd::CompareResult result,
-                                      qint64 revision);
-    static EtcdCompare modRevision(const QByteArray &key, Etcd::CompareResult result,
-                                   qint64 revision);
-    static EtcdCompare value(const QByteArray &key, Etcd::CompareResult result,
-                             const QByteArray &value);
+    static EtcdCompare createRevision(
+        const QByteArray &key, Etcd::CompareResult result, qint64 revision);
+    static EtcdCompare modRevision(
+        const QByteArray &key, Etcd::CompareResult result, qint64 revision);
+    static EtcdCompare value(
+        const QByteArray &key, Etcd::CompareResult result, const QByteArray &value);
     static EtcdCompare lease(const QByteArray &key, Etcd::CompareResult result, qint64 leaseId);
     static EtcdCompare missing(const QByteArray &key);
 };
@@ -38,16 +38,16 @@ struct ETCDQT_EXPORT EtcdTxnOp
     EtcdDeleteOptions deleteOptions;
 
     static EtcdTxnOp get(const QByteArray &key, const EtcdRangeOptions &options = {});
-    static EtcdTxnOp put(const QByteArray &key, const QByteArray &value,
-                         const EtcdPutOptions &options = {});
+    static EtcdTxnOp put(
+        const QByteArray &key, const QByteArray &value, const EtcdPutOptions &options = {});
     static EtcdTxnOp remove(const QByteArray &key, const EtcdDeleteOptions &options = {});
 };
 
 struct EtcdTxn
 {
-    QList<EtcdCompare> compares;
-    QList<EtcdTxnOp> success;
-    QList<EtcdTxnOp> failure;
+    QList<EtcdCompare> compares {};
+    QList<EtcdTxnOp> success {};
+    QList<EtcdTxnOp> failure {};
 };
 
 /*
@@ -57,7 +57,7 @@ struct EtcdTxn
 struct EtcdTxnOpResult
 {
     EtcdTxnOp::Type type = EtcdTxnOp::Type::Range;
-    QList<EtcdKeyValue> keyValues;
+    QList<EtcdKeyValue> keyValues {};
     qint64 count = 0;
     bool more = false;
 };

@@ -27,8 +27,8 @@ ReplyData withHeader(const pb::ResponseHeader &h)
     return d;
 }
 
-QList<EtcdKeyValue> keyValues(const google::protobuf::RepeatedPtrField<mvccpb::KeyValue> &kvs,
-                              const KeySpace &ks)
+QList<EtcdKeyValue> keyValues(
+    const google::protobuf::RepeatedPtrField<mvccpb::KeyValue> &kvs, const KeySpace &ks)
 {
     QList<EtcdKeyValue> out;
     out.reserve(kvs.size());
@@ -100,8 +100,7 @@ EtcdTxnOpResult txnOpResult(const pb::ResponseOp &op, const KeySpace &ks)
 
 } // namespace
 
-void fill(pb::RangeRequest &r, const KeySpace &ks, const QByteArray &key,
-          const EtcdRangeOptions &o)
+void fill(pb::RangeRequest &r, const KeySpace &ks, const QByteArray &key, const EtcdRangeOptions &o)
 {
     r.set_key(str(ks.rangeKey(key, o.prefix)));
     r.set_range_end(str(ks.rangeEnd(key, o.prefix, o.rangeEnd)));
@@ -115,7 +114,7 @@ void fill(pb::RangeRequest &r, const KeySpace &ks, const QByteArray &key,
 }
 
 void fill(pb::PutRequest &r, const KeySpace &ks, const QByteArray &key, const QByteArray &value,
-          const EtcdPutOptions &o)
+    const EtcdPutOptions &o)
 {
     r.set_key(str(ks.key(key)));
     r.set_value(str(value));
@@ -124,7 +123,7 @@ void fill(pb::PutRequest &r, const KeySpace &ks, const QByteArray &key, const QB
 }
 
 void fill(pb::DeleteRangeRequest &r, const KeySpace &ks, const QByteArray &key,
-          const EtcdDeleteOptions &o)
+    const EtcdDeleteOptions &o)
 {
     r.set_key(str(ks.rangeKey(key, o.prefix)));
     r.set_range_end(str(ks.rangeEnd(key, o.prefix, o.rangeEnd)));
@@ -143,8 +142,8 @@ void fill(pb::TxnRequest &r, const KeySpace &ks, const EtcdTxn &txn)
 
 EtcdKeyValue keyValue(const mvccpb::KeyValue &kv, const KeySpace &ks)
 {
-    return EtcdKeyValue { ks.strip(bytes(kv.key())), bytes(kv.value()), kv.create_revision(),
-                          kv.mod_revision(), kv.version(), kv.lease() };
+    return EtcdKeyValue {ks.strip(bytes(kv.key())), bytes(kv.value()), kv.create_revision(),
+        kv.mod_revision(), kv.version(), kv.lease()};
 }
 
 ReplyData range(const pb::RangeResponse &r, const KeySpace &ks)
@@ -224,7 +223,7 @@ ReplyData memberList(const pb::MemberListResponse &r, const KeySpace &)
 {
     ReplyData d = withHeader(r.header());
     for (const auto &m : r.members()) {
-        EtcdMember member { m.id(), QString::fromStdString(m.name()), {}, {}, m.islearner() };
+        EtcdMember member {m.id(), QString::fromStdString(m.name()), {}, {}, m.islearner()};
         for (const std::string &u : m.peerurls())
             member.peerUrls.append(QString::fromStdString(u));
         for (const std::string &u : m.clienturls())
@@ -237,9 +236,8 @@ ReplyData memberList(const pb::MemberListResponse &r, const KeySpace &)
 ReplyData status(const pb::StatusResponse &r, const KeySpace &)
 {
     ReplyData d = withHeader(r.header());
-    d.server = EtcdServerStatus { QString::fromStdString(r.version()), r.dbsize(),
-                                  r.header().member_id(), r.leader(), r.raftindex(),
-                                  r.raftterm() };
+    d.server = EtcdServerStatus {QString::fromStdString(r.version()), r.dbsize(),
+        r.header().member_id(), r.leader(), r.raftindex(), r.raftterm()};
     return d;
 }
 

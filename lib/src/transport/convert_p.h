@@ -15,11 +15,11 @@
 namespace Etcd::Internal::Convert {
 
 void fill(etcdserverpb::RangeRequest &r, const KeySpace &ks, const QByteArray &key,
-          const EtcdRangeOptions &o);
+    const EtcdRangeOptions &o);
 void fill(etcdserverpb::PutRequest &r, const KeySpace &ks, const QByteArray &key,
-          const QByteArray &value, const EtcdPutOptions &o);
+    const QByteArray &value, const EtcdPutOptions &o);
 void fill(etcdserverpb::DeleteRangeRequest &r, const KeySpace &ks, const QByteArray &key,
-          const EtcdDeleteOptions &o);
+    const EtcdDeleteOptions &o);
 void fill(etcdserverpb::TxnRequest &r, const KeySpace &ks, const EtcdTxn &txn);
 
 EtcdKeyValue keyValue(const mvccpb::KeyValue &kv, const KeySpace &ks);

@@ -42,14 +42,13 @@ Stubs makeStubs(const Endpoint &endpoint)
     return s;
 }
 
-template<class Req, class Resp>
+template <class Req, class Resp>
 Transport::Handle start(const std::shared_ptr<TransportPrivate> &d, const CallOptions &options,
-                        CallTarget target, Req request,
-                        typename UnaryCall<Req, Resp>::Invoker invoker,
-                        typename UnaryCall<Req, Resp>::Decoder decoder)
+    CallTarget target, Req request, typename UnaryCall<Req, Resp>::Invoker invoker,
+    typename UnaryCall<Req, Resp>::Decoder decoder)
 {
-    auto call = std::make_shared<UnaryCall<Req, Resp>>(d, options, std::move(target),
-                                                       std::move(request), invoker, decoder);
+    auto call = std::make_shared<UnaryCall<Req, Resp>>(
+        d, options, std::move(target), std::move(request), invoker, decoder);
     call->attempt();
     return call;
 }
@@ -59,8 +58,8 @@ using Ctx = grpc::ClientContext;
 
 } // namespace
 
-TransportPrivate::TransportPrivate(const QList<Endpoint> &eps, QObject *engine,
-                                   TransportListener *listener)
+TransportPrivate::TransportPrivate(
+    const QList<Endpoint> &eps, QObject *engine, TransportListener *listener)
     : endpoints(eps), m_engine(engine), m_listener(listener)
 {
     stubs.reserve(eps.size());
@@ -104,11 +103,11 @@ void TransportPrivate::noteOutcome(int endpoint, int grpcCode, const EtcdStatus 
         return;
     TransportListener *l = m_listener;
     QMetaObject::invokeMethod(
-            m_engine,
-            [l, endpoint, grpcCode, status] {
-                grpcCode == 0 ? l->endpointHealthy(endpoint) : l->endpointFailed(endpoint, status);
-            },
-            Qt::QueuedConnection);
+        m_engine,
+        [l, endpoint, grpcCode, status] {
+            grpcCode == 0 ? l->endpointHealthy(endpoint) : l->endpointFailed(endpoint, status);
+        },
+        Qt::QueuedConnection);
 }
 
 bool TransportPrivate::scheduleRetry(const std::shared_ptr<CallBase> &call, milliseconds delay)
@@ -119,9 +118,9 @@ bool TransportPrivate::scheduleRetry(const std::shared_ptr<CallBase> &call, mill
     QObject *engine = m_engine;
     // QTimer needs the engine's event loop, so the timer is armed from inside it.
     QMetaObject::invokeMethod(
-            engine,
-            [engine, call, delay] { QTimer::singleShot(delay, engine, [call] { call->attempt(); }); },
-            Qt::QueuedConnection);
+        engine,
+        [engine, call, delay] { QTimer::singleShot(delay, engine, [call] { call->attempt(); }); },
+        Qt::QueuedConnection);
     return true;
 }
 
@@ -143,11 +142,9 @@ void TransportPrivate::shutdown()
         qCWarning(lcEtcdTransport) << m_inflight.size() << "calls did not finish within 5 s";
 }
 
-Transport::Transport(const QList<Endpoint> &endpoints, QObject *engine,
-                     TransportListener *listener)
+Transport::Transport(const QList<Endpoint> &endpoints, QObject *engine, TransportListener *listener)
     : d(std::make_shared<TransportPrivate>(endpoints, engine, listener))
-{
-}
+{ }
 
 Transport::~Transport()
 {
@@ -176,42 +173,43 @@ void Transport::shutdown()
     d->shutdown();
 }
 
-Transport::Handle Transport::range(const QByteArray &key, const EtcdRangeOptions &o,
-                                   const CallOptions &c, CallTarget t)
+Transport::Handle Transport::range(
+    const QByteArray &key, const EtcdRangeOptions &o, const CallOptions &c, CallTarget t)
 {
     pb::RangeRequest r;
     Convert::fill(r, KeySpace(c.prefix), key, o);
     return start<pb::RangeRequest, pb::RangeResponse>(
-            d, c, std::move(t), std::move(r),
-            [](Stubs &s, Ctx *x, const pb::RangeRequest *q, pb::RangeResponse *a, Done f) {
-                s.kv->async()->Range(x, q, a, std::move(f));
-            },
-            &Convert::range);
+        d, c, std::move(t), std::move(r),
+        [](Stubs &s, Ctx *x, const pb::RangeRequest *q, pb::RangeResponse *a, Done f) {
+            s.kv->async()->Range(x, q, a, std::move(f));
+        },
+        &Convert::range);
 }
 
 Transport::Handle Transport::put(const QByteArray &key, const QByteArray &value,
-                                 const EtcdPutOptions &o, const CallOptions &c, CallTarget t)
+    const EtcdPutOptions &o, const CallOptions &c, CallTarget t)
 {
     pb::PutRequest r;
     Convert::fill(r, KeySpace(c.prefix), key, value, o);
     return start<pb::PutRequest, pb::PutResponse>(
-            d, c, std::move(t), std::move(r),
-            [](Stubs &s, Ctx *x, const pb::PutRequest *q, pb::PutResponse *a, Done f) {
-                s.kv->async()->Put(x, q, a, std::move(f));
-            },
-            &Convert::put);
+        d, c, std::move(t), std::move(r),
+        [](Stubs &s, Ctx *x, const pb::PutRequest *q, pb::PutResponse *a, Done f) {
+            s.kv->async()->Put(x, q, a, std::move(f));
+        },
+        &Convert::put);
 }
 
-Transport::Handle Transport::remove(const QByteArray &key, const EtcdDeleteOptions &o,
-                                    const CallOptions &c, CallTarget t)
+Transport::Handle Transport::remove(
+    const QByteArray &key, const EtcdDeleteOptions &o, const CallOptions &c, CallTarget t)
 {
     pb::DeleteRangeRequest r;
     Convert::fill(r, KeySpace(c.prefix), key, o);
     return start<pb::DeleteRangeRequest, pb::DeleteRangeResponse>(
-            d, c, std::move(t), std::move(r),
-            [](Stubs &s, Ctx *x, const pb::DeleteRangeRequest *q, pb::DeleteRangeResponse *a,
-               Done f) { s.kv->async()->DeleteRange(x, q, a, std::move(f)); },
-            &Convert::remove);
+        d, c, std::move(t), std::move(r),
+        [](Stubs &s, Ctx *x, const pb::DeleteRangeRequest *q, pb::DeleteRangeResponse *a, Done f) {
+            s.kv->async()->DeleteRange(x, q, a, std::move(f));
+        },
+        &Convert::remove);
 }
 
 Transport::Handle Transport::txn(const EtcdTxn &txn, const CallOptions &c, CallTarget t)
@@ -219,37 +217,38 @@ Transport::Handle Transport::txn(const EtcdTxn &txn, const CallOptions &c, CallT
     pb::TxnRequest r;
     Convert::fill(r, KeySpace(c.prefix), txn);
     return start<pb::TxnRequest, pb::TxnResponse>(
-            d, c, std::move(t), std::move(r),
-            [](Stubs &s, Ctx *x, const pb::TxnRequest *q, pb::TxnResponse *a, Done f) {
-                s.kv->async()->Txn(x, q, a, std::move(f));
-            },
-            &Convert::txn);
+        d, c, std::move(t), std::move(r),
+        [](Stubs &s, Ctx *x, const pb::TxnRequest *q, pb::TxnResponse *a, Done f) {
+            s.kv->async()->Txn(x, q, a, std::move(f));
+        },
+        &Convert::txn);
 }
 
-Transport::Handle Transport::compact(qint64 revision, bool physical, const CallOptions &c,
-                                     CallTarget t)
+Transport::Handle Transport::compact(
+    qint64 revision, bool physical, const CallOptions &c, CallTarget t)
 {
     pb::CompactionRequest r;
     r.set_revision(revision);
     r.set_physical(physical);
     return start<pb::CompactionRequest, pb::CompactionResponse>(
-            d, c, std::move(t), std::move(r),
-            [](Stubs &s, Ctx *x, const pb::CompactionRequest *q, pb::CompactionResponse *a,
-               Done f) { s.kv->async()->Compact(x, q, a, std::move(f)); },
-            &Convert::compact);
+        d, c, std::move(t), std::move(r),
+        [](Stubs &s, Ctx *x, const pb::CompactionRequest *q, pb::CompactionResponse *a, Done f) {
+            s.kv->async()->Compact(x, q, a, std::move(f));
+        },
+        &Convert::compact);
 }
 
-Transport::Handle Transport::leaseGrant(qint64 ttl, qint64 id, const CallOptions &c,
-                                        CallTarget t)
+Transport::Handle Transport::leaseGrant(qint64 ttl, qint64 id, const CallOptions &c, CallTarget t)
 {
     pb::LeaseGrantRequest r;
     r.set_ttl(ttl);
     r.set_id(id);
     return start<pb::LeaseGrantRequest, pb::LeaseGrantResponse>(
-            d, c, std::move(t), std::move(r),
-            [](Stubs &s, Ctx *x, const pb::LeaseGrantRequest *q, pb::LeaseGrantResponse *a,
-               Done f) { s.lease->async()->LeaseGrant(x, q, a, std::move(f)); },
-            &Convert::leaseGrant);
+        d, c, std::move(t), std::move(r),
+        [](Stubs &s, Ctx *x, const pb::LeaseGrantRequest *q, pb::LeaseGrantResponse *a, Done f) {
+            s.lease->async()->LeaseGrant(x, q, a, std::move(f));
+        },
+        &Convert::leaseGrant);
 }
 
 Transport::Handle Transport::leaseRevoke(qint64 id, const CallOptions &c, CallTarget t)
@@ -257,65 +256,68 @@ Transport::Handle Transport::leaseRevoke(qint64 id, const CallOptions &c, CallTa
     pb::LeaseRevokeRequest r;
     r.set_id(id);
     return start<pb::LeaseRevokeRequest, pb::LeaseRevokeResponse>(
-            d, c, std::move(t), std::move(r),
-            [](Stubs &s, Ctx *x, const pb::LeaseRevokeRequest *q, pb::LeaseRevokeResponse *a,
-               Done f) { s.lease->async()->LeaseRevoke(x, q, a, std::move(f)); },
-            &Convert::leaseRevoke);
+        d, c, std::move(t), std::move(r),
+        [](Stubs &s, Ctx *x, const pb::LeaseRevokeRequest *q, pb::LeaseRevokeResponse *a, Done f) {
+            s.lease->async()->LeaseRevoke(x, q, a, std::move(f));
+        },
+        &Convert::leaseRevoke);
 }
 
-Transport::Handle Transport::leaseTimeToLive(qint64 id, bool keys, const CallOptions &c,
-                                             CallTarget t)
+Transport::Handle Transport::leaseTimeToLive(
+    qint64 id, bool keys, const CallOptions &c, CallTarget t)
 {
     pb::LeaseTimeToLiveRequest r;
     r.set_id(id);
     r.set_keys(keys);
     return start<pb::LeaseTimeToLiveRequest, pb::LeaseTimeToLiveResponse>(
-            d, c, std::move(t), std::move(r),
-            [](Stubs &s, Ctx *x, const pb::LeaseTimeToLiveRequest *q,
-               pb::LeaseTimeToLiveResponse *a,
-               Done f) { s.lease->async()->LeaseTimeToLive(x, q, a, std::move(f)); },
-            &Convert::leaseTimeToLive);
+        d, c, std::move(t), std::move(r),
+        [](Stubs &s, Ctx *x, const pb::LeaseTimeToLiveRequest *q, pb::LeaseTimeToLiveResponse *a,
+            Done f) { s.lease->async()->LeaseTimeToLive(x, q, a, std::move(f)); },
+        &Convert::leaseTimeToLive);
 }
 
 Transport::Handle Transport::leaseList(const CallOptions &c, CallTarget t)
 {
     return start<pb::LeaseLeasesRequest, pb::LeaseLeasesResponse>(
-            d, c, std::move(t), {},
-            [](Stubs &s, Ctx *x, const pb::LeaseLeasesRequest *q, pb::LeaseLeasesResponse *a,
-               Done f) { s.lease->async()->LeaseLeases(x, q, a, std::move(f)); },
-            &Convert::leaseList);
+        d, c, std::move(t), {},
+        [](Stubs &s, Ctx *x, const pb::LeaseLeasesRequest *q, pb::LeaseLeasesResponse *a, Done f) {
+            s.lease->async()->LeaseLeases(x, q, a, std::move(f));
+        },
+        &Convert::leaseList);
 }
 
 Transport::Handle Transport::memberList(const CallOptions &c, CallTarget t)
 {
     return start<pb::MemberListRequest, pb::MemberListResponse>(
-            d, c, std::move(t), {},
-            [](Stubs &s, Ctx *x, const pb::MemberListRequest *q, pb::MemberListResponse *a,
-               Done f) { s.cluster->async()->MemberList(x, q, a, std::move(f)); },
-            &Convert::memberList);
+        d, c, std::move(t), {},
+        [](Stubs &s, Ctx *x, const pb::MemberListRequest *q, pb::MemberListResponse *a, Done f) {
+            s.cluster->async()->MemberList(x, q, a, std::move(f));
+        },
+        &Convert::memberList);
 }
 
 Transport::Handle Transport::status(const CallOptions &c, CallTarget t)
 {
     return start<pb::StatusRequest, pb::StatusResponse>(
-            d, c, std::move(t), {},
-            [](Stubs &s, Ctx *x, const pb::StatusRequest *q, pb::StatusResponse *a, Done f) {
-                s.maintenance->async()->Status(x, q, a, std::move(f));
-            },
-            &Convert::status);
+        d, c, std::move(t), {},
+        [](Stubs &s, Ctx *x, const pb::StatusRequest *q, pb::StatusResponse *a, Done f) {
+            s.maintenance->async()->Status(x, q, a, std::move(f));
+        },
+        &Convert::status);
 }
 
-Transport::Handle Transport::lock(const QByteArray &name, qint64 lease, const CallOptions &c,
-                                  CallTarget t)
+Transport::Handle Transport::lock(
+    const QByteArray &name, qint64 lease, const CallOptions &c, CallTarget t)
 {
     v3lockpb::LockRequest r;
     r.set_name(KeySpace(c.prefix).key(name).toStdString());
     r.set_lease(lease);
     return start<v3lockpb::LockRequest, v3lockpb::LockResponse>(
-            d, c, std::move(t), std::move(r),
-            [](Stubs &s, Ctx *x, const v3lockpb::LockRequest *q, v3lockpb::LockResponse *a,
-               Done f) { s.lock->async()->Lock(x, q, a, std::move(f)); },
-            &Convert::lock);
+        d, c, std::move(t), std::move(r),
+        [](Stubs &s, Ctx *x, const v3lockpb::LockRequest *q, v3lockpb::LockResponse *a, Done f) {
+            s.lock->async()->Lock(x, q, a, std::move(f));
+        },
+        &Convert::lock);
 }
 
 Transport::Handle Transport::unlock(const QByteArray &key, const CallOptions &c, CallTarget t)
@@ -323,10 +325,10 @@ Transport::Handle Transport::unlock(const QByteArray &key, const CallOptions &c,
     v3lockpb::UnlockRequest r;
     r.set_key(KeySpace(c.prefix).key(key).toStdString());
     return start<v3lockpb::UnlockRequest, v3lockpb::UnlockResponse>(
-            d, c, std::move(t), std::move(r),
-            [](Stubs &s, Ctx *x, const v3lockpb::UnlockRequest *q, v3lockpb::UnlockResponse *a,
-               Done f) { s.lock->async()->Unlock(x, q, a, std::move(f)); },
-            &Convert::unlock);
+        d, c, std::move(t), std::move(r),
+        [](Stubs &s, Ctx *x, const v3lockpb::UnlockRequest *q, v3lockpb::UnlockResponse *a,
+            Done f) { s.lock->async()->Unlock(x, q, a, std::move(f)); },
+        &Convert::unlock);
 }
 
 } // namespace Etcd::Internal

@@ -36,8 +36,8 @@ struct Stubs
 class TransportPrivate
 {
 public:
-    TransportPrivate(const QList<Endpoint> &endpoints, QObject *engine,
-                     TransportListener *listener);
+    TransportPrivate(
+        const QList<Endpoint> &endpoints, QObject *engine, TransportListener *listener);
 
     // Registers a call about to be handed to gRPC; false once shutdown() has begun.
     bool begin(const std::shared_ptr<CallBase> &call);
@@ -48,7 +48,7 @@ public:
 
     QList<Endpoint> endpoints;
     std::vector<Stubs> stubs;
-    std::atomic<int> current { 0 };
+    std::atomic<int> current {0};
 
 private:
     std::mutex m_mutex;
@@ -56,7 +56,7 @@ private:
     QObject *m_engine;
     TransportListener *m_listener;
     bool m_closing = false;
-    std::atomic<bool> m_healthy { false };
+    std::atomic<bool> m_healthy {false};
     std::unordered_map<CallBase *, std::shared_ptr<CallBase>> m_inflight;
 };
 

@@ -37,12 +37,12 @@ public:
     Transport &operator=(const Transport &) = delete;
 
     using Handle = std::shared_ptr<CallHandle>;
-    Handle range(const QByteArray &key, const EtcdRangeOptions &o, const CallOptions &c,
-                 CallTarget t);
+    Handle range(
+        const QByteArray &key, const EtcdRangeOptions &o, const CallOptions &c, CallTarget t);
     Handle put(const QByteArray &key, const QByteArray &value, const EtcdPutOptions &o,
-               const CallOptions &c, CallTarget t);
-    Handle remove(const QByteArray &key, const EtcdDeleteOptions &o, const CallOptions &c,
-                  CallTarget t);
+        const CallOptions &c, CallTarget t);
+    Handle remove(
+        const QByteArray &key, const EtcdDeleteOptions &o, const CallOptions &c, CallTarget t);
     Handle txn(const EtcdTxn &txn, const CallOptions &c, CallTarget t);
     Handle compact(qint64 revision, bool physical, const CallOptions &c, CallTarget t);
     Handle leaseGrant(qint64 ttl, qint64 id, const CallOptions &c, CallTarget t);

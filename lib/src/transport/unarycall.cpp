@@ -11,14 +11,11 @@ namespace Etcd::Internal {
 
 using std::chrono::milliseconds;
 
-CallBase::CallBase(std::shared_ptr<TransportPrivate> transport, const CallOptions &options,
-                   CallTarget target)
-    : keySpace(options.prefix),
-      m_transport(std::move(transport)),
-      m_options(options),
+CallBase::CallBase(
+    std::shared_ptr<TransportPrivate> transport, const CallOptions &options, CallTarget target)
+    : keySpace(options.prefix), m_transport(std::move(transport)), m_options(options),
       m_target(std::move(target))
-{
-}
+{ }
 
 void CallBase::configure(grpc::ClientContext &context) const
 {
@@ -50,14 +47,14 @@ void CallBase::attempt()
     }
     if (!m_transport->begin(shared_from_this())) {
         deliver(EtcdStatus(Etcd::ErrorCode::Cancelled,
-                           QCoreApplication::translate("EtcdClient", "client shut down")),
-                {});
+                    QCoreApplication::translate("EtcdClient", "client shut down")),
+            {});
         return;
     }
     const int endpoint = m_transport->current.load(std::memory_order_relaxed);
     // Not under m_mutex: gRPC may run the callback inline.
     invoke(m_transport->stubs[endpoint], raw,
-           [self = shared_from_this(), endpoint](grpc::Status s) { self->onDone(s, endpoint); });
+        [self = shared_from_this(), endpoint](grpc::Status s) { self->onDone(s, endpoint); });
 }
 
 void CallBase::cancel()
@@ -85,8 +82,8 @@ std::optional<milliseconds> CallBase::retryDelay(int grpcCode)
 
 void CallBase::onDone(const grpc::Status &s, int endpoint)
 {
-    const EtcdStatus status =
-            statusFromGrpc(s.error_code(), QString::fromStdString(s.error_message()));
+    const EtcdStatus status
+        = statusFromGrpc(s.error_code(), QString::fromStdString(s.error_message()));
     m_transport->noteOutcome(endpoint, s.error_code(), status);
     const auto delay = s.ok() ? std::nullopt : retryDelay(s.error_code());
     if (!delay || !m_transport->scheduleRetry(shared_from_this(), *delay))
@@ -101,11 +98,11 @@ void CallBase::deliver(const EtcdStatus &status, ReplyData &&data)
         return;
     // Posted under m_mutex: cancel() clears the target under it before the context may die.
     QMetaObject::invokeMethod(
-            m_target.context,
-            [fn = std::move(m_target.deliver), status, data = std::move(data)]() mutable {
-                fn(status, std::move(data));
-            },
-            Qt::QueuedConnection);
+        m_target.context,
+        [fn = std::move(m_target.deliver), status, data = std::move(data)]() mutable {
+            fn(status, std::move(data));
+        },
+        Qt::QueuedConnection);
     m_target = {};
 }
 

@@ -17,8 +17,8 @@ class CallBase : public CallHandle, public std::enable_shared_from_this<CallBase
 {
 public:
     using Clock = std::chrono::steady_clock;
-    CallBase(std::shared_ptr<TransportPrivate> transport, const CallOptions &options,
-             CallTarget target);
+    CallBase(
+        std::shared_ptr<TransportPrivate> transport, const CallOptions &options, CallTarget target);
 
     void attempt();
     void cancel() override;
@@ -45,7 +45,7 @@ private:
     int m_attempt = 0;
 };
 
-template<class Request, class Response>
+template <class Request, class Response>
 class UnaryCall final : public CallBase
 {
 public:
@@ -53,13 +53,10 @@ public:
     using Decoder = ReplyData (*)(const Response &, const KeySpace &);
 
     UnaryCall(std::shared_ptr<TransportPrivate> transport, const CallOptions &options,
-              CallTarget target, Request request, Invoker invoker, Decoder decoder)
-        : CallBase(std::move(transport), options, std::move(target)),
-          m_request(std::move(request)),
-          m_invoker(invoker),
-          m_decoder(decoder)
-    {
-    }
+        CallTarget target, Request request, Invoker invoker, Decoder decoder)
+        : CallBase(std::move(transport), options, std::move(target)), m_request(std::move(request)),
+          m_invoker(invoker), m_decoder(decoder)
+    { }
 
 protected:
     void invoke(Stubs &stubs, grpc::ClientContext *context, Done done) override
