@@ -4,10 +4,18 @@
 
 #include "etcdserverpb/rpc.grpc.pb.h"
 
+#include <grpc/grpc.h>
 #include <grpcpp/grpcpp.h>
+
+#include <mutex>
 
 std::shared_ptr<grpc::Channel> etcdTestChannel(const QString &endpoint)
 {
+    // Keep gRPC initialised for the whole process: each probe's channel would otherwise take
+    // it through grpc_init/grpc_shutdown cycles, and 1.51 double-frees its callback queue when
+    // a shutdown overlaps a new init (seen under ASan).
+    static std::once_flag once;
+    std::call_once(once, [] { grpc_init(); });
     grpc::ChannelArguments args;
     args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
     args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 100);

@@ -3,6 +3,8 @@
 #include "convert_p.h"
 #include "unarycall_p.h"
 
+#include <grpc/grpc.h>
+
 #include <QtCore/qmetaobject.h>
 #include <QtCore/qtimer.h>
 
@@ -12,6 +14,15 @@ namespace pb = etcdserverpb;
 using std::chrono::milliseconds;
 
 namespace {
+
+// gRPC stays initialised for the rest of the process once a client has connected. Channels
+// alone would take it through grpc_init/grpc_shutdown cycles as clients come and go, and
+// gRPC 1.51 double-frees its callback completion queue when a shutdown overlaps a new init.
+void keepGrpcRuntime()
+{
+    static std::once_flag once;
+    std::call_once(once, [] { grpc_init(); });
+}
 
 std::shared_ptr<grpc::Channel> makeChannel(const Endpoint &endpoint)
 {
@@ -62,6 +73,7 @@ TransportPrivate::TransportPrivate(
     const QList<Endpoint> &eps, QObject *engine, TransportListener *listener)
     : endpoints(eps), m_engine(engine), m_listener(listener)
 {
+    keepGrpcRuntime();
     stubs.reserve(eps.size());
     for (const Endpoint &e : eps)
         stubs.push_back(makeStubs(e));
