@@ -6,10 +6,13 @@ namespace Etcd::Internal {
 
 using namespace std::chrono_literals;
 
-Engine::Engine(const QList<Endpoint> &endpoints, std::chrono::milliseconds connectTimeout)
+Engine::Engine(const QList<Endpoint> &endpoints, const Config &config)
     : m_transport(std::make_shared<Transport>(endpoints, this, this)),
-      m_connectTimeout(connectTimeout), m_probeTimer(this),
-      m_backoff(EtcdRetryPolicy::exponentialBackoff(250ms, 5s))
+      m_connectTimeout(config.connectTimeout),
+      m_watches(*m_transport, EtcdRetryPolicy::exponentialBackoff(), config.streamLiveness, this),
+      m_keepAlives(
+          *m_transport, EtcdRetryPolicy::exponentialBackoff(), config.streamLiveness, this),
+      m_probeTimer(this), m_backoff(EtcdRetryPolicy::exponentialBackoff(250ms, 5s))
 {
     m_probeTimer.setSingleShot(true);
     connect(&m_probeTimer, &QTimer::timeout, this, &Engine::probe);

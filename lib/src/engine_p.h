@@ -4,7 +4,9 @@
 //  W A R N I N G: internal header, not part of the EtcdQt API.
 #pragma once
 
+#include "keepalivehub_p.h"
 #include "transport/transport_p.h"
+#include "watchhub_p.h"
 
 #include <EtcdQt/etcdclient.h>
 
@@ -20,10 +22,18 @@ class Engine : public QObject, public TransportListener
 {
     Q_OBJECT
 public:
-    Engine(const QList<Endpoint> &endpoints, std::chrono::milliseconds connectTimeout);
+    struct Config
+    {
+        std::chrono::milliseconds connectTimeout {5000};
+        std::chrono::milliseconds streamLiveness {5000};
+    };
+    Engine(const QList<Endpoint> &endpoints, const Config &config);
     ~Engine() override;
 
     [[nodiscard]] std::shared_ptr<Transport> transport() const { return m_transport; }
+    // Engine thread only.
+    [[nodiscard]] WatchHub *watches() { return &m_watches; }
+    [[nodiscard]] KeepAliveHub *keepAlives() { return &m_keepAlives; }
     void start(); // engine thread
 
     void endpointFailed(int index, const EtcdStatus &status) override;
@@ -39,6 +49,8 @@ private:
 
     std::shared_ptr<Transport> m_transport;
     std::chrono::milliseconds m_connectTimeout;
+    WatchHub m_watches; // children: they move to the engine thread with us
+    KeepAliveHub m_keepAlives;
     EtcdClient::State m_state = EtcdClient::State::Connecting;
     QTimer m_probeTimer; // a child, so it moves to the engine thread with us
     Transport::Handle m_probe;

@@ -144,6 +144,23 @@ void EtcdClient::setConnectTimeout(std::chrono::milliseconds timeout)
         d_func()->connectTimeout = timeout;
 }
 
+/*!
+    Returns how long the Watch and LeaseKeepAlive streams may stay silent before the client
+    asks etcd for a sign of life, and then treats them as broken (default 5 s). A paused etcd
+    keeps its connections open, so silence is the only symptom.
+*/
+std::chrono::milliseconds EtcdClient::streamLivenessInterval() const
+{
+    return d_func()->streamLiveness;
+}
+
+/*! Sets the stream liveness interval to \a interval; applies at the next connect. */
+void EtcdClient::setStreamLivenessInterval(std::chrono::milliseconds interval)
+{
+    if (interval.count() > 0)
+        d_func()->streamLiveness = interval;
+}
+
 /*! Returns the retry policy and per-attempt timeout of requests. */
 EtcdRpcResilience EtcdClient::rpcResilience() const
 {
@@ -196,7 +213,7 @@ void EtcdClientPrivate::startSession(const QList<Endpoint> &eps)
     if (!engineThread.isRunning())
         engineThread.start();
     const quint64 id = ++session;
-    auto *e = new Engine(eps, connectTimeout);
+    auto *e = new Engine(eps, Engine::Config {connectTimeout, streamLiveness});
     transport = e->transport();
     e->moveToThread(&engineThread);
     QObject::connect(e, &Engine::stateChanged, q,

@@ -20,6 +20,19 @@ class EtcdClientPrivate
     Q_DECLARE_PUBLIC(EtcdClient)
 public:
     explicit EtcdClientPrivate(EtcdClient *q) : q_ptr(q) { }
+    static EtcdClientPrivate *get(EtcdClient *client) { return client->d_func(); }
+
+    // Runs `fn(engine)` in the engine thread; false (and nothing runs) when disconnected.
+    template <class F>
+    bool inEngine(F &&fn)
+    {
+        Etcd::Internal::Engine *e = engine.data();
+        if (!e)
+            return false;
+        QMetaObject::invokeMethod(
+            e, [e, fn = std::forward<F>(fn)] { fn(e); }, Qt::QueuedConnection);
+        return true;
+    }
 
     using Transport = Etcd::Internal::Transport;
     using CallOptions = Etcd::Internal::CallOptions;
@@ -44,6 +57,7 @@ public:
     std::optional<EtcdStatus> endpointError;
     std::chrono::milliseconds callDeadline {0};
     std::chrono::milliseconds connectTimeout {5000};
+    std::chrono::milliseconds streamLiveness {5000};
     EtcdRpcResilience resilience;
     bool reportedOutage = false;
 

@@ -4,7 +4,10 @@
 
 #include <EtcdQt/EtcdQt>
 
+#include <QtCore/qeventloop.h>
 #include <QtCore/qfile.h>
+#include <QtNetwork/qnetworkaccessmanager.h>
+#include <QtNetwork/qnetworkreply.h>
 #include <QtTest/qsignalspy.h>
 #include <QtTest/qtest.h>
 
@@ -60,4 +63,29 @@ inline std::unique_ptr<EtcdClient> connectedClient(const QUrl &url, const QByteA
     client->setKeyPrefix(prefix);
     client->connectToEndpoints();
     return client;
+}
+
+// One value from etcd's Prometheus /metrics page (sum over label sets matching `labels`),
+// e.g. etcd_debugging_mvcc_watch_stream_total: what the server itself counts.
+inline double etcdMetric(
+    const QUrl &clientUrl, const QByteArray &name, const QByteArray &labels = {})
+{
+    QNetworkAccessManager nam;
+    QUrl url = clientUrl;
+    url.setPath(QStringLiteral("/metrics"));
+    QNetworkReply *reply = nam.get(QNetworkRequest(url));
+    QEventLoop loop;
+    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+    loop.exec();
+    double sum = 0;
+    for (const QByteArray &line : reply->readAll().split('\n')) {
+        if (line.startsWith('#') || !line.startsWith(name))
+            continue;
+        const QByteArray rest = line.mid(name.size());
+        if (!(rest.startsWith(' ') || rest.startsWith('{')) || !rest.contains(labels))
+            continue;
+        sum += line.mid(line.lastIndexOf(' ') + 1).toDouble();
+    }
+    reply->deleteLater();
+    return sum;
 }

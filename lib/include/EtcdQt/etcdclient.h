@@ -37,6 +37,8 @@ public:
     void setCallDeadline(std::chrono::milliseconds deadline);
     [[nodiscard]] std::chrono::milliseconds connectTimeout() const;
     void setConnectTimeout(std::chrono::milliseconds timeout);
+    [[nodiscard]] std::chrono::milliseconds streamLivenessInterval() const;
+    void setStreamLivenessInterval(std::chrono::milliseconds interval);
     [[nodiscard]] EtcdRpcResilience rpcResilience() const;
     void setRpcResilience(const EtcdRpcResilience &resilience);
 

@@ -47,6 +47,8 @@ Stubs makeStubs(const Endpoint &endpoint)
     s.channel = makeChannel(endpoint);
     s.kv = pb::KV::NewStub(s.channel);
     s.lease = pb::Lease::NewStub(s.channel);
+    s.watch = pb::Watch::NewStub(s.channel);
+    s.auth = pb::Auth::NewStub(s.channel);
     s.cluster = pb::Cluster::NewStub(s.channel);
     s.maintenance = pb::Maintenance::NewStub(s.channel);
     s.lock = v3lockpb::Lock::NewStub(s.channel);
@@ -79,7 +81,7 @@ TransportPrivate::TransportPrivate(
         stubs.push_back(makeStubs(e));
 }
 
-bool TransportPrivate::begin(const std::shared_ptr<CallBase> &call)
+bool TransportPrivate::begin(const std::shared_ptr<CallHandle> &call)
 {
     std::lock_guard lock(m_mutex);
     if (m_closing)
@@ -88,7 +90,7 @@ bool TransportPrivate::begin(const std::shared_ptr<CallBase> &call)
     return true;
 }
 
-void TransportPrivate::end(CallBase *call)
+void TransportPrivate::end(CallHandle *call)
 {
     std::lock_guard lock(m_mutex);
     m_inflight.erase(call);
@@ -136,12 +138,19 @@ bool TransportPrivate::scheduleRetry(const std::shared_ptr<CallBase> &call, mill
     return true;
 }
 
+void TransportPrivate::authenticate(grpc::ClientContext &context) const
+{
+    std::lock_guard lock(tokenMutex);
+    if (!authToken.isEmpty())
+        context.AddMetadata("token", authToken.toStdString());
+}
+
 void TransportPrivate::shutdown()
 {
     std::unique_lock lock(m_mutex);
     m_closing = true;
     m_engine = nullptr;
-    std::vector<std::shared_ptr<CallBase>> calls;
+    std::vector<std::shared_ptr<CallHandle>> calls;
     for (auto &entry : m_inflight)
         calls.push_back(entry.second);
     lock.unlock();
@@ -178,6 +187,12 @@ void Transport::rotateEndpoint()
     const int n = endpointCount();
     int now = d->current.load();
     while (!d->current.compare_exchange_weak(now, (now + 1) % n)) { }
+}
+
+void Transport::setAuthToken(const QByteArray &token)
+{
+    std::lock_guard lock(d->tokenMutex);
+    d->authToken = token;
 }
 
 void Transport::shutdown()

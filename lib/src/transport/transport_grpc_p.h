@@ -19,13 +19,13 @@
 
 namespace Etcd::Internal {
 
-class CallBase;
-
 struct Stubs
 {
     std::shared_ptr<grpc::Channel> channel;
     std::unique_ptr<etcdserverpb::KV::Stub> kv;
     std::unique_ptr<etcdserverpb::Lease::Stub> lease;
+    std::unique_ptr<etcdserverpb::Watch::Stub> watch;
+    std::unique_ptr<etcdserverpb::Auth::Stub> auth;
     std::unique_ptr<etcdserverpb::Cluster::Stub> cluster;
     std::unique_ptr<etcdserverpb::Maintenance::Stub> maintenance;
     std::unique_ptr<v3lockpb::Lock::Stub> lock;
@@ -40,15 +40,19 @@ public:
         const QList<Endpoint> &endpoints, QObject *engine, TransportListener *listener);
 
     // Registers a call about to be handed to gRPC; false once shutdown() has begun.
-    bool begin(const std::shared_ptr<CallBase> &call);
-    void end(CallBase *call);
+    bool begin(const std::shared_ptr<CallHandle> &call);
+    void end(CallHandle *call);
     void noteOutcome(int endpoint, int grpcCode, const EtcdStatus &status);
-    bool scheduleRetry(const std::shared_ptr<CallBase> &call, std::chrono::milliseconds delay);
+    bool scheduleRetry(
+        const std::shared_ptr<class CallBase> &call, std::chrono::milliseconds delay);
+    void authenticate(grpc::ClientContext &context) const;
     void shutdown();
 
     QList<Endpoint> endpoints;
     std::vector<Stubs> stubs;
     std::atomic<int> current {0};
+    QByteArray authToken; // guarded by tokenMutex
+    mutable std::mutex tokenMutex;
 
 private:
     std::mutex m_mutex;
@@ -57,7 +61,7 @@ private:
     TransportListener *m_listener;
     bool m_closing = false;
     std::atomic<bool> m_healthy {false};
-    std::unordered_map<CallBase *, std::shared_ptr<CallBase>> m_inflight;
+    std::unordered_map<CallHandle *, std::shared_ptr<CallHandle>> m_inflight;
 };
 
 } // namespace Etcd::Internal

@@ -6,6 +6,7 @@
 
 #include "../callhandle_p.h"
 #include "../endpoint_p.h"
+#include "../streams_p.h"
 
 #include <EtcdQt/etcdtxn.h>
 
@@ -53,6 +54,13 @@ public:
     Handle status(const CallOptions &c, CallTarget t);
     Handle lock(const QByteArray &name, qint64 lease, const CallOptions &c, CallTarget t);
     Handle unlock(const QByteArray &key, const CallOptions &c, CallTarget t);
+
+    // nullptr when the transport is shutting down.
+    std::shared_ptr<WatchStream> openWatch(StreamCallbacks<WatchResponseData> callbacks);
+    std::shared_ptr<KeepAliveStream> openKeepAlive(StreamCallbacks<KeepAliveAck> callbacks);
+
+    // Credentials for every later call and stream: the auth token etcd issued (empty: none).
+    void setAuthToken(const QByteArray &token);
 
     [[nodiscard]] int endpointCount() const;
     [[nodiscard]] int currentEndpoint() const;

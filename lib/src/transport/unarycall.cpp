@@ -31,6 +31,7 @@ void CallBase::configure(grpc::ClientContext &context) const
     if (deadline)
         context.set_deadline(std::chrono::system_clock::now() + (*deadline - Clock::now()));
     context.set_wait_for_ready(m_options.waitForReady);
+    m_transport->authenticate(context);
 }
 
 void CallBase::attempt()

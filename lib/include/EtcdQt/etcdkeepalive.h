@@ -1,0 +1,46 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <EtcdQt/etcdstatus.h>
+
+#include <QtCore/qobject.h>
+
+#include <chrono>
+#include <memory>
+
+class EtcdClient;
+class EtcdKeepAlivePrivate;
+
+class ETCDQT_EXPORT EtcdKeepAlive : public QObject
+{
+    Q_OBJECT
+    Q_PROPERTY(qint64 leaseId READ leaseId CONSTANT)
+    Q_PROPERTY(State state READ state NOTIFY stateChanged)
+public:
+    enum class State { Inactive, Alive, Suspended, Expired, Stopped };
+    Q_ENUM(State)
+
+    EtcdKeepAlive(
+        EtcdClient *client, qint64 leaseId, std::chrono::seconds ttl, QObject *parent = nullptr);
+    ~EtcdKeepAlive() override;
+
+    [[nodiscard]] qint64 leaseId() const;
+    [[nodiscard]] State state() const;
+    [[nodiscard]] std::chrono::milliseconds remainingValidity() const;
+
+public Q_SLOTS:
+    void start();
+    void stop();
+
+Q_SIGNALS:
+    void stateChanged(EtcdKeepAlive::State state);
+    void renewed(qint64 ttlSeconds);
+    void suspended(const EtcdStatus &reason);
+    void resumed();
+    void expired(const EtcdStatus &reason);
+
+private:
+    Q_DECLARE_PRIVATE(EtcdKeepAlive)
+    std::unique_ptr<EtcdKeepAlivePrivate> const d_ptr;
+};

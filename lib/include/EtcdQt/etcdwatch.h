@@ -1,0 +1,82 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <EtcdQt/etcdkeyvalue.h>
+#include <EtcdQt/etcdstatus.h>
+
+#include <QtCore/qobject.h>
+
+#include <memory>
+
+class EtcdClient;
+class EtcdWatchPrivate;
+
+struct ETCDQT_EXPORT EtcdWatchEvent
+{
+    Q_GADGET
+    Q_PROPERTY(Type type MEMBER type)
+    Q_PROPERTY(EtcdKeyValue keyValue MEMBER keyValue)
+    Q_PROPERTY(EtcdKeyValue prevKeyValue MEMBER prevKeyValue)
+    Q_PROPERTY(qint64 revision MEMBER revision)
+public:
+    enum class Type { Put, Delete };
+    Q_ENUM(Type)
+
+    Type type = Type::Put;
+    EtcdKeyValue keyValue {};
+    EtcdKeyValue prevKeyValue {}; // set when EtcdWatchOptions::prevKv asked for it
+    qint64 revision = 0; // the revision of the change (keyValue.modRevision)
+};
+
+struct EtcdWatchOptions
+{
+    bool prefix = false;
+    QByteArray rangeEnd {};
+    qint64 startRevision = 0; // 0: from now
+    bool noPut = false;
+    bool noDelete = false;
+    bool prevKv = false;
+    bool progressNotify = true; // advances the resume revision while the key is quiet
+};
+
+class ETCDQT_EXPORT EtcdWatch : public QObject
+{
+    Q_OBJECT
+    Q_PROPERTY(State state READ state NOTIFY stateChanged)
+    Q_PROPERTY(qint64 nextRevision READ nextRevision NOTIFY eventsReceived)
+    Q_PROPERTY(ResyncMode resyncMode READ resyncMode WRITE setResyncMode)
+public:
+    enum class State { Inactive, Creating, Active, Suspended, AwaitingResync, Failed };
+    Q_ENUM(State)
+    enum class ResyncMode { ResumeAtCompaction, AwaitResync };
+    Q_ENUM(ResyncMode)
+
+    EtcdWatch(EtcdClient *client, const QByteArray &key, const EtcdWatchOptions &options = {},
+        QObject *parent = nullptr);
+    ~EtcdWatch() override;
+
+    [[nodiscard]] QByteArray key() const;
+    [[nodiscard]] State state() const;
+    [[nodiscard]] qint64 nextRevision() const;
+    [[nodiscard]] ResyncMode resyncMode() const;
+    void setResyncMode(ResyncMode mode);
+
+public Q_SLOTS:
+    void start();
+    void cancel();
+    void resync(qint64 anchorRevision);
+
+Q_SIGNALS:
+    void stateChanged(EtcdWatch::State state);
+    void eventsReceived(const QList<EtcdWatchEvent> &events);
+    void suspended(const EtcdStatus &reason);
+    void resubscribed(qint64 revision);
+    void resyncRequested(qint64 compactRevision);
+    void resynced(qint64 compactRevision, qint64 anchorRevision);
+    void failed(const EtcdStatus &status);
+
+private:
+    Q_DECLARE_PRIVATE(EtcdWatch)
+    std::unique_ptr<EtcdWatchPrivate> const d_ptr;
+};

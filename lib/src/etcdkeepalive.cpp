@@ -1,0 +1,155 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+#include "etcdclient_p.h"
+
+#include <EtcdQt/etcdkeepalive.h>
+
+#include <QtCore/qtimer.h>
+
+#include <atomic>
+
+using namespace Etcd::Internal;
+using namespace std::chrono;
+
+/*!
+    \class EtcdKeepAlive
+    \inmodule EtcdQt
+    \brief Keeps one lease alive on the client's single LeaseKeepAlive stream.
+
+    Renewals go out at a third of the TTL from the client's engine thread, so a busy owner
+    thread cannot let the lease lapse. Per lease it reports renewed() for every
+    acknowledgement, suspended() once when the stream broke or went silent while the lease
+    may still be alive, resumed() when renewals are acknowledged again, and expired() when
+    etcd answered that the lease is gone or nothing was acknowledged for a whole TTL. An
+    expired keep-alive stops; it never re-grants (that is a recipe's decision).
+
+    remainingValidity() is the time left before the lease's deadline, on a monotonic clock
+    from the last acknowledgement: what a holder may still rely on.
+*/
+
+class EtcdKeepAlivePrivate final : public KeepAliveObserver
+{
+    Q_DECLARE_PUBLIC(EtcdKeepAlive)
+public:
+    EtcdKeepAlivePrivate(EtcdKeepAlive *q, EtcdClient *c, qint64 id, seconds t)
+        : q_ptr(q), client(c), leaseId(id), ttl(t)
+    { }
+
+    void setState(EtcdKeepAlive::State next)
+    {
+        Q_Q(EtcdKeepAlive);
+        if (std::exchange(state, next) != next)
+            Q_EMIT q->stateChanged(next);
+    }
+    void detach()
+    {
+        if (mailbox)
+            mailbox->close();
+        mailbox.reset();
+    }
+
+    void leaseRenewed(qint64 ttlSeconds, SteadyTime acknowledged) override
+    {
+        Q_Q(EtcdKeepAlive);
+        deadline = acknowledged + seconds(ttlSeconds);
+        const bool wasSuspended = state == EtcdKeepAlive::State::Suspended;
+        setState(EtcdKeepAlive::State::Alive);
+        Q_EMIT q->renewed(ttlSeconds);
+        if (wasSuspended)
+            Q_EMIT q->resumed();
+    }
+    void leaseSuspended(const EtcdStatus &reason) override
+    {
+        setState(EtcdKeepAlive::State::Suspended);
+        Q_EMIT q_func()->suspended(reason);
+    }
+    void leaseExpired(const EtcdStatus &reason) override
+    {
+        detach();
+        deadline = steady_clock::now();
+        setState(EtcdKeepAlive::State::Expired);
+        Q_EMIT q_func()->expired(reason);
+    }
+
+    EtcdKeepAlive *q_ptr;
+    QPointer<EtcdClient> client;
+    qint64 leaseId;
+    seconds ttl;
+    EtcdKeepAlive::State state = EtcdKeepAlive::State::Inactive;
+    SteadyTime deadline;
+    quint64 id = 0;
+    MailboxPtr mailbox;
+};
+
+/*! Constructs a keep-alive for lease \a leaseId, granted with \a ttl on \a client. */
+EtcdKeepAlive::EtcdKeepAlive(EtcdClient *client, qint64 leaseId, seconds ttl, QObject *parent)
+    : QObject(parent), d_ptr(new EtcdKeepAlivePrivate(this, client, leaseId, ttl))
+{ }
+
+/*! Destroys the object; renewals stop (the lease is not revoked). */
+EtcdKeepAlive::~EtcdKeepAlive()
+{
+    stop();
+}
+
+/*! \property EtcdKeepAlive::leaseId The lease kept alive. */
+qint64 EtcdKeepAlive::leaseId() const
+{
+    return d_func()->leaseId;
+}
+
+/*! \property EtcdKeepAlive::state Whether renewals are acknowledged. */
+EtcdKeepAlive::State EtcdKeepAlive::state() const
+{
+    return d_func()->state;
+}
+
+/*! Returns the time left until the lease's deadline (0 when expired or not started). */
+milliseconds EtcdKeepAlive::remainingValidity() const
+{
+    const auto left = duration_cast<milliseconds>(d_func()->deadline - steady_clock::now());
+    return std::max(left, milliseconds(0));
+}
+
+/*!
+    Starts renewing. The TTL counts from now until the first acknowledgement. Fails with
+    expired() on the next event-loop turn when the client is not connected or the lease id or
+    TTL is not positive.
+*/
+void EtcdKeepAlive::start()
+{
+    Q_D(EtcdKeepAlive);
+    if (d->mailbox)
+        return;
+    static std::atomic<quint64> ids {0};
+    d->id = ++ids;
+    auto fail = [this](Etcd::ErrorCode code, const QString &why) {
+        QTimer::singleShot(
+            0, this, [this, s = EtcdStatus(code, why)] { d_func()->leaseExpired(s); });
+    };
+    if (!d->client || d->leaseId <= 0 || d->ttl.count() <= 0)
+        return fail(Etcd::ErrorCode::InvalidArgument, tr("lease id and TTL must be positive"));
+    d->mailbox = std::make_shared<Mailbox>(this);
+    d->deadline = steady_clock::now() + d->ttl;
+    const bool posted = EtcdClientPrivate::get(d->client)->inEngine(
+        [id = d->id, lease = d->leaseId, ttl = d->ttl, mailbox = d->mailbox, observer = d](
+            Engine *e) { e->keepAlives()->add(id, lease, ttl, mailbox, observer); });
+    if (!posted) {
+        d->detach();
+        return fail(Etcd::ErrorCode::NotConnected, tr("the client is not connected"));
+    }
+    d->setState(State::Alive);
+}
+
+/*! Stops renewing; the lease then lives out its TTL unless revoked. No signal follows. */
+void EtcdKeepAlive::stop()
+{
+    Q_D(EtcdKeepAlive);
+    if (!d->mailbox)
+        return;
+    d->detach();
+    if (d->client)
+        EtcdClientPrivate::get(d->client)->inEngine(
+            [id = d->id](Engine *e) { e->keepAlives()->remove(id); });
+    d->setState(State::Stopped);
+}

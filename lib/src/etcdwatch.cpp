@@ -1,0 +1,221 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+#include "etcdclient_p.h"
+
+#include <EtcdQt/etcdwatch.h>
+
+#include <QtCore/qtimer.h>
+
+#include <atomic>
+
+using namespace Etcd::Internal;
+
+/*!
+    \class EtcdWatch
+    \inmodule EtcdQt
+    \brief Changes to a key, a prefix or a range, delivered in order, across stream breaks.
+
+    All watches of a client share one Watch stream. A watch remembers the revision to resume
+    from (the last event's revision + 1, advanced by progress notifications): when the stream
+    breaks (etcd restarted, paused, or the member failed over) the watch reports suspended(),
+    the client reconnects under an exponential backoff that never gives up, and the watch is
+    created again from that revision, so no event is lost or delivered twice; resubscribed()
+    says from where. When that revision has been compacted, the events in between are gone:
+    with ResumeAtCompaction (default) the watch resumes at the compaction revision and
+    reports resynced(); with AwaitResync it emits resyncRequested(), and the owner re-reads
+    its state and calls resync() with the revision to continue from (the read's header
+    revision + 1).
+*/
+
+/*!
+    \fn void EtcdWatch::eventsReceived(const QList<EtcdWatchEvent> &events)
+    Emitted with the next \a events, in revision order.
+*/
+
+class EtcdWatchPrivate final : public WatchObserver
+{
+    Q_DECLARE_PUBLIC(EtcdWatch)
+public:
+    EtcdWatchPrivate(EtcdWatch *q, EtcdClient *c, const QByteArray &k, const EtcdWatchOptions &o)
+        : q_ptr(q), client(c), key(k), options(o)
+    { }
+
+    void setState(EtcdWatch::State next)
+    {
+        Q_Q(EtcdWatch);
+        if (std::exchange(state, next) != next)
+            Q_EMIT q->stateChanged(next);
+    }
+    void detach()
+    {
+        if (mailbox)
+            mailbox->close();
+        mailbox.reset();
+    }
+    WatchSpec spec() const;
+
+    void watchCreated(qint64 next, bool again) override
+    {
+        nextRevision = next;
+        setState(EtcdWatch::State::Active);
+        if (again)
+            Q_EMIT q_func()->resubscribed(next);
+    }
+    void watchEvents(const QList<EtcdWatchEvent> &events, qint64 next) override
+    {
+        nextRevision = next;
+        if (!events.isEmpty())
+            Q_EMIT q_func()->eventsReceived(events);
+    }
+    void watchSuspended(const EtcdStatus &reason) override
+    {
+        setState(EtcdWatch::State::Suspended);
+        Q_EMIT q_func()->suspended(reason);
+    }
+    void watchResyncRequested(qint64 compactRevision) override
+    {
+        setState(EtcdWatch::State::AwaitingResync);
+        Q_EMIT q_func()->resyncRequested(compactRevision);
+    }
+    void watchResynced(qint64 compactRevision, qint64 anchor) override
+    {
+        nextRevision = anchor;
+        setState(EtcdWatch::State::Creating);
+        Q_EMIT q_func()->resynced(compactRevision, anchor);
+    }
+    void watchFailed(const EtcdStatus &status) override
+    {
+        detach();
+        setState(EtcdWatch::State::Failed);
+        Q_EMIT q_func()->failed(status);
+    }
+
+    EtcdWatch *q_ptr;
+    QPointer<EtcdClient> client;
+    QByteArray key;
+    EtcdWatchOptions options;
+    EtcdWatch::State state = EtcdWatch::State::Inactive;
+    EtcdWatch::ResyncMode resyncMode = EtcdWatch::ResyncMode::ResumeAtCompaction;
+    qint64 nextRevision = 0;
+    quint64 id = 0;
+    MailboxPtr mailbox;
+};
+
+WatchSpec EtcdWatchPrivate::spec() const
+{
+    const KeySpace ks(EtcdClientPrivate::get(client)->keyPrefix);
+    WatchSpec s;
+    s.keySpace = ks;
+    s.request.key = ks.rangeKey(key, options.prefix);
+    s.request.rangeEnd = ks.rangeEnd(key, options.prefix, options.rangeEnd);
+    s.request.startRevision = nextRevision > 0 ? nextRevision : options.startRevision;
+    s.request.progressNotify = options.progressNotify;
+    s.request.prevKv = options.prevKv;
+    s.request.noPut = options.noPut;
+    s.request.noDelete = options.noDelete;
+    s.awaitResync = resyncMode == EtcdWatch::ResyncMode::AwaitResync;
+    return s;
+}
+
+/*!
+    Constructs a watch of \a key on \a client (a prefix or range as \a options say). Call
+    start() to begin.
+*/
+EtcdWatch::EtcdWatch(
+    EtcdClient *client, const QByteArray &key, const EtcdWatchOptions &options, QObject *parent)
+    : QObject(parent), d_ptr(new EtcdWatchPrivate(this, client, key, options))
+{ }
+
+/*! Destroys the watch and cancels it on the stream. */
+EtcdWatch::~EtcdWatch()
+{
+    cancel();
+}
+
+/*! Returns the watched key (or prefix, or range start). */
+QByteArray EtcdWatch::key() const
+{
+    return d_func()->key;
+}
+
+/*! \property EtcdWatch::state The watch's lifecycle state. */
+EtcdWatch::State EtcdWatch::state() const
+{
+    return d_func()->state;
+}
+
+/*!
+    \property EtcdWatch::nextRevision
+    The revision the watch continues from after a break: every change before it has been
+    delivered (or, after a compaction, is gone).
+*/
+qint64 EtcdWatch::nextRevision() const
+{
+    return d_func()->nextRevision;
+}
+
+/*! \property EtcdWatch::resyncMode What the watch does when its resume revision was compacted. */
+EtcdWatch::ResyncMode EtcdWatch::resyncMode() const
+{
+    return d_func()->resyncMode;
+}
+
+void EtcdWatch::setResyncMode(ResyncMode mode)
+{
+    d_func()->resyncMode = mode;
+}
+
+/*!
+    Starts watching. Fails (failed() on the next event-loop turn) when the client is not
+    connected or the key is empty without a prefix or range.
+*/
+void EtcdWatch::start()
+{
+    Q_D(EtcdWatch);
+    if (d->mailbox)
+        return;
+    static std::atomic<quint64> ids {0};
+    d->id = ++ids;
+    auto fail = [this](const EtcdStatus &s) {
+        QTimer::singleShot(0, this, [this, s] { d_func()->watchFailed(s); });
+    };
+    if (!d->client)
+        return fail(EtcdStatus(Etcd::ErrorCode::InvalidArgument, tr("no client")));
+    if (d->key.isEmpty() && !d->options.prefix && d->options.rangeEnd.isEmpty())
+        return fail(EtcdStatus(Etcd::ErrorCode::InvalidArgument, tr("empty key")));
+    d->mailbox = std::make_shared<Mailbox>(this);
+    const bool posted = EtcdClientPrivate::get(d->client)->inEngine(
+        [id = d->id, spec = d->spec(), mailbox = d->mailbox, observer = d](
+            Engine *e) { e->watches()->add(id, spec, mailbox, observer); });
+    if (!posted) {
+        d->detach();
+        return fail(EtcdStatus(Etcd::ErrorCode::NotConnected, tr("the client is not connected")));
+    }
+    d->setState(State::Creating);
+}
+
+/*! Stops watching. No signal is emitted for this watch afterwards. */
+void EtcdWatch::cancel()
+{
+    Q_D(EtcdWatch);
+    if (!d->mailbox)
+        return;
+    d->detach();
+    if (d->client)
+        EtcdClientPrivate::get(d->client)->inEngine(
+            [id = d->id](Engine *e) { e->watches()->remove(id); });
+    d->setState(State::Inactive);
+}
+
+/*!
+    After resyncRequested(), continues the watch from \a anchorRevision (usually the header
+    revision of the owner's fresh read + 1).
+*/
+void EtcdWatch::resync(qint64 anchorRevision)
+{
+    Q_D(EtcdWatch);
+    if (d->state != State::AwaitingResync || !d->client)
+        return;
+    EtcdClientPrivate::get(d->client)->inEngine(
+        [id = d->id, anchorRevision](Engine *e) { e->watches()->resync(id, anchorRevision); });
+}

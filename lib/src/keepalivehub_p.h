@@ -1,0 +1,79 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+//
+//  W A R N I N G: internal header, not part of the EtcdQt API.
+#pragma once
+
+#include "transport/transport_p.h"
+
+#include <QtCore/qtimer.h>
+
+#include <chrono>
+#include <map>
+
+namespace Etcd::Internal {
+
+using SteadyTime = std::chrono::steady_clock::time_point;
+
+// What the hub tells one EtcdKeepAlive; called in its thread through its mailbox.
+class KeepAliveObserver
+{
+public:
+    virtual ~KeepAliveObserver() = default;
+    virtual void leaseRenewed(qint64 ttl, SteadyTime acknowledged) = 0;
+    virtual void leaseSuspended(const EtcdStatus &reason) = 0;
+    virtual void leaseExpired(const EtcdStatus &reason) = 0;
+};
+
+// Every kept-alive lease of one client on one LeaseKeepAlive stream (design/streams.md).
+// One timer wakes at the earliest renewal or deadline; a lease is renewed at TTL/3, and is
+// expired when etcd answers TTL <= 0 or nothing acknowledged it for a whole TTL.
+class KeepAliveHub : public QObject
+{
+    Q_OBJECT
+public:
+    KeepAliveHub(Transport &transport, const EtcdRetryPolicy &recovery,
+        std::chrono::milliseconds liveness, QObject *parent);
+    ~KeepAliveHub() override;
+
+    void add(quint64 id, qint64 leaseId, std::chrono::seconds ttl, MailboxPtr mailbox,
+        KeepAliveObserver *observer);
+    void remove(quint64 id);
+
+private:
+    struct Entry
+    {
+        qint64 leaseId = 0;
+        std::chrono::milliseconds ttl {0};
+        SteadyTime deadline;
+        SteadyTime nextRenewal;
+        MailboxPtr mailbox;
+        KeepAliveObserver *observer = nullptr;
+        bool suspended = false;
+    };
+
+    template <class F>
+    void tell(Entry &e, F &&f);
+    void ensureStream();
+    void onAck(const KeepAliveAck &ack);
+    void onStreamDone(const EtcdStatus &status);
+    void onTimer();
+    void expire(quint64 id, const EtcdStatus &reason);
+    void suspendAll(const EtcdStatus &reason);
+    void arm();
+
+    Transport &m_transport;
+    EtcdRetryPolicy m_recovery;
+    std::chrono::milliseconds m_liveness;
+    MailboxPtr m_self;
+    std::shared_ptr<KeepAliveStream> m_stream;
+    quint64 m_generation = 0;
+    std::map<quint64, Entry> m_entries;
+    QTimer m_timer;
+    QTimer m_reconnect;
+    std::optional<SteadyTime> m_awaitingAckSince; // a renewal went out, nothing came back yet
+    int m_failures = 0;
+    SteadyTime m_outageStart;
+};
+
+} // namespace Etcd::Internal

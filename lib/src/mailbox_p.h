@@ -1,0 +1,42 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+//
+//  W A R N I N G: internal header, not part of the EtcdQt API.
+#pragma once
+
+#include <QtCore/qmetaobject.h>
+#include <QtCore/qobject.h>
+
+#include <memory>
+#include <mutex>
+
+namespace Etcd::Internal {
+
+// A thread-safe way to post work to an object that may die at any time in its own thread:
+// the object closes its mailbox before it goes, and nothing is posted to it after that.
+class Mailbox
+{
+public:
+    explicit Mailbox(QObject *target) : m_target(target) { }
+
+    template <class F>
+    void post(F &&f)
+    {
+        std::lock_guard lock(m_mutex);
+        if (m_target)
+            QMetaObject::invokeMethod(m_target, std::forward<F>(f), Qt::QueuedConnection);
+    }
+    void close()
+    {
+        std::lock_guard lock(m_mutex);
+        m_target = nullptr;
+    }
+
+private:
+    std::mutex m_mutex;
+    QObject *m_target;
+};
+
+using MailboxPtr = std::shared_ptr<Mailbox>;
+
+} // namespace Etcd::Internal

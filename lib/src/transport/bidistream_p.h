@@ -1,0 +1,117 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+//
+//  W A R N I N G: internal header, not part of the EtcdQt API. Includes gRPC.
+#pragma once
+
+#include "../statusmapping_p.h"
+#include "../streams_p.h"
+#include "transport_grpc_p.h"
+
+#include <deque>
+
+namespace Etcd::Internal {
+
+// A bidirectional stream on gRPC's callback API. Writes may come from the engine thread at
+// any time (hence the hold); they are queued and sent one at a time. Reads are re-armed from
+// the read reaction. The registry in TransportPrivate owns it while it runs, so shutdown can
+// cancel it and wait for OnDone.
+template <class Request, class Response>
+class BidiStream : public grpc::ClientBidiReactor<Request, Response>
+{
+public:
+    using Starter
+        = void (*)(Stubs &, grpc::ClientContext *, grpc::ClientBidiReactor<Request, Response> *);
+    using ReadHandler = std::function<void(const Response &)>; // gRPC thread: copy and post
+    using DoneHandler = std::function<void(const EtcdStatus &)>;
+
+    BidiStream(std::shared_ptr<TransportPrivate> transport, ReadHandler onRead, DoneHandler onDone)
+        : m_transport(std::move(transport)), m_onRead(std::move(onRead)),
+          m_onDone(std::move(onDone))
+    { }
+
+    // Starts on the transport's current endpoint; false when the transport is shutting down.
+    bool start(Starter starter, const std::shared_ptr<CallHandle> &self)
+    {
+        m_self = self.get();
+        if (!m_transport->begin(self))
+            return false;
+        m_transport->authenticate(m_context);
+        m_endpoint = m_transport->current.load();
+        starter(m_transport->stubs[m_endpoint], &m_context, this);
+        this->AddHold();
+        this->StartRead(&m_response);
+        this->StartCall();
+        return true;
+    }
+
+    void write(Request request)
+    {
+        std::lock_guard lock(m_mutex);
+        if (m_released)
+            return;
+        m_queue.push_back(std::move(request));
+        if (!m_writing) {
+            m_writing = true;
+            this->StartWrite(&m_queue.front());
+        }
+    }
+
+    void stop()
+    {
+        m_context.TryCancel();
+        release();
+    }
+
+    void OnWriteDone(bool ok) override
+    {
+        std::lock_guard lock(m_mutex);
+        m_queue.pop_front();
+        m_writing = ok && !m_released && !m_queue.empty();
+        if (m_writing)
+            this->StartWrite(&m_queue.front());
+    }
+
+    void OnReadDone(bool ok) override
+    {
+        if (!ok) {
+            release();
+            return;
+        }
+        m_onRead(m_response);
+        this->StartRead(&m_response);
+    }
+
+    void OnDone(const grpc::Status &s) override
+    {
+        const EtcdStatus status
+            = statusFromGrpc(s.error_code(), QString::fromStdString(s.error_message()));
+        if (s.error_code() == grpc::UNAVAILABLE) // moves unary calls off this endpoint too
+            m_transport->noteOutcome(m_endpoint, s.error_code(), status);
+        m_onDone(status);
+        // Last: the registry may hold the only reference left.
+        m_transport->end(m_self);
+    }
+
+private:
+    void release()
+    {
+        std::lock_guard lock(m_mutex);
+        if (!std::exchange(m_released, true))
+            this->RemoveHold();
+    }
+
+    std::shared_ptr<TransportPrivate> m_transport;
+    ReadHandler m_onRead;
+    DoneHandler m_onDone;
+    grpc::ClientContext m_context;
+    Response m_response;
+    int m_endpoint = 0;
+    CallHandle *m_self = nullptr; // the registry's key for this stream
+    std::mutex m_mutex;
+    std::deque<Request> m_queue;
+    bool m_writing = false;
+    bool m_released = false;
+};
+
+} // namespace Etcd::Internal

@@ -1,0 +1,101 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+//
+//  W A R N I N G: internal header, not part of the EtcdQt API.
+#pragma once
+
+#include "keyspace_p.h"
+#include "transport/transport_p.h"
+
+#include <EtcdQt/etcdwatch.h>
+
+#include <QtCore/qelapsedtimer.h>
+#include <QtCore/qtimer.h>
+
+#include <deque>
+#include <map>
+#include <unordered_map>
+
+namespace Etcd::Internal {
+
+// What the hub tells one EtcdWatch; called in the watch's thread through its mailbox.
+class WatchObserver
+{
+public:
+    virtual ~WatchObserver() = default;
+    virtual void watchCreated(qint64 nextRevision, bool resubscribed) = 0;
+    virtual void watchEvents(const QList<EtcdWatchEvent> &events, qint64 nextRevision) = 0;
+    virtual void watchSuspended(const EtcdStatus &reason) = 0;
+    virtual void watchResyncRequested(qint64 compactRevision) = 0;
+    virtual void watchResynced(qint64 compactRevision, qint64 anchorRevision) = 0;
+    virtual void watchFailed(const EtcdStatus &status) = 0;
+};
+
+struct WatchSpec
+{
+    WatchCreate request; // key and range end already carry the client's prefix
+    KeySpace keySpace;
+    bool awaitResync = false;
+};
+
+// Every watch of one client on one Watch stream (design/streams.md). Lives in the engine
+// thread: creates one at a time, routes responses by watch id, tracks each watch's resume
+// revision, and after a broken or silent stream resumes every watch where it left off.
+class WatchHub : public QObject
+{
+    Q_OBJECT
+public:
+    WatchHub(Transport &transport, const EtcdRetryPolicy &recovery,
+        std::chrono::milliseconds liveness, QObject *parent);
+    ~WatchHub() override;
+
+    void add(quint64 id, const WatchSpec &spec, MailboxPtr mailbox, WatchObserver *observer);
+    void remove(quint64 id);
+    void resync(quint64 id, qint64 anchorRevision);
+
+private:
+    enum class Phase { Queued, Creating, Active, AwaitingResync };
+    struct Entry
+    {
+        WatchSpec spec;
+        MailboxPtr mailbox;
+        WatchObserver *observer = nullptr;
+        qint64 nextRevision = 0;
+        qint64 serverId = -1;
+        qint64 compactRevision = 0;
+        Phase phase = Phase::Queued;
+        bool suspended = false;
+    };
+
+    template <class F>
+    void tell(Entry &e, F &&f);
+    void ensureStream();
+    void enqueue(quint64 id);
+    void sendNextCreate();
+    void onResponse(WatchResponseData &&r);
+    void onCreated(const WatchResponseData &r);
+    void onCanceled(quint64 id, const WatchResponseData &r);
+    void onEvents(quint64 id, const WatchResponseData &r);
+    void onStreamDone(const EtcdStatus &status);
+    void onLivenessTick();
+    void fail(quint64 id, const EtcdStatus &status);
+
+    Transport &m_transport;
+    EtcdRetryPolicy m_recovery;
+    MailboxPtr m_self;
+    std::shared_ptr<WatchStream> m_stream;
+    quint64 m_generation = 0;
+    std::map<quint64, Entry> m_entries;
+    std::unordered_map<qint64, quint64> m_byServerId;
+    std::deque<quint64> m_queue;
+    std::optional<quint64> m_creating; // etcd answers creates in order, without our id
+    bool m_creatingOrphan = false; // the watch being created was removed meanwhile
+    QTimer m_reconnect;
+    QTimer m_liveness;
+    QElapsedTimer m_outage;
+    int m_failures = 0;
+    bool m_heard = false;
+    bool m_progressAsked = false;
+};
+
+} // namespace Etcd::Internal

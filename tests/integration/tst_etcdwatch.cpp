@@ -1,0 +1,301 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+// EtcdWatch on the client's one Watch stream, against real etcd under real faults.
+#include "testutil.h"
+
+#include <etcdtestcluster.h>
+#include <etcdtestserver.h>
+#include <faultproxy.h>
+
+using namespace Qt::StringLiterals;
+using namespace std::chrono_literals;
+using Etcd::ErrorCode;
+
+namespace {
+
+// Everything one watch reported, in order.
+struct Recorder
+{
+    explicit Recorder(EtcdWatch *w)
+    {
+        QObject::connect(w, &EtcdWatch::eventsReceived, w,
+            [this](const QList<EtcdWatchEvent> &e) { events += e; });
+        QObject::connect(w, &EtcdWatch::suspended, w, [this] { ++suspended; });
+        QObject::connect(w, &EtcdWatch::resubscribed, w, [this] { ++resubscribed; });
+        QObject::connect(w, &EtcdWatch::failed, w, [this](const EtcdStatus &s) { failure = s; });
+    }
+    QByteArrayList values() const
+    {
+        QByteArrayList out;
+        for (const EtcdWatchEvent &e : events)
+            out.append(e.keyValue.value);
+        return out;
+    }
+    QList<EtcdWatchEvent> events;
+    int suspended = 0;
+    int resubscribed = 0;
+    EtcdStatus failure;
+};
+
+QByteArrayList numbers(int from, int to)
+{
+    QByteArrayList out;
+    for (int i = from; i < to; ++i)
+        out.append(QByteArray::number(i));
+    return out;
+}
+
+} // namespace
+
+class tst_EtcdWatch : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+    void eventsInOrder();
+    void filtersPrevKvAndPrefix();
+    void manyWatchesShareOneStream();
+    void restartMidWatch();
+    void pausedEtcdSuspendsAndResumes();
+    void partitionedClientRecovers();
+    void compactionResumesAtCompactRevision();
+    void compactionAwaitsResync();
+    void failoverToAnotherMember();
+
+private:
+    bool putAll(EtcdClient &c, const QByteArray &prefix, const QByteArrayList &values);
+    EtcdTestServer m_server;
+};
+
+void tst_EtcdWatch::initTestCase()
+{
+    ETCDQT_START_OR_SKIP(m_server);
+}
+
+void tst_EtcdWatch::init()
+{
+    if (m_server.isPaused())
+        m_server.resume();
+    if (!m_server.isRunning())
+        QVERIFY2(m_server.restart(), qPrintable(m_server.log()));
+}
+
+bool tst_EtcdWatch::putAll(EtcdClient &c, const QByteArray &prefix, const QByteArrayList &values)
+{
+    for (const QByteArray &v : values) {
+        const auto put = await(c.put(prefix + v, v), 20s);
+        if (!put.status.isOk()) {
+            qWarning() << "put failed" << put.status;
+            return false;
+        }
+    }
+    return true;
+}
+
+void tst_EtcdWatch::eventsInOrder()
+{
+    auto client = connectedClient(m_server.clientUrl());
+    EtcdWatch watch(client.get(), "/order/"_ba, {.prefix = true});
+    Recorder rec(&watch);
+    watch.start();
+    QTRY_COMPARE_WITH_TIMEOUT(watch.state(), EtcdWatch::State::Active, 5000);
+    QVERIFY(putAll(*client, "/order/"_ba, numbers(0, 50)));
+    QVERIFY_OK(await(client->remove("/order/"_ba, {.prefix = true})).status);
+    QTRY_COMPARE_WITH_TIMEOUT(rec.events.size(), 100, 5000);
+    QCOMPARE(rec.values().mid(0, 50), numbers(0, 50));
+    for (int i = 1; i < rec.events.size(); ++i)
+        QVERIFY(rec.events[i].revision >= rec.events[i - 1].revision); // one delete: one revision
+    QCOMPARE(rec.events.last().type, EtcdWatchEvent::Type::Delete);
+    QCOMPARE(watch.nextRevision(), rec.events.last().revision + 1);
+    QCOMPARE(rec.suspended, 0);
+}
+
+void tst_EtcdWatch::filtersPrevKvAndPrefix()
+{
+    auto client = connectedClient(m_server.clientUrl(), "/tenant/"_ba);
+    EtcdWatch watch(client.get(), "k"_ba, {.noDelete = true, .prevKv = true});
+    Recorder rec(&watch);
+    watch.start();
+    QTRY_COMPARE_WITH_TIMEOUT(watch.state(), EtcdWatch::State::Active, 5000);
+    QVERIFY_OK(await(client->put("k"_ba, "1"_ba)).status);
+    QVERIFY_OK(await(client->put("k"_ba, "2"_ba)).status);
+    QVERIFY_OK(await(client->remove("k"_ba)).status);
+    QVERIFY_OK(await(client->put("k"_ba, "3"_ba)).status);
+    QTRY_COMPARE_WITH_TIMEOUT(rec.events.size(), 3, 5000); // the delete is filtered out
+    QCOMPARE(rec.events[1].keyValue.key, "k"_ba); // prefix stripped
+    QCOMPARE(rec.events[1].prevKeyValue.value, "1"_ba);
+    QCOMPARE(rec.events[2].keyValue.value, "3"_ba);
+}
+
+void tst_EtcdWatch::manyWatchesShareOneStream()
+{
+    const double streamsBefore
+        = etcdMetric(m_server.clientUrl(), "etcd_debugging_mvcc_watch_stream_total");
+    auto client = connectedClient(m_server.clientUrl());
+    std::vector<std::unique_ptr<EtcdWatch>> watches;
+    watches.push_back(std::make_unique<EtcdWatch>(client.get(), "/many/first"_ba));
+    watches.back()->start();
+    QTRY_COMPARE_WITH_TIMEOUT(watches.back()->state(), EtcdWatch::State::Active, 5000);
+    const int threadsBefore = threadCount(); // a client with one watch: its threads all exist
+    for (int i = 1; i < 1000; ++i) {
+        watches.push_back(
+            std::make_unique<EtcdWatch>(client.get(), "/many/"_ba + QByteArray::number(i)));
+        watches.back()->start();
+    }
+    QTRY_VERIFY_WITH_TIMEOUT(
+        std::all_of(watches.begin(), watches.end(),
+            [](const auto &w) { return w->state() == EtcdWatch::State::Active; }),
+        30000);
+    QCOMPARE(
+        etcdMetric(m_server.clientUrl(), "etcd_debugging_mvcc_watch_stream_total") - streamsBefore,
+        1.0);
+    QVERIFY(etcdMetric(m_server.clientUrl(), "etcd_debugging_mvcc_watcher_total") >= 1000);
+    Recorder last(watches.back().get());
+    QVERIFY_OK(await(client->put("/many/999"_ba, "x"_ba)).status);
+    QTRY_COMPARE_WITH_TIMEOUT(last.events.size(), 1, 5000);
+    QVERIFY2(threadCount() - threadsBefore <= 4,
+        qPrintable(u"threads %1 -> %2"_s.arg(threadsBefore).arg(threadCount())));
+}
+
+void tst_EtcdWatch::restartMidWatch()
+{
+    auto client = connectedClient(m_server.clientUrl());
+    client->setRpcResilience({EtcdRetryPolicy::bounded(80, 250ms), 2s});
+    EtcdWatch watch(client.get(), "/restart/"_ba, {.prefix = true});
+    Recorder rec(&watch);
+    watch.start();
+    QTRY_COMPARE_WITH_TIMEOUT(watch.state(), EtcdWatch::State::Active, 5000);
+    QVERIFY(putAll(*client, "/restart/"_ba, numbers(0, 20)));
+    QTRY_COMPARE_WITH_TIMEOUT(rec.events.size(), 20, 5000);
+    m_server.kill();
+    QTRY_VERIFY_WITH_TIMEOUT(rec.suspended == 1, 10000);
+    QVERIFY2(m_server.restart(), qPrintable(m_server.log()));
+    QVERIFY(putAll(*client, "/restart/"_ba, numbers(20, 40))); // retried until etcd is back
+    QTRY_COMPARE_WITH_TIMEOUT(rec.events.size(), 40, 20000);
+    QCOMPARE(rec.values(), numbers(0, 40)); // every event once, in order
+    QCOMPARE(rec.resubscribed, 1);
+    QCOMPARE(watch.state(), EtcdWatch::State::Active);
+}
+
+void tst_EtcdWatch::pausedEtcdSuspendsAndResumes()
+{
+    auto client = std::make_unique<EtcdClient>(QList<QUrl> {m_server.clientUrl()});
+    client->setStreamLivenessInterval(500ms);
+    client->connectToEndpoints();
+    EtcdWatch watch(client.get(), "/pause/"_ba, {.prefix = true});
+    Recorder rec(&watch);
+    watch.start();
+    QTRY_COMPARE_WITH_TIMEOUT(watch.state(), EtcdWatch::State::Active, 5000);
+    QVERIFY(putAll(*client, "/pause/"_ba, {"a"_ba}));
+    QVERIFY(m_server.pause());
+    QTRY_COMPARE_WITH_TIMEOUT(rec.suspended, 1, 5000); // silence is the only symptom
+    QVERIFY(m_server.resume());
+    QTRY_COMPARE_WITH_TIMEOUT(rec.resubscribed, 1, 20000);
+    QVERIFY(putAll(*client, "/pause/"_ba, {"b"_ba}));
+    QTRY_COMPARE_WITH_TIMEOUT(rec.events.size(), 2, 5000);
+    QCOMPARE(rec.values(), (QByteArrayList {"a"_ba, "b"_ba}));
+}
+
+void tst_EtcdWatch::partitionedClientRecovers()
+{
+    FaultProxy proxy(u"127.0.0.1"_s, m_server.clientPort());
+    QVERIFY(proxy.start());
+    EtcdClient partitioned({proxy.url()});
+    partitioned.setStreamLivenessInterval(500ms);
+    partitioned.connectToEndpoints();
+    auto writer = connectedClient(m_server.clientUrl());
+    EtcdWatch watch(&partitioned, "/part/"_ba, {.prefix = true});
+    Recorder rec(&watch);
+    watch.start();
+    QTRY_COMPARE_WITH_TIMEOUT(watch.state(), EtcdWatch::State::Active, 5000);
+    QVERIFY(putAll(*writer, "/part/"_ba, {"1"_ba}));
+    QTRY_COMPARE_WITH_TIMEOUT(rec.events.size(), 1, 5000);
+    proxy.setMode(FaultProxy::Mode::Blackhole);
+    QTRY_COMPARE_WITH_TIMEOUT(rec.suspended, 1, 5000);
+    QVERIFY(putAll(*writer, "/part/"_ba, {"2"_ba, "3"_ba})); // others carry on
+    proxy.setMode(FaultProxy::Mode::Pass);
+    QTRY_COMPARE_WITH_TIMEOUT(rec.resubscribed, 1, 20000);
+    QTRY_COMPARE_WITH_TIMEOUT(rec.events.size(), 3, 5000);
+    QCOMPARE(rec.values(), (QByteArrayList {"1"_ba, "2"_ba, "3"_ba}));
+}
+
+void tst_EtcdWatch::compactionResumesAtCompactRevision()
+{
+    auto client = connectedClient(m_server.clientUrl());
+    const auto first = await(client->put("/compact/k"_ba, "1"_ba));
+    QVERIFY(putAll(*client, "/compact/"_ba, {"2"_ba}));
+    const auto third = await(client->put("/compact/k"_ba, "3"_ba));
+    QVERIFY_OK(await(client->compact(third->revision())).status);
+    EtcdWatch watch(client.get(), "/compact/k"_ba, {.startRevision = first->revision()});
+    Recorder rec(&watch);
+    QSignalSpy resynced(&watch, &EtcdWatch::resynced);
+    watch.start();
+    QTRY_COMPARE_WITH_TIMEOUT(resynced.size(), 1, 5000);
+    QCOMPARE(resynced.first().at(0).toLongLong(), third->revision());
+    QTRY_COMPARE_WITH_TIMEOUT(rec.events.size(), 1, 5000); // the change at the compaction
+    QCOMPARE(rec.events.first().keyValue.value, "3"_ba);
+}
+
+void tst_EtcdWatch::compactionAwaitsResync()
+{
+    auto client = connectedClient(m_server.clientUrl());
+    const auto first = await(client->put("/resync/k"_ba, "1"_ba));
+    const auto second = await(client->put("/resync/k"_ba, "2"_ba));
+    QVERIFY_OK(await(client->compact(second->revision())).status);
+    EtcdWatch watch(client.get(), "/resync/k"_ba, {.startRevision = first->revision()});
+    watch.setResyncMode(EtcdWatch::ResyncMode::AwaitResync);
+    Recorder rec(&watch);
+    QSignalSpy requested(&watch, &EtcdWatch::resyncRequested);
+    QSignalSpy resynced(&watch, &EtcdWatch::resynced);
+    watch.start();
+    QTRY_COMPARE_WITH_TIMEOUT(requested.size(), 1, 5000);
+    QCOMPARE(watch.state(), EtcdWatch::State::AwaitingResync);
+    const auto fresh = await(client->get("/resync/k"_ba)); // the owner re-reads its world
+    watch.resync(fresh->revision() + 1);
+    QTRY_COMPARE_WITH_TIMEOUT(resynced.size(), 1, 5000);
+    QCOMPARE(resynced.first().at(1).toLongLong(), fresh->revision() + 1);
+    QTRY_COMPARE_WITH_TIMEOUT(watch.state(), EtcdWatch::State::Active, 5000);
+    QVERIFY_OK(await(client->put("/resync/k"_ba, "3"_ba)).status);
+    QTRY_COMPARE_WITH_TIMEOUT(rec.events.size(), 1, 5000);
+    QCOMPARE(rec.events.first().keyValue.value, "3"_ba);
+}
+
+void tst_EtcdWatch::failoverToAnotherMember()
+{
+    EtcdTestCluster cluster(3);
+    ETCDQT_START_OR_SKIP(cluster);
+    EtcdClient watcher(cluster.clientUrls()); // starts on member 0
+    watcher.setStreamLivenessInterval(500ms);
+    watcher.connectToEndpoints();
+    EtcdClient writer({cluster.clientUrl(1), cluster.clientUrl(2)});
+    writer.setRpcResilience({EtcdRetryPolicy::bounded(40, 250ms), 2s});
+    writer.connectToEndpoints();
+    EtcdWatch watch(&watcher, "/fail/"_ba, {.prefix = true});
+    Recorder rec(&watch);
+    watch.start();
+    QTRY_COMPARE_WITH_TIMEOUT(watch.state(), EtcdWatch::State::Active, 10000);
+    const auto lease = await(watcher.grantLease(3s));
+    QVERIFY_OK(lease.status);
+    EtcdKeepAlive keep(&watcher, lease->leaseId(), 3s);
+    QSignalSpy expired(&keep, &EtcdKeepAlive::expired);
+    keep.start();
+
+    QVERIFY(putAll(writer, "/fail/"_ba, numbers(0, 10)));
+    QTRY_COMPARE_WITH_TIMEOUT(rec.events.size(), 10, 5000);
+    cluster.kill(0); // the member the watcher's streams use
+    QVERIFY(cluster.waitForLeader(10s));
+    QVERIFY(putAll(writer, "/fail/"_ba, numbers(10, 20)));
+    QTRY_COMPARE_WITH_TIMEOUT(rec.events.size(), 20, 20000);
+    QCOMPARE(rec.values(), numbers(0, 20));
+    QCOMPARE(rec.suspended, 1);
+    QCOMPARE(rec.resubscribed, 1);
+
+    QTest::qWait(6000); // two TTLs: the lease must be renewed through the other members
+    QCOMPARE(expired.size(), 0);
+    const auto ttl = await(writer.leaseTimeToLive(lease->leaseId()));
+    QVERIFY(ttl->ttl() > 0s);
+}
+
+QTEST_GUILESS_MAIN(tst_EtcdWatch)
+#include "tst_etcdwatch.moc"
