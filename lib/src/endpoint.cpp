@@ -3,6 +3,7 @@
 #include "endpoint_p.h"
 
 #include <QtCore/qcoreapplication.h>
+#include <QtCore/qfile.h>
 #include <QtCore/qregularexpression.h>
 
 using namespace Qt::StringLiterals;
@@ -54,6 +55,43 @@ QString Endpoint::grpcTarget() const
 QString Endpoint::display() const
 {
     return (tls ? u"https://"_s : u"http://"_s) + host + u':' + QString::number(port);
+}
+
+namespace {
+
+std::variant<QByteArray, EtcdStatus> readPem(const QString &path, const char *what)
+{
+    if (path.isEmpty())
+        return QByteArray();
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return invalid(tr("cannot read the TLS %1 file '%2': %3")
+                           .arg(QLatin1String(what), path, file.errorString()));
+    const QByteArray pem = file.readAll();
+    if (!pem.contains("-----BEGIN "))
+        return invalid(tr("the TLS %1 file '%2' is not PEM").arg(QLatin1String(what), path));
+    return pem;
+}
+
+} // namespace
+
+std::variant<TlsMaterial, EtcdStatus> loadTlsMaterial(
+    const QString &caFile, const QString &certFile, const QString &keyFile)
+{
+    if (certFile.isEmpty() != keyFile.isEmpty())
+        return invalid(tr("a client certificate needs its key, and a key its certificate"));
+    TlsMaterial m;
+    const std::pair<QByteArray *, std::variant<QByteArray, EtcdStatus>> parts[] = {
+        {&m.ca, readPem(caFile, "CA")},
+        {&m.cert, readPem(certFile, "certificate")},
+        {&m.key, readPem(keyFile, "key")},
+    };
+    for (const auto &[field, result] : parts) {
+        if (auto *status = std::get_if<EtcdStatus>(&result))
+            return *status;
+        *field = std::get<QByteArray>(result);
+    }
+    return m;
 }
 
 std::variant<QList<Endpoint>, EtcdStatus> parseEndpoints(const QList<QUrl> &urls)

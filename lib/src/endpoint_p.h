@@ -26,6 +26,19 @@ struct ETCDQT_AUTOTEST_EXPORT Endpoint
     [[nodiscard]] QString display() const;
 };
 
+// PEM bytes for https endpoints; empty ca means the system's roots, empty cert/key no client
+// certificate.
+struct TlsMaterial
+{
+    QByteArray ca;
+    QByteArray cert;
+    QByteArray key;
+};
+
+// Reads and sanity-checks the files; an InvalidArgument status names the file at fault.
+ETCDQT_AUTOTEST_EXPORT std::variant<TlsMaterial, EtcdStatus> loadTlsMaterial(
+    const QString &caFile, const QString &certFile, const QString &keyFile);
+
 // Validates a user's endpoint list: http:// or https:// with a host and a port, one scheme for
 // all. Anything else is an InvalidArgument status that names the offending entry.
 ETCDQT_AUTOTEST_EXPORT std::variant<QList<Endpoint>, EtcdStatus> parseEndpoints(

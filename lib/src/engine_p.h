@@ -26,6 +26,7 @@ public:
     {
         std::chrono::milliseconds connectTimeout {5000};
         std::chrono::milliseconds streamLiveness {5000};
+        TlsMaterial tls;
     };
     Engine(const QList<Endpoint> &endpoints, const Config &config);
     ~Engine() override;

@@ -108,6 +108,25 @@ void EtcdClient::setKeyPrefix(const QByteArray &prefix)
 }
 
 /*!
+    Returns the TLS files used with https:// endpoints.
+*/
+EtcdTlsFiles EtcdClient::tlsFiles() const
+{
+    return d_func()->tlsFiles;
+}
+
+/*!
+    Sets the CA, client certificate and key PEM files for https:// endpoints to \a files. They
+    are read at connectToEndpoints(); an unreadable or non-PEM file, or a certificate without
+    its key, is reported there as Etcd::ErrorCode::InvalidArgument. A server certificate that
+    the CA does not vouch for fails every call with Etcd::ErrorCode::TlsError.
+*/
+void EtcdClient::setTlsFiles(const EtcdTlsFiles &files)
+{
+    d_func()->tlsFiles = files;
+}
+
+/*!
     \property EtcdClient::state
     The connection state.
 */
@@ -184,6 +203,15 @@ void EtcdClient::connectToEndpoints()
     if (d->state != State::Disconnected)
         return;
     auto parsed = parseEndpoints(d->endpoints);
+    TlsMaterial tls;
+    if (auto *eps = std::get_if<QList<Endpoint>>(&parsed); eps && eps->first().tls) {
+        const EtcdTlsFiles &f = d->tlsFiles;
+        auto loaded = loadTlsMaterial(f.caCertificate, f.clientCertificate, f.clientKey);
+        if (auto *status = std::get_if<EtcdStatus>(&loaded))
+            parsed = *status;
+        else
+            tls = std::get<TlsMaterial>(loaded);
+    }
     if (auto *status = std::get_if<EtcdStatus>(&parsed)) {
         qCWarning(lcEtcdClient) << "cannot connect:" << status->message();
         d->endpointError = *status;
@@ -191,7 +219,7 @@ void EtcdClient::connectToEndpoints()
         return;
     }
     d->endpointError.reset();
-    d->startSession(std::get<QList<Endpoint>>(parsed));
+    d->startSession(std::get<QList<Endpoint>>(parsed), tls);
 }
 
 /*!
@@ -207,13 +235,13 @@ void EtcdClient::disconnectFromEndpoints()
     d->setState(State::Disconnected);
 }
 
-void EtcdClientPrivate::startSession(const QList<Endpoint> &eps)
+void EtcdClientPrivate::startSession(const QList<Endpoint> &eps, const TlsMaterial &tls)
 {
     Q_Q(EtcdClient);
     if (!engineThread.isRunning())
         engineThread.start();
     const quint64 id = ++session;
-    auto *e = new Engine(eps, Engine::Config {connectTimeout, streamLiveness});
+    auto *e = new Engine(eps, Engine::Config {connectTimeout, streamLiveness, tls});
     transport = e->transport();
     e->moveToThread(&engineThread);
     QObject::connect(e, &Engine::stateChanged, q,

@@ -47,7 +47,8 @@ public:
     [[nodiscard]] CallOptions callOptions(bool retriable) const;
     void setState(EtcdClient::State next, const EtcdStatus &reason = {});
     void onEngineState(quint64 session, EtcdClient::State next, const EtcdStatus &reason);
-    void startSession(const QList<Etcd::Internal::Endpoint> &endpoints);
+    void startSession(const QList<Etcd::Internal::Endpoint> &endpoints,
+                      const Etcd::Internal::TlsMaterial &tls);
     void stopSession();
 
     EtcdClient *q_ptr;
@@ -59,6 +60,7 @@ public:
     std::chrono::milliseconds connectTimeout {5000};
     std::chrono::milliseconds streamLiveness {5000};
     EtcdRpcResilience resilience;
+    EtcdTlsFiles tlsFiles;
     bool reportedOutage = false;
 
     QThread engineThread;

@@ -13,6 +13,15 @@
 
 class EtcdClientPrivate;
 
+// PEM files for https:// endpoints. An empty CA means the system's trusted roots; a client
+// certificate and its key go together (mutual TLS).
+struct EtcdTlsFiles
+{
+    QString caCertificate {};
+    QString clientCertificate {};
+    QString clientKey {};
+};
+
 class ETCDQT_EXPORT EtcdClient : public QObject
 {
     Q_OBJECT
@@ -32,6 +41,8 @@ public:
     [[nodiscard]] QByteArray keyPrefix() const;
     void setKeyPrefix(const QByteArray &prefix);
     [[nodiscard]] State state() const;
+    [[nodiscard]] EtcdTlsFiles tlsFiles() const;
+    void setTlsFiles(const EtcdTlsFiles &files);
 
     [[nodiscard]] std::chrono::milliseconds callDeadline() const;
     void setCallDeadline(std::chrono::milliseconds deadline);

@@ -24,7 +24,19 @@ void keepGrpcRuntime()
     std::call_once(once, [] { grpc_init(); });
 }
 
-std::shared_ptr<grpc::Channel> makeChannel(const Endpoint &endpoint)
+std::shared_ptr<grpc::ChannelCredentials> credentials(
+    const Endpoint &endpoint, const TlsMaterial &tls)
+{
+    if (!endpoint.tls)
+        return grpc::InsecureChannelCredentials();
+    grpc::SslCredentialsOptions options;
+    options.pem_root_certs = tls.ca.toStdString();
+    options.pem_cert_chain = tls.cert.toStdString();
+    options.pem_private_key = tls.key.toStdString();
+    return grpc::SslCredentials(options);
+}
+
+std::shared_ptr<grpc::Channel> makeChannel(const Endpoint &endpoint, const TlsMaterial &tls)
 {
     grpc::ChannelArguments args;
     // One connection per client, as separate processes would have; not shared process-wide.
@@ -36,15 +48,14 @@ std::shared_ptr<grpc::Channel> makeChannel(const Endpoint &endpoint)
     args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 1000);
     args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 1000);
     args.SetMaxReceiveMessageSize(-1);
-    auto credentials = endpoint.tls ? grpc::SslCredentials(grpc::SslCredentialsOptions {})
-                                    : grpc::InsecureChannelCredentials();
-    return grpc::CreateCustomChannel(endpoint.grpcTarget().toStdString(), credentials, args);
+    return grpc::CreateCustomChannel(
+        endpoint.grpcTarget().toStdString(), credentials(endpoint, tls), args);
 }
 
-Stubs makeStubs(const Endpoint &endpoint)
+Stubs makeStubs(const Endpoint &endpoint, const TlsMaterial &tls)
 {
     Stubs s;
-    s.channel = makeChannel(endpoint);
+    s.channel = makeChannel(endpoint, tls);
     s.kv = pb::KV::NewStub(s.channel);
     s.lease = pb::Lease::NewStub(s.channel);
     s.watch = pb::Watch::NewStub(s.channel);
@@ -71,14 +82,14 @@ using Ctx = grpc::ClientContext;
 
 } // namespace
 
-TransportPrivate::TransportPrivate(
-    const QList<Endpoint> &eps, QObject *engine, TransportListener *listener)
+TransportPrivate::TransportPrivate(const QList<Endpoint> &eps, const TlsMaterial &tls,
+    QObject *engine, TransportListener *listener)
     : endpoints(eps), m_engine(engine), m_listener(listener)
 {
     keepGrpcRuntime();
     stubs.reserve(eps.size());
     for (const Endpoint &e : eps)
-        stubs.push_back(makeStubs(e));
+        stubs.push_back(makeStubs(e, tls));
 }
 
 bool TransportPrivate::begin(const std::shared_ptr<CallHandle> &call)
@@ -163,8 +174,9 @@ void TransportPrivate::shutdown()
         qCWarning(lcEtcdTransport) << m_inflight.size() << "calls did not finish within 5 s";
 }
 
-Transport::Transport(const QList<Endpoint> &endpoints, QObject *engine, TransportListener *listener)
-    : d(std::make_shared<TransportPrivate>(endpoints, engine, listener))
+Transport::Transport(const QList<Endpoint> &endpoints, const TlsMaterial &tls, QObject *engine,
+    TransportListener *listener)
+    : d(std::make_shared<TransportPrivate>(endpoints, tls, engine, listener))
 { }
 
 Transport::~Transport()

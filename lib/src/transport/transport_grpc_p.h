@@ -36,8 +36,8 @@ struct Stubs
 class TransportPrivate
 {
 public:
-    TransportPrivate(
-        const QList<Endpoint> &endpoints, QObject *engine, TransportListener *listener);
+    TransportPrivate(const QList<Endpoint> &endpoints, const TlsMaterial &tls, QObject *engine,
+        TransportListener *listener);
 
     // Registers a call about to be handed to gRPC; false once shutdown() has begun.
     bool begin(const std::shared_ptr<CallHandle> &call);

@@ -32,7 +32,8 @@ public:
 class Transport
 {
 public:
-    Transport(const QList<Endpoint> &endpoints, QObject *engine, TransportListener *listener);
+    Transport(const QList<Endpoint> &endpoints, const TlsMaterial &tls, QObject *engine,
+              TransportListener *listener);
     ~Transport();
     Transport(const Transport &) = delete;
     Transport &operator=(const Transport &) = delete;
