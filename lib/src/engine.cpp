@@ -14,6 +14,8 @@ Engine::Engine(const QList<Endpoint> &endpoints, const Config &config)
           *m_transport, EtcdRetryPolicy::exponentialBackoff(), config.streamLiveness, this),
       m_probeTimer(this), m_backoff(EtcdRetryPolicy::exponentialBackoff(250ms, 5s))
 {
+    m_authenticate = !config.user.isEmpty();
+    m_transport->setCredentials(config.user, config.password);
     m_probeTimer.setSingleShot(true);
     connect(&m_probeTimer, &QTimer::timeout, this, &Engine::probe);
 }
@@ -26,7 +28,21 @@ Engine::~Engine()
 
 void Engine::start()
 {
-    probe();
+    if (!m_authenticate) {
+        probe();
+        return;
+    }
+    // Authenticate first, so that the first calls already carry a token.
+    m_transport->refreshToken([this](const EtcdStatus &status) {
+        QMetaObject::invokeMethod(
+            this,
+            [this, status] {
+                if (!status.isOk())
+                    Q_EMIT stateChanged(m_state, status);
+                probe();
+            },
+            Qt::QueuedConnection);
+    });
 }
 
 void Engine::probe()

@@ -27,6 +27,8 @@ public:
         std::chrono::milliseconds connectTimeout {5000};
         std::chrono::milliseconds streamLiveness {5000};
         TlsMaterial tls;
+        QByteArray user;
+        QByteArray password;
     };
     Engine(const QList<Endpoint> &endpoints, const Config &config);
     ~Engine() override;
@@ -56,6 +58,7 @@ private:
     QTimer m_probeTimer; // a child, so it moves to the engine thread with us
     Transport::Handle m_probe;
     int m_failedProbes = 0;
+    bool m_authenticate = false;
     EtcdRetryPolicy m_backoff;
 };
 

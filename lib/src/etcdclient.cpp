@@ -107,6 +107,25 @@ void EtcdClient::setKeyPrefix(const QByteArray &prefix)
     Q_EMIT keyPrefixChanged();
 }
 
+/*! Returns the etcd user name the client authenticates as (empty: no auth). */
+QString EtcdClient::user() const
+{
+    return d_func()->user;
+}
+
+/*!
+    Authenticates as \a user with \a password from the next connectToEndpoints() on. Every call
+    and stream carries the token etcd issues; when etcd calls it invalid (a simple token
+    expires after --auth-token-ttl of disuse), the client authenticates again, once for all
+    calls that noticed, and repeats them. The password stays in memory and is never logged.
+*/
+void EtcdClient::setCredentials(const QString &user, const QString &password)
+{
+    Q_D(EtcdClient);
+    d->user = user;
+    d->password = password;
+}
+
 /*!
     Returns the TLS files used with https:// endpoints.
 */
@@ -241,7 +260,8 @@ void EtcdClientPrivate::startSession(const QList<Endpoint> &eps, const TlsMateri
     if (!engineThread.isRunning())
         engineThread.start();
     const quint64 id = ++session;
-    auto *e = new Engine(eps, Engine::Config {connectTimeout, streamLiveness, tls});
+    auto *e = new Engine(eps,
+        Engine::Config {connectTimeout, streamLiveness, tls, user.toUtf8(), password.toUtf8()});
     transport = e->transport();
     e->moveToThread(&engineThread);
     QObject::connect(e, &Engine::stateChanged, q,

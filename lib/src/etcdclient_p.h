@@ -47,8 +47,8 @@ public:
     [[nodiscard]] CallOptions callOptions(bool retriable) const;
     void setState(EtcdClient::State next, const EtcdStatus &reason = {});
     void onEngineState(quint64 session, EtcdClient::State next, const EtcdStatus &reason);
-    void startSession(const QList<Etcd::Internal::Endpoint> &endpoints,
-                      const Etcd::Internal::TlsMaterial &tls);
+    void startSession(
+        const QList<Etcd::Internal::Endpoint> &endpoints, const Etcd::Internal::TlsMaterial &tls);
     void stopSession();
 
     EtcdClient *q_ptr;
@@ -61,6 +61,8 @@ public:
     std::chrono::milliseconds streamLiveness {5000};
     EtcdRpcResilience resilience;
     EtcdTlsFiles tlsFiles;
+    QString user;
+    QString password; // held in memory only, never logged
     bool reportedOutage = false;
 
     QThread engineThread;

@@ -37,6 +37,7 @@ struct ReplyData
     QList<EtcdMember> members;
     EtcdServerStatus server;
     QByteArray lockKey;
+    QByteArray authToken;
 };
 
 } // namespace Etcd::Internal

@@ -22,6 +22,7 @@ constexpr std::array kPatterns {
     Pattern {u"request is too large", Etcd::ErrorCode::RequestTooLarge},
     Pattern {u"received message larger than max", Etcd::ErrorCode::RequestTooLarge},
     Pattern {u"invalid auth token", Etcd::ErrorCode::InvalidAuthToken},
+    Pattern {u"user name is empty", Etcd::ErrorCode::InvalidAuthToken}, // no token sent yet
     Pattern {u"etcdserver: no leader", Etcd::ErrorCode::NoLeader},
     Pattern {u"SSL_ERROR", Etcd::ErrorCode::TlsError},
     Pattern {u"Handshake failed", Etcd::ErrorCode::TlsError},

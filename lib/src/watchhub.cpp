@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "watchhub_p.h"
 
+#include "statusmapping_p.h"
+
 #include <QtCore/qcoreapplication.h>
 
 namespace Etcd::Internal {
@@ -112,7 +114,7 @@ void WatchHub::enqueue(quint64 id)
 
 void WatchHub::sendNextCreate()
 {
-    if (!m_stream || m_creating || m_queue.empty())
+    if (!m_stream || m_creating || m_queue.empty() || m_authPending)
         return;
     const quint64 id = m_queue.front();
     m_queue.pop_front();
@@ -149,7 +151,11 @@ void WatchHub::onCreated(const WatchResponseData &r)
         if (r.watchId >= 0 && m_stream)
             m_stream->cancelWatch(r.watchId);
     } else if (r.canceled || r.watchId < 0) {
-        fail(*id, EtcdStatus(Etcd::ErrorCode::FailedPrecondition, r.cancelReason));
+        const EtcdStatus why
+            = statusFromGrpc(int(Etcd::ErrorCode::FailedPrecondition), r.cancelReason);
+        if (why.code() == Etcd::ErrorCode::InvalidAuthToken)
+            return reauthenticate(*id);
+        fail(*id, why);
     } else {
         Entry &e = m_entries.at(*id);
         e.phase = Phase::Active;
@@ -163,6 +169,24 @@ void WatchHub::onCreated(const WatchResponseData &r)
                 WatchObserver *o) { o->watchCreated(next, again); });
     }
     sendNextCreate();
+}
+
+// The stream carries the token it was opened with: after a fresh token, open a new stream.
+void WatchHub::reauthenticate(quint64 id)
+{
+    m_entries.at(id).phase = Phase::Queued;
+    m_queue.push_front(id);
+    if (std::exchange(m_authPending, true))
+        return;
+    m_transport.refreshToken([mailbox = m_self, this](const EtcdStatus &) {
+        mailbox->post([this] {
+            m_authPending = false;
+            if (m_stream)
+                m_stream->cancel(); // recovery reopens it, now with the new token
+            else
+                ensureStream();
+        });
+    });
 }
 
 void WatchHub::onCanceled(quint64 id, const WatchResponseData &r)
@@ -217,7 +241,8 @@ void WatchHub::onStreamDone(const EtcdStatus &status)
     for (auto &[id, e] : m_entries) {
         if (e.phase == Phase::AwaitingResync)
             continue;
-        if (!std::exchange(e.suspended, true))
+        // Only a watch that was live is suspended; one still being created just waits.
+        if (e.phase == Phase::Active && !std::exchange(e.suspended, true))
             tell(e, [status](WatchObserver *o) { o->watchSuspended(status); });
         enqueue(id);
     }

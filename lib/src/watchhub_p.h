@@ -75,6 +75,7 @@ private:
     void onResponse(WatchResponseData &&r);
     void onCreated(const WatchResponseData &r);
     void onCanceled(quint64 id, const WatchResponseData &r);
+    void reauthenticate(quint64 id);
     void onEvents(quint64 id, const WatchResponseData &r);
     void onStreamDone(const EtcdStatus &status);
     void onLivenessTick();
@@ -96,6 +97,7 @@ private:
     int m_failures = 0;
     bool m_heard = false;
     bool m_progressAsked = false;
+    bool m_authPending = false;
 };
 
 } // namespace Etcd::Internal

@@ -41,6 +41,8 @@ public:
     [[nodiscard]] QByteArray keyPrefix() const;
     void setKeyPrefix(const QByteArray &prefix);
     [[nodiscard]] State state() const;
+    [[nodiscard]] QString user() const;
+    void setCredentials(const QString &user, const QString &password);
     [[nodiscard]] EtcdTlsFiles tlsFiles() const;
     void setTlsFiles(const EtcdTlsFiles &files);
 

@@ -86,6 +86,8 @@ public:
     {
         const EtcdStatus status
             = statusFromGrpc(s.error_code(), QString::fromStdString(s.error_message()));
+        if (status.code() == Etcd::ErrorCode::InvalidAuthToken && m_transport->hasCredentials())
+            m_transport->refreshToken([](const EtcdStatus &) {}); // for the reconnect
         if (s.error_code() == grpc::UNAVAILABLE) // moves unary calls off this endpoint too
             m_transport->noteOutcome(m_endpoint, s.error_code(), status);
         m_onDone(status);

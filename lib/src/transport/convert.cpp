@@ -253,4 +253,11 @@ ReplyData unlock(const v3lockpb::UnlockResponse &r, const KeySpace &)
     return withHeader(r.header());
 }
 
+ReplyData authenticate(const pb::AuthenticateResponse &r, const KeySpace &)
+{
+    ReplyData d = withHeader(r.header());
+    d.authToken = bytes(r.token());
+    return d;
+}
+
 } // namespace Etcd::Internal::Convert

@@ -37,5 +37,6 @@ ReplyData memberList(const etcdserverpb::MemberListResponse &r, const KeySpace &
 ReplyData status(const etcdserverpb::StatusResponse &r, const KeySpace &ks);
 ReplyData lock(const v3lockpb::LockResponse &r, const KeySpace &ks);
 ReplyData unlock(const v3lockpb::UnlockResponse &r, const KeySpace &ks);
+ReplyData authenticate(const etcdserverpb::AuthenticateResponse &r, const KeySpace &ks);
 
 } // namespace Etcd::Internal::Convert

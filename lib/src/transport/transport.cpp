@@ -201,10 +201,62 @@ void Transport::rotateEndpoint()
     while (!d->current.compare_exchange_weak(now, (now + 1) % n)) { }
 }
 
-void Transport::setAuthToken(const QByteArray &token)
+void Transport::setCredentials(const QByteArray &user, const QByteArray &password)
 {
     std::lock_guard lock(d->tokenMutex);
-    d->authToken = token;
+    d->user = user;
+    d->password = password;
+}
+
+void Transport::refreshToken(std::function<void(const EtcdStatus &)> done)
+{
+    d->refreshToken(std::move(done));
+}
+
+bool TransportPrivate::hasCredentials() const
+{
+    std::lock_guard lock(tokenMutex);
+    return !user.isEmpty();
+}
+
+void TransportPrivate::refreshToken(std::function<void(const EtcdStatus &)> done)
+{
+    pb::AuthenticateRequest request;
+    {
+        std::lock_guard lock(tokenMutex);
+        tokenWaiters.push_back(std::move(done));
+        if (std::exchange(refreshing, true))
+            return; // one Authenticate serves every caller that found the token stale
+        request.set_name(user.toStdString());
+        request.set_password(password.toStdString());
+        authToken.clear(); // Authenticate itself must go without the stale token
+    }
+    CallOptions options;
+    options.retriable = false;
+    auto self = shared_from_this();
+    auto finished = [self](const EtcdStatus &status, ReplyData &&data) {
+        std::vector<std::function<void(const EtcdStatus &)>> waiters;
+        {
+            std::lock_guard lock(self->tokenMutex);
+            self->refreshing = false;
+            self->authToken = data.authToken;
+            waiters.swap(self->tokenWaiters);
+        }
+        for (auto &w : waiters)
+            w(status);
+    };
+    QObject *context = nullptr;
+    {
+        std::lock_guard lock(m_mutex);
+        context = m_closing ? nullptr : m_engine;
+    }
+    if (!context)
+        return finished(EtcdStatus(Etcd::ErrorCode::Cancelled, {}), {});
+    start<pb::AuthenticateRequest, pb::AuthenticateResponse>(
+        self, options, CallTarget {context, finished}, std::move(request),
+        [](Stubs &s, Ctx *x, const pb::AuthenticateRequest *q, pb::AuthenticateResponse *a,
+            Done f) { s.auth->async()->Authenticate(x, q, a, std::move(f)); },
+        &Convert::authenticate);
 }
 
 void Transport::shutdown()

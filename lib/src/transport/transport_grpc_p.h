@@ -33,7 +33,7 @@ struct Stubs
 
 // Shared by the Transport and every call it started, so a late gRPC callback or a retry timer
 // never outlives the channels, stubs and bookkeeping it touches.
-class TransportPrivate
+class TransportPrivate : public std::enable_shared_from_this<TransportPrivate>
 {
 public:
     TransportPrivate(const QList<Endpoint> &endpoints, const TlsMaterial &tls, QObject *engine,
@@ -51,8 +51,15 @@ public:
     QList<Endpoint> endpoints;
     std::vector<Stubs> stubs;
     std::atomic<int> current {0};
-    QByteArray authToken; // guarded by tokenMutex
+    QByteArray authToken; // guarded by tokenMutex, like the rest of the auth state
+    QByteArray user;
+    QByteArray password;
+    bool refreshing = false;
+    std::vector<std::function<void(const EtcdStatus &)>> tokenWaiters;
     mutable std::mutex tokenMutex;
+
+    bool hasCredentials() const;
+    void refreshToken(std::function<void(const EtcdStatus &)> done);
 
 private:
     std::mutex m_mutex;

@@ -33,7 +33,7 @@ class Transport
 {
 public:
     Transport(const QList<Endpoint> &endpoints, const TlsMaterial &tls, QObject *engine,
-              TransportListener *listener);
+        TransportListener *listener);
     ~Transport();
     Transport(const Transport &) = delete;
     Transport &operator=(const Transport &) = delete;
@@ -60,8 +60,10 @@ public:
     std::shared_ptr<WatchStream> openWatch(StreamCallbacks<WatchResponseData> callbacks);
     std::shared_ptr<KeepAliveStream> openKeepAlive(StreamCallbacks<KeepAliveAck> callbacks);
 
-    // Credentials for every later call and stream: the auth token etcd issued (empty: none).
-    void setAuthToken(const QByteArray &token);
+    // User and password for etcd's auth; every call and stream then carries the token etcd
+    // issues, fetched again (once, shared) whenever etcd calls it invalid or missing.
+    void setCredentials(const QByteArray &user, const QByteArray &password);
+    void refreshToken(std::function<void(const EtcdStatus &)> done);
 
     [[nodiscard]] int endpointCount() const;
     [[nodiscard]] int currentEndpoint() const;

@@ -86,6 +86,19 @@ void CallBase::onDone(const grpc::Status &s, int endpoint)
     const EtcdStatus status
         = statusFromGrpc(s.error_code(), QString::fromStdString(s.error_message()));
     m_transport->noteOutcome(endpoint, s.error_code(), status);
+    if (status.code() == Etcd::ErrorCode::InvalidAuthToken && !m_authRetried
+        && m_transport->hasCredentials()) {
+        // The token expired (or none was sent yet): authenticate again, once, then repeat.
+        m_authRetried = true;
+        m_transport->refreshToken([self = shared_from_this()](const EtcdStatus &auth) {
+            if (auth.isOk())
+                self->attempt();
+            else
+                self->deliver(auth, {});
+        });
+        m_transport->end(this);
+        return;
+    }
     const auto delay = s.ok() ? std::nullopt : retryDelay(s.error_code());
     if (!delay || !m_transport->scheduleRetry(shared_from_this(), *delay))
         deliver(status, s.ok() ? decode() : ReplyData {});

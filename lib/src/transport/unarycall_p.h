@@ -43,6 +43,7 @@ private:
     std::unique_ptr<grpc::ClientContext> m_context;
     bool m_cancelled = false;
     int m_attempt = 0;
+    bool m_authRetried = false;
 };
 
 template <class Request, class Response>

@@ -1,0 +1,111 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+// etcd's user/password auth: tokens, their transparent refresh, and role-limited users.
+#include "testutil.h"
+
+#include <etcdtestserver.h>
+
+#include <QtCore/qprocess.h>
+
+using namespace Qt::StringLiterals;
+using namespace std::chrono_literals;
+using Etcd::ErrorCode;
+
+namespace {
+constexpr int kTokenTtlMs = 2000; // etcd --auth-token-ttl=2 (simple tokens)
+}
+
+class tst_EtcdAuth : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void roleLimitsTheKeySpace();
+    void expiredTokenIsRefreshedForCallsAndStreams();
+    void wrongPasswordFails();
+
+private:
+    bool etcdctl(const QStringList &args);
+    std::unique_ptr<EtcdClient> appClient(const QString &password = u"app-pw"_s);
+    EtcdTestServer m_server;
+};
+
+bool tst_EtcdAuth::etcdctl(const QStringList &args)
+{
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(u"ETCDCTL_API"_s, u"3"_s);
+    p.setProcessEnvironment(env);
+    p.start(u"etcdctl"_s, QStringList {u"--endpoints="_s + m_server.clientUrl().toString()} + args);
+    if (!p.waitForFinished(20000) || p.exitCode() != 0) {
+        qWarning() << "etcdctl" << args << p.readAllStandardError();
+        return false;
+    }
+    return true;
+}
+
+void tst_EtcdAuth::initTestCase()
+{
+    m_server.setExtraArguments({u"--auth-token-ttl=%1"_s.arg(kTokenTtlMs / 1000)});
+    ETCDQT_START_OR_SKIP(m_server);
+    // A root user (needed to enable auth) and an "app" user whose role covers /app/ only.
+    QVERIFY(etcdctl({u"user"_s, u"add"_s, u"root"_s, u"--new-user-password=root-pw"_s}));
+    QVERIFY(etcdctl({u"role"_s, u"add"_s, u"root"_s}));
+    QVERIFY(etcdctl({u"user"_s, u"grant-role"_s, u"root"_s, u"root"_s}));
+    QVERIFY(etcdctl({u"role"_s, u"add"_s, u"app"_s}));
+    QVERIFY(etcdctl({u"role"_s, u"grant-permission"_s, u"app"_s, u"readwrite"_s, u"/app/"_s,
+        u"--prefix=true"_s}));
+    QVERIFY(etcdctl({u"user"_s, u"add"_s, u"app"_s, u"--new-user-password=app-pw"_s}));
+    QVERIFY(etcdctl({u"user"_s, u"grant-role"_s, u"app"_s, u"app"_s}));
+    QVERIFY(etcdctl({u"auth"_s, u"enable"_s}));
+}
+
+std::unique_ptr<EtcdClient> tst_EtcdAuth::appClient(const QString &password)
+{
+    auto client = std::make_unique<EtcdClient>(QList<QUrl> {m_server.clientUrl()});
+    client->setCredentials(u"app"_s, password);
+    client->connectToEndpoints();
+    return client;
+}
+
+void tst_EtcdAuth::roleLimitsTheKeySpace()
+{
+    auto client = appClient();
+    QVERIFY_OK(await(client->put("/app/k"_ba, "v"_ba)).status);
+    QCOMPARE(await(client->get("/app/k"_ba))->keyValues().first().value, "v"_ba);
+    QCOMPARE(await(client->put("/other/k"_ba, "v"_ba)).status.code(), ErrorCode::PermissionDenied);
+    QCOMPARE(await(client->get("/other/k"_ba)).status.code(), ErrorCode::PermissionDenied);
+
+    EtcdClient anonymous({m_server.clientUrl()});
+    anonymous.connectToEndpoints();
+    QVERIFY(!await(anonymous.put("/app/k"_ba, "v"_ba)).status.isOk());
+}
+
+void tst_EtcdAuth::expiredTokenIsRefreshedForCallsAndStreams()
+{
+    auto client = appClient();
+    EtcdWatch watch(client.get(), "/app/"_ba, {.prefix = true});
+    QSignalSpy events(&watch, &EtcdWatch::eventsReceived);
+    watch.start();
+    QTRY_COMPARE_WITH_TIMEOUT(watch.state(), EtcdWatch::State::Active, 5000);
+    QVERIFY_OK(await(client->put("/app/a"_ba, "1"_ba)).status);
+    QTRY_COMPARE_WITH_TIMEOUT(events.size(), 1, 5000);
+
+    QTest::qWait(2 * kTokenTtlMs); // idle past the token's TTL: etcd forgets it
+    QVERIFY_OK(await(client->put("/app/a"_ba, "2"_ba)).status); // re-authenticated, repeated
+    QTRY_COMPARE_WITH_TIMEOUT(events.size(), 2, 5000); // the stream kept working
+    QVERIFY_OK(await(client->get("/app/a"_ba)).status);
+}
+
+void tst_EtcdAuth::wrongPasswordFails()
+{
+    auto client = appClient(u"wrong"_s);
+    const auto put = await(client->put("/app/k"_ba, "v"_ba), 10s);
+    QVERIFY(!put.status.isOk());
+    QVERIFY2(put.status.message().contains(u"authentication failed"_s)
+            || put.status.code() == ErrorCode::InvalidAuthToken,
+        qPrintable(put.status.toString()));
+}
+
+QTEST_GUILESS_MAIN(tst_EtcdAuth)
+#include "tst_etcdauth.moc"
