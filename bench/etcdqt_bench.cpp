@@ -7,6 +7,11 @@
 //   txn                   the lock-shaped transaction (create-if-absent + owner read) the peers
 //                         time as raw_txn, each followed by an untimed delete
 //   put_outstanding_1000  1,000 puts issued at once from one thread; threads before/after
+//   watch_latency         put from one client -> event delivered in the owner thread of a
+//                         second client watching the key (the peers' s5)
+//   keepalive_1000        1,000 leases (TTL 6 s) kept alive on one client for S6_SECONDS
+//                         (default 30): this process's CPU, and every lease alive at the end
+//                         (the peers' s6)
 #include <EtcdQt/EtcdQt>
 
 #include <QtCore/qcoreapplication.h>
@@ -14,10 +19,13 @@
 #include <QtCore/qfile.h>
 #include <QtCore/qjsondocument.h>
 #include <QtCore/qjsonobject.h>
+#include <QtCore/qtimer.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <functional>
+
+#include <unistd.h>
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
@@ -25,6 +33,24 @@ using namespace std::chrono_literals;
 namespace {
 
 using Step = std::function<EtcdReply *()>;
+
+long cpuTicks()
+{
+    QFile f(u"/proc/self/stat"_s);
+    if (!f.open(QIODevice::ReadOnly))
+        return -1;
+    const QByteArray stat = f.readAll();
+    const QList<QByteArray> fields = stat.mid(stat.lastIndexOf(')') + 2).split(' ');
+    return fields.value(11).toLong() + fields.value(12).toLong(); // utime + stime
+}
+
+// Runs the event loop until `done` holds.
+template<class Pred>
+void spinUntil(Pred done)
+{
+    while (!done())
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
+}
 
 int threadCount()
 {
@@ -139,6 +165,87 @@ void benchOutstanding(EtcdClient &client)
         {u"threads_peak"_s, peak}, {u"threads_after"_s, threadCount()}});
 }
 
+void benchWatchLatency(const QUrl &url, int n)
+{
+    EtcdClient writer({ url }), watcher({ url });
+    writer.connectToEndpoints();
+    watcher.connectToEndpoints();
+    const QByteArray key = "/bench/etcdqt/watch"_ba;
+    EtcdWatch watch(&watcher, key);
+    QElapsedTimer clock;
+    clock.start();
+    qint64 seenAt = 0;
+    int seen = 0;
+    QObject::connect(&watch, &EtcdWatch::eventsReceived, &watch,
+                     [&](const QList<EtcdWatchEvent> &events) {
+                         seen += int(events.size());
+                         seenAt = clock.nsecsElapsed();
+                     });
+    watch.start();
+    spinUntil([&] { return watch.state() == EtcdWatch::State::Active; });
+    std::vector<double> lat;
+    QElapsedTimer wall;
+    wall.start();
+    for (int i = 0; i < n; ++i) {
+        const qint64 sent = clock.nsecsElapsed();
+        writer.put(key, QByteArray::number(i));
+        spinUntil([&] { return seen > i; });
+        lat.push_back(double(seenAt - sent) / 1e6);
+    }
+    emitLine({ { u"scenario"_s, u"watch_latency"_s }, { u"n"_s, n },
+               { u"p50_ms"_s, percentile(lat, 0.5) }, { u"p99_ms"_s, percentile(lat, 0.99) },
+               { u"ops_per_s"_s, n / (double(wall.nsecsElapsed()) / 1e9) } });
+}
+
+void benchKeepAlive(EtcdClient &client, int leases, std::chrono::seconds ttl, int seconds)
+{
+    std::vector<std::unique_ptr<EtcdKeepAlive>> keeps;
+    int granted = 0;
+    for (int i = 0; i < leases; ++i) {
+        auto *g = client.grantLease(ttl);
+        QObject::connect(g, &EtcdReply::finished, &client, [&, g](const EtcdStatus &s) {
+            if (!s.isOk())
+                qFatal("grant failed: %s", qPrintable(s.toString()));
+            keeps.push_back(std::make_unique<EtcdKeepAlive>(&client, g->leaseId(), ttl));
+            keeps.back()->start();
+            ++granted;
+        });
+    }
+    spinUntil([&] { return granted == leases; });
+    long expired = 0; // nobody listens to renewed(), as an application with many leases
+    for (auto &k : keeps)
+        QObject::connect(k.get(), &EtcdKeepAlive::expired, k.get(), [&] { ++expired; });
+    const long hz = sysconf(_SC_CLK_TCK);
+    const long t0 = cpuTicks();
+    QElapsedTimer wall;
+    wall.start();
+    QTimer tick; // keeps the loop turning: with nobody listening, renewals wake nothing here
+    tick.start(100);
+    spinUntil([&] { return wall.elapsed() >= seconds * 1000; });
+    tick.stop();
+    const double window = double(wall.nsecsElapsed()) / 1e9;
+    const double cpu = 100.0 * double(cpuTicks() - t0) / double(hz) / window;
+    int alive = 0, answered = 0;
+    for (auto &k : keeps) {
+        auto *ttlReply = client.leaseTimeToLive(k->leaseId());
+        QObject::connect(ttlReply, &EtcdReply::finished, &client, [&, ttlReply] {
+            alive += ttlReply->ttl().count() > 0 ? 1 : 0;
+            ++answered;
+        });
+        k->stop();
+    }
+    spinUntil([&] { return answered == leases; });
+    int revoked = 0;
+    for (auto &k : keeps)
+        QObject::connect(client.revokeLease(k->leaseId()), &EtcdReply::finished, &client,
+                         [&] { ++revoked; });
+    spinUntil([&] { return revoked == leases; });
+    emitLine({ { u"scenario"_s, u"keepalive_1000"_s }, { u"leases"_s, leases },
+               { u"ttl_s"_s, qint64(ttl.count()) }, { u"window_s"_s, window },
+               { u"expired"_s, qint64(expired) },
+               { u"alive_at_end"_s, alive }, { u"client_cpu_pct"_s, cpu } });
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -160,6 +267,11 @@ int main(int argc, char **argv)
             benchTxn(client, n);
         else if (scenario == u"put_outstanding_1000")
             benchOutstanding(client);
+        else if (scenario == u"watch_latency")
+            benchWatchLatency(client.endpoints().first(), std::min(n, 1000));
+        else if (scenario == u"keepalive_1000")
+            benchKeepAlive(client, 1000, std::chrono::seconds(6),
+                           qEnvironmentVariableIsSet("S6_SECONDS") ? qEnvironmentVariableIntValue("S6_SECONDS") : 30);
         else
             qFatal("unknown scenario %s", qPrintable(scenario));
     }

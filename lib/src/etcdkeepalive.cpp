@@ -4,9 +4,9 @@
 
 #include <EtcdQt/etcdkeepalive.h>
 
+#include <QtCore/qmetaobject.h>
 #include <QtCore/qtimer.h>
 
-#include <atomic>
 
 using namespace Etcd::Internal;
 using namespace std::chrono;
@@ -18,7 +18,8 @@ using namespace std::chrono;
 
     Renewals go out at a third of the TTL from the client's engine thread, so a busy owner
     thread cannot let the lease lapse. Per lease it reports renewed() for every
-    acknowledgement, suspended() once when the stream broke or went silent while the lease
+    acknowledgement (only while something is connected to renewed(): without a listener,
+    renewals never wake the owner's thread), suspended() once when the stream broke or went silent while the lease
     may still be alive, resumed() when renewals are acknowledged again, and expired() when
     etcd answered that the lease is gone or nothing was acknowledged for a whole TTL. An
     expired keep-alive stops; it never re-grants (that is a recipe's decision).
@@ -41,17 +42,10 @@ public:
         if (std::exchange(state, next) != next)
             Q_EMIT q->stateChanged(next);
     }
-    void detach()
-    {
-        if (mailbox)
-            mailbox->close();
-        mailbox.reset();
-    }
 
     void leaseRenewed(qint64 ttlSeconds, SteadyTime acknowledged) override
     {
         Q_Q(EtcdKeepAlive);
-        deadline = acknowledged + seconds(ttlSeconds);
         const bool wasSuspended = state == EtcdKeepAlive::State::Suspended;
         setState(EtcdKeepAlive::State::Alive);
         Q_EMIT q->renewed(ttlSeconds);
@@ -65,8 +59,8 @@ public:
     }
     void leaseExpired(const EtcdStatus &reason) override
     {
-        detach();
-        deadline = steady_clock::now();
+        link.close();
+        shared->setDeadline(steady_clock::now());
         setState(EtcdKeepAlive::State::Expired);
         Q_EMIT q_func()->expired(reason);
     }
@@ -76,15 +70,27 @@ public:
     qint64 leaseId;
     seconds ttl;
     EtcdKeepAlive::State state = EtcdKeepAlive::State::Inactive;
-    SteadyTime deadline;
-    quint64 id = 0;
-    MailboxPtr mailbox;
+    std::shared_ptr<LeaseShared> shared = std::make_shared<LeaseShared>();
+    EngineLink link;
 };
 
 /*! Constructs a keep-alive for lease \a leaseId, granted with \a ttl on \a client. */
 EtcdKeepAlive::EtcdKeepAlive(EtcdClient *client, qint64 leaseId, seconds ttl, QObject *parent)
     : QObject(parent), d_ptr(new EtcdKeepAlivePrivate(this, client, leaseId, ttl))
 { }
+
+void EtcdKeepAlive::connectNotify(const QMetaMethod &signal)
+{
+    if (signal == QMetaMethod::fromSignal(&EtcdKeepAlive::renewed))
+        d_func()->shared->wantsRenewals.store(true);
+}
+
+void EtcdKeepAlive::disconnectNotify(const QMetaMethod &signal)
+{
+    // An invalid method means "all disconnected"; ask the object, it knows.
+    if (!signal.isValid() || signal == QMetaMethod::fromSignal(&EtcdKeepAlive::renewed))
+        d_func()->shared->wantsRenewals.store(isSignalConnected(QMetaMethod::fromSignal(&EtcdKeepAlive::renewed)));
+}
 
 /*! Destroys the object; renewals stop (the lease is not revoked). */
 EtcdKeepAlive::~EtcdKeepAlive()
@@ -107,7 +113,7 @@ EtcdKeepAlive::State EtcdKeepAlive::state() const
 /*! Returns the time left until the lease's deadline (0 when expired or not started). */
 milliseconds EtcdKeepAlive::remainingValidity() const
 {
-    const auto left = duration_cast<milliseconds>(d_func()->deadline - steady_clock::now());
+    const auto left = duration_cast<milliseconds>(d_func()->shared->deadline() - steady_clock::now());
     return std::max(left, milliseconds(0));
 }
 
@@ -119,23 +125,22 @@ milliseconds EtcdKeepAlive::remainingValidity() const
 void EtcdKeepAlive::start()
 {
     Q_D(EtcdKeepAlive);
-    if (d->mailbox)
+    if (d->link.isOpen())
         return;
-    static std::atomic<quint64> ids {0};
-    d->id = ++ids;
     auto fail = [this](Etcd::ErrorCode code, const QString &why) {
         QTimer::singleShot(
             0, this, [this, s = EtcdStatus(code, why)] { d_func()->leaseExpired(s); });
     };
     if (!d->client || d->leaseId <= 0 || d->ttl.count() <= 0)
         return fail(Etcd::ErrorCode::InvalidArgument, tr("lease id and TTL must be positive"));
-    d->mailbox = std::make_shared<Mailbox>(this);
-    d->deadline = steady_clock::now() + d->ttl;
+    d->link.open(this);
+    d->shared->setDeadline(steady_clock::now() + d->ttl);
     const bool posted = EtcdClientPrivate::get(d->client)->inEngine(
-        [id = d->id, lease = d->leaseId, ttl = d->ttl, mailbox = d->mailbox, observer = d](
-            Engine *e) { e->keepAlives()->add(id, lease, ttl, mailbox, observer); });
+        [id = d->link.id, lease = d->leaseId, ttl = d->ttl, mailbox = d->link.mailbox, observer = d,
+            shared = d->shared](
+            Engine *e) { e->keepAlives()->add(id, lease, ttl, mailbox, observer, shared); });
     if (!posted) {
-        d->detach();
+        d->link.close();
         return fail(Etcd::ErrorCode::NotConnected, tr("the client is not connected"));
     }
     d->setState(State::Alive);
@@ -145,11 +150,11 @@ void EtcdKeepAlive::start()
 void EtcdKeepAlive::stop()
 {
     Q_D(EtcdKeepAlive);
-    if (!d->mailbox)
+    if (!d->link.isOpen())
         return;
-    d->detach();
+    d->link.close();
     if (d->client)
         EtcdClientPrivate::get(d->client)->inEngine(
-            [id = d->id](Engine *e) { e->keepAlives()->remove(id); });
+            [id = d->link.id](Engine *e) { e->keepAlives()->remove(id); });
     d->setState(State::Stopped);
 }

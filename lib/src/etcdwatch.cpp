@@ -6,7 +6,6 @@
 
 #include <QtCore/qtimer.h>
 
-#include <atomic>
 
 using namespace Etcd::Internal;
 
@@ -46,12 +45,6 @@ public:
         if (std::exchange(state, next) != next)
             Q_EMIT q->stateChanged(next);
     }
-    void detach()
-    {
-        if (mailbox)
-            mailbox->close();
-        mailbox.reset();
-    }
     WatchSpec spec() const;
 
     void watchCreated(qint64 next, bool again) override
@@ -85,7 +78,7 @@ public:
     }
     void watchFailed(const EtcdStatus &status) override
     {
-        detach();
+        link.close();
         setState(EtcdWatch::State::Failed);
         Q_EMIT q_func()->failed(status);
     }
@@ -97,8 +90,7 @@ public:
     EtcdWatch::State state = EtcdWatch::State::Inactive;
     EtcdWatch::ResyncMode resyncMode = EtcdWatch::ResyncMode::ResumeAtCompaction;
     qint64 nextRevision = 0;
-    quint64 id = 0;
-    MailboxPtr mailbox;
+    EngineLink link;
 };
 
 WatchSpec EtcdWatchPrivate::spec() const
@@ -172,10 +164,8 @@ void EtcdWatch::setResyncMode(ResyncMode mode)
 void EtcdWatch::start()
 {
     Q_D(EtcdWatch);
-    if (d->mailbox)
+    if (d->link.isOpen())
         return;
-    static std::atomic<quint64> ids {0};
-    d->id = ++ids;
     auto fail = [this](const EtcdStatus &s) {
         QTimer::singleShot(0, this, [this, s] { d_func()->watchFailed(s); });
     };
@@ -183,12 +173,12 @@ void EtcdWatch::start()
         return fail(EtcdStatus(Etcd::ErrorCode::InvalidArgument, tr("no client")));
     if (d->key.isEmpty() && !d->options.prefix && d->options.rangeEnd.isEmpty())
         return fail(EtcdStatus(Etcd::ErrorCode::InvalidArgument, tr("empty key")));
-    d->mailbox = std::make_shared<Mailbox>(this);
+    d->link.open(this);
     const bool posted = EtcdClientPrivate::get(d->client)->inEngine(
-        [id = d->id, spec = d->spec(), mailbox = d->mailbox, observer = d](
+        [id = d->link.id, spec = d->spec(), mailbox = d->link.mailbox, observer = d](
             Engine *e) { e->watches()->add(id, spec, mailbox, observer); });
     if (!posted) {
-        d->detach();
+        d->link.close();
         return fail(EtcdStatus(Etcd::ErrorCode::NotConnected, tr("the client is not connected")));
     }
     d->setState(State::Creating);
@@ -198,12 +188,12 @@ void EtcdWatch::start()
 void EtcdWatch::cancel()
 {
     Q_D(EtcdWatch);
-    if (!d->mailbox)
+    if (!d->link.isOpen())
         return;
-    d->detach();
+    d->link.close();
     if (d->client)
         EtcdClientPrivate::get(d->client)->inEngine(
-            [id = d->id](Engine *e) { e->watches()->remove(id); });
+            [id = d->link.id](Engine *e) { e->watches()->remove(id); });
     d->setState(State::Inactive);
 }
 
@@ -217,5 +207,5 @@ void EtcdWatch::resync(qint64 anchorRevision)
     if (d->state != State::AwaitingResync || !d->client)
         return;
     EtcdClientPrivate::get(d->client)->inEngine(
-        [id = d->id, anchorRevision](Engine *e) { e->watches()->resync(id, anchorRevision); });
+        [id = d->link.id, anchorRevision](Engine *e) { e->watches()->resync(id, anchorRevision); });
 }

@@ -45,18 +45,31 @@ void KeepAliveHub::tell(Entry &e, F &&f)
 }
 
 void KeepAliveHub::add(
-    quint64 id, qint64 leaseId, seconds ttl, MailboxPtr mailbox, KeepAliveObserver *observer)
+    quint64 id, qint64 leaseId, seconds ttl, MailboxPtr mailbox, KeepAliveObserver *observer,
+    std::shared_ptr<LeaseShared> shared)
 {
     const auto now = Clock::now();
     // Counted from now: the caller granted the lease at most a moment ago.
-    m_entries[id] = Entry {leaseId, ttl, now + ttl, now, std::move(mailbox), observer, false};
+    m_entries[id] =
+        Entry {leaseId, ttl, now + ttl, now, std::move(mailbox), observer, std::move(shared)};
+    m_byLease.emplace(leaseId, id);
     ensureStream();
     onTimer();
 }
 
 void KeepAliveHub::remove(quint64 id)
 {
-    m_entries.erase(id);
+    auto it = m_entries.find(id);
+    if (it == m_entries.end())
+        return;
+    auto [first, last] = m_byLease.equal_range(it->second.leaseId);
+    for (auto i = first; i != last; ++i) {
+        if (i->second == id) {
+            m_byLease.erase(i);
+            break;
+        }
+    }
+    m_entries.erase(it);
 }
 
 void KeepAliveHub::ensureStream()
@@ -84,22 +97,23 @@ void KeepAliveHub::onAck(const KeepAliveAck &ack)
     m_awaitingAckSince.reset();
     m_failures = 0;
     std::vector<quint64> gone;
-    for (auto &[id, e] : m_entries) {
-        if (e.leaseId != ack.leaseId)
-            continue;
+    auto [first, last] = m_byLease.equal_range(ack.leaseId);
+    for (auto it = first; it != last; ++it) {
+        Entry &e = m_entries.at(it->second);
         if (ack.ttl <= 0) {
-            gone.push_back(id);
+            gone.push_back(it->second);
             continue;
         }
         e.ttl = seconds(ack.ttl);
         e.deadline = now + e.ttl;
         e.nextRenewal = now + e.ttl / 3;
-        e.suspended = false;
-        tell(e, [ttl = ack.ttl, now](KeepAliveObserver *o) { o->leaseRenewed(ttl, now); });
+        e.shared->setDeadline(e.deadline);
+        if (std::exchange(e.suspended, false) || e.shared->wantsRenewals.load())
+            tell(e, [ttl = ack.ttl, now](KeepAliveObserver *o) { o->leaseRenewed(ttl, now); });
     }
     for (quint64 id : gone)
         expire(id, EtcdStatus(Etcd::ErrorCode::LeaseNotFound, tr("etcd no longer has the lease")));
-    arm();
+    // No re-arm: an ack only moves deadlines later; the timer, if early, re-arms itself.
 }
 
 void KeepAliveHub::onStreamDone(const EtcdStatus &status)
@@ -134,7 +148,7 @@ void KeepAliveHub::onTimer()
     for (auto &[id, e] : m_entries) {
         if (now >= e.deadline) {
             expired.push_back(id);
-        } else if (now >= e.nextRenewal && m_stream) {
+        } else if (now + e.ttl / 24 >= e.nextRenewal && m_stream) {
             m_stream->renew(e.leaseId);
             e.nextRenewal
                 = now + std::max(duration_cast<milliseconds>(e.ttl / 3), milliseconds(500));
@@ -160,8 +174,9 @@ void KeepAliveHub::expire(quint64 id, const EtcdStatus &reason)
     auto it = m_entries.find(id);
     if (it == m_entries.end())
         return;
+    it->second.shared->setDeadline(Clock::now());
     tell(it->second, [reason](KeepAliveObserver *o) { o->leaseExpired(reason); });
-    m_entries.erase(it);
+    remove(id);
 }
 
 void KeepAliveHub::arm()

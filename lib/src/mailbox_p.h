@@ -7,6 +7,7 @@
 #include <QtCore/qmetaobject.h>
 #include <QtCore/qobject.h>
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 
@@ -38,5 +39,27 @@ private:
 };
 
 using MailboxPtr = std::shared_ptr<Mailbox>;
+
+// The owner side of one registration with the engine (a watch, a kept-alive lease): a
+// process-unique id and the mailbox the engine posts to while the registration is open.
+struct EngineLink
+{
+    quint64 id = 0;
+    MailboxPtr mailbox;
+
+    [[nodiscard]] bool isOpen() const { return bool(mailbox); }
+    void open(QObject *target)
+    {
+        static std::atomic<quint64> ids {0};
+        id = ++ids;
+        mailbox = std::make_shared<Mailbox>(target);
+    }
+    void close()
+    {
+        if (mailbox)
+            mailbox->close();
+        mailbox.reset();
+    }
+};
 
 } // namespace Etcd::Internal

@@ -40,6 +40,10 @@ Q_SIGNALS:
     void resumed();
     void expired(const EtcdStatus &reason);
 
+protected:
+    void connectNotify(const QMetaMethod &signal) override;
+    void disconnectNotify(const QMetaMethod &signal) override;
+
 private:
     Q_DECLARE_PRIVATE(EtcdKeepAlive)
     std::unique_ptr<EtcdKeepAlivePrivate> const d_ptr;

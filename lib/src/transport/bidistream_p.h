@@ -53,7 +53,7 @@ public:
         m_queue.push_back(std::move(request));
         if (!m_writing) {
             m_writing = true;
-            this->StartWrite(&m_queue.front());
+            startWrite();
         }
     }
 
@@ -69,7 +69,7 @@ public:
         m_queue.pop_front();
         m_writing = ok && !m_released && !m_queue.empty();
         if (m_writing)
-            this->StartWrite(&m_queue.front());
+            startWrite();
     }
 
     void OnReadDone(bool ok) override
@@ -96,6 +96,16 @@ public:
     }
 
 private:
+    // With more requests queued behind this one, let gRPC hold it back and send the batch in
+    // one go (the last write of a batch, without the hint, flushes).
+    void startWrite()
+    {
+        grpc::WriteOptions options;
+        if (m_queue.size() > 1)
+            options.set_buffer_hint();
+        this->StartWrite(&m_queue.front(), options);
+    }
+
     void release()
     {
         std::lock_guard lock(m_mutex);
