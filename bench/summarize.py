@@ -3,7 +3,9 @@
 
 usage: summarize.py raw.jsonl
 Each output line: {"summary": true, "scenario", "impl", "runs", "p50_ms", "p99_ms", ...
-medians of every numeric field; and on etcdqt lines, "ratio_p50_vs_<peer>"."""
+medians of every numeric field; and on etcdqt lines "ratio_p50_vs_<peer>" (latency
+scenarios) or "ratio_cpu_vs_<peer>" (keepalive_1000: client CPU). Below 1 means EtcdQt
+needed less."""
 import json
 import statistics
 import sys
@@ -29,6 +31,10 @@ for (scenario, impl), runs in sorted(rows.items()):
 for (scenario, impl), out in medians.items():
     if impl == "etcdqt":
         for (s2, peer), other in medians.items():
-            if s2 == scenario and peer != impl and other.get("p50_ms"):
+            if s2 != scenario or peer == impl:
+                continue
+            if other.get("p50_ms") and out.get("p50_ms"):
                 out["ratio_p50_vs_" + peer] = round(out["p50_ms"] / other["p50_ms"], 3)
+            if other.get("client_cpu_pct") and out.get("client_cpu_pct"):
+                out["ratio_cpu_vs_" + peer] = round(out["client_cpu_pct"] / other["client_cpu_pct"], 3)
     print(json.dumps(out, sort_keys=True))
