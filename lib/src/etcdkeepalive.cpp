@@ -7,7 +7,6 @@
 #include <QtCore/qmetaobject.h>
 #include <QtCore/qtimer.h>
 
-
 using namespace Etcd::Internal;
 using namespace std::chrono;
 
@@ -19,13 +18,34 @@ using namespace std::chrono;
     Renewals go out at a third of the TTL from the client's engine thread, so a busy owner
     thread cannot let the lease lapse. Per lease it reports renewed() for every
     acknowledgement (only while something is connected to renewed(): without a listener,
-    renewals never wake the owner's thread), suspended() once when the stream broke or went silent while the lease
-    may still be alive, resumed() when renewals are acknowledged again, and expired() when
-    etcd answered that the lease is gone or nothing was acknowledged for a whole TTL. An
-    expired keep-alive stops; it never re-grants (that is a recipe's decision).
+    renewals never wake the owner's thread), suspended() once when the stream broke or went silent
+   while the lease may still be alive, resumed() when renewals are acknowledged again, and expired()
+   when etcd answered that the lease is gone or nothing was acknowledged for a whole TTL. An expired
+   keep-alive stops; it never re-grants (that is a recipe's decision).
 
     remainingValidity() is the time left before the lease's deadline, on a monotonic clock
     from the last acknowledgement: what a holder may still rely on.
+*/
+
+/*!
+    \fn void EtcdKeepAlive::renewed(qint64 ttlSeconds)
+    Emitted when etcd acknowledged a renewal, with the TTL it granted (\a ttlSeconds).
+*/
+
+/*!
+    \fn void EtcdKeepAlive::suspended(const EtcdStatus &reason)
+    Emitted once when renewals stopped getting through, while the lease may still be alive.
+*/
+
+/*!
+    \fn void EtcdKeepAlive::resumed()
+    Emitted when a renewal was acknowledged again after suspended().
+*/
+
+/*!
+    \fn void EtcdKeepAlive::expired(const EtcdStatus &reason)
+    Emitted once when the lease is gone (etcd answered TTL 0) or no renewal was acknowledged
+    for a whole TTL. Renewals stop.
 */
 
 class EtcdKeepAlivePrivate final : public KeepAliveObserver
@@ -89,7 +109,8 @@ void EtcdKeepAlive::disconnectNotify(const QMetaMethod &signal)
 {
     // An invalid method means "all disconnected"; ask the object, it knows.
     if (!signal.isValid() || signal == QMetaMethod::fromSignal(&EtcdKeepAlive::renewed))
-        d_func()->shared->wantsRenewals.store(isSignalConnected(QMetaMethod::fromSignal(&EtcdKeepAlive::renewed)));
+        d_func()->shared->wantsRenewals.store(
+            isSignalConnected(QMetaMethod::fromSignal(&EtcdKeepAlive::renewed)));
 }
 
 /*! Destroys the object; renewals stop (the lease is not revoked). */
@@ -113,7 +134,8 @@ EtcdKeepAlive::State EtcdKeepAlive::state() const
 /*! Returns the time left until the lease's deadline (0 when expired or not started). */
 milliseconds EtcdKeepAlive::remainingValidity() const
 {
-    const auto left = duration_cast<milliseconds>(d_func()->shared->deadline() - steady_clock::now());
+    const auto left
+        = duration_cast<milliseconds>(d_func()->shared->deadline() - steady_clock::now());
     return std::max(left, milliseconds(0));
 }
 

@@ -6,7 +6,6 @@
 
 #include <QtCore/qtimer.h>
 
-
 using namespace Etcd::Internal;
 
 /*!
@@ -29,6 +28,48 @@ using namespace Etcd::Internal;
 /*!
     \fn void EtcdWatch::eventsReceived(const QList<EtcdWatchEvent> &events)
     Emitted with the next \a events, in revision order.
+*/
+
+/*!
+    \fn void EtcdWatch::suspended(const EtcdStatus &reason)
+    Emitted once per outage when the stream of an active watch broke or went silent.
+*/
+
+/*!
+    \fn void EtcdWatch::resubscribed(qint64 revision)
+    Emitted when a suspended watch is live again, continuing from \a revision.
+*/
+
+/*!
+    \fn void EtcdWatch::resyncRequested(qint64 compactRevision)
+    In AwaitResync mode: the resume revision was compacted (up to \a compactRevision); re-read
+    and call resync().
+*/
+
+/*!
+    \fn void EtcdWatch::resynced(qint64 compactRevision, qint64 anchorRevision)
+    Emitted when the watch continues from \a anchorRevision after the history up to
+    \a compactRevision was compacted away.
+*/
+
+/*!
+    \fn void EtcdWatch::failed(const EtcdStatus &status)
+    Emitted when the watch ended for good: etcd refused or cancelled it, the client
+    disconnected, or recovery gave up. No further signal follows.
+*/
+
+/*!
+    \class EtcdWatchEvent
+    \inmodule EtcdQt
+    \brief One change: a put or a delete, the key-value after it (and before it, when asked),
+    and its revision.
+*/
+
+/*!
+    \class EtcdWatchOptions
+    \inmodule EtcdQt
+    \brief What an EtcdWatch covers (key, prefix or range), where it starts, which event types
+    it filters out, and whether events carry the previous key-value.
 */
 
 class EtcdWatchPrivate final : public WatchObserver
