@@ -45,7 +45,7 @@ long cpuTicks()
 }
 
 // Runs the event loop until `done` holds.
-template<class Pred>
+template <class Pred>
 void spinUntil(Pred done)
 {
     while (!done())
@@ -167,7 +167,7 @@ void benchOutstanding(EtcdClient &client)
 
 void benchWatchLatency(const QUrl &url, int n)
 {
-    EtcdClient writer({ url }), watcher({ url });
+    EtcdClient writer({url}), watcher({url});
     writer.connectToEndpoints();
     watcher.connectToEndpoints();
     const QByteArray key = "/bench/etcdqt/watch"_ba;
@@ -176,11 +176,11 @@ void benchWatchLatency(const QUrl &url, int n)
     clock.start();
     qint64 seenAt = 0;
     int seen = 0;
-    QObject::connect(&watch, &EtcdWatch::eventsReceived, &watch,
-                     [&](const QList<EtcdWatchEvent> &events) {
-                         seen += int(events.size());
-                         seenAt = clock.nsecsElapsed();
-                     });
+    QObject::connect(
+        &watch, &EtcdWatch::eventsReceived, &watch, [&](const QList<EtcdWatchEvent> &events) {
+            seen += int(events.size());
+            seenAt = clock.nsecsElapsed();
+        });
     watch.start();
     spinUntil([&] { return watch.state() == EtcdWatch::State::Active; });
     std::vector<double> lat;
@@ -192,9 +192,9 @@ void benchWatchLatency(const QUrl &url, int n)
         spinUntil([&] { return seen > i; });
         lat.push_back(double(seenAt - sent) / 1e6);
     }
-    emitLine({ { u"scenario"_s, u"watch_latency"_s }, { u"n"_s, n },
-               { u"p50_ms"_s, percentile(lat, 0.5) }, { u"p99_ms"_s, percentile(lat, 0.99) },
-               { u"ops_per_s"_s, n / (double(wall.nsecsElapsed()) / 1e9) } });
+    emitLine({{u"scenario"_s, u"watch_latency"_s}, {u"n"_s, n}, {u"p50_ms"_s, percentile(lat, 0.5)},
+        {u"p99_ms"_s, percentile(lat, 0.99)},
+        {u"ops_per_s"_s, n / (double(wall.nsecsElapsed()) / 1e9)}});
 }
 
 void benchKeepAlive(EtcdClient &client, int leases, std::chrono::seconds ttl, int seconds)
@@ -237,13 +237,12 @@ void benchKeepAlive(EtcdClient &client, int leases, std::chrono::seconds ttl, in
     spinUntil([&] { return answered == leases; });
     int revoked = 0;
     for (auto &k : keeps)
-        QObject::connect(client.revokeLease(k->leaseId()), &EtcdReply::finished, &client,
-                         [&] { ++revoked; });
+        QObject::connect(
+            client.revokeLease(k->leaseId()), &EtcdReply::finished, &client, [&] { ++revoked; });
     spinUntil([&] { return revoked == leases; });
-    emitLine({ { u"scenario"_s, u"keepalive_1000"_s }, { u"leases"_s, leases },
-               { u"ttl_s"_s, qint64(ttl.count()) }, { u"window_s"_s, window },
-               { u"expired"_s, qint64(expired) },
-               { u"alive_at_end"_s, alive }, { u"client_cpu_pct"_s, cpu } });
+    emitLine({{u"scenario"_s, u"keepalive_1000"_s}, {u"leases"_s, leases},
+        {u"ttl_s"_s, qint64(ttl.count())}, {u"window_s"_s, window}, {u"expired"_s, qint64(expired)},
+        {u"alive_at_end"_s, alive}, {u"client_cpu_pct"_s, cpu}});
 }
 
 } // namespace
@@ -271,7 +270,8 @@ int main(int argc, char **argv)
             benchWatchLatency(client.endpoints().first(), std::min(n, 1000));
         else if (scenario == u"keepalive_1000")
             benchKeepAlive(client, 1000, std::chrono::seconds(6),
-                           qEnvironmentVariableIsSet("S6_SECONDS") ? qEnvironmentVariableIntValue("S6_SECONDS") : 30);
+                qEnvironmentVariableIsSet("S6_SECONDS") ? qEnvironmentVariableIntValue("S6_SECONDS")
+                                                        : 30);
         else
             qFatal("unknown scenario %s", qPrintable(scenario));
     }

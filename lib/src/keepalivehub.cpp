@@ -44,14 +44,13 @@ void KeepAliveHub::tell(Entry &e, F &&f)
     e.mailbox->post([o = e.observer, f = std::forward<F>(f)] { f(o); });
 }
 
-void KeepAliveHub::add(
-    quint64 id, qint64 leaseId, seconds ttl, MailboxPtr mailbox, KeepAliveObserver *observer,
-    std::shared_ptr<LeaseShared> shared)
+void KeepAliveHub::add(quint64 id, qint64 leaseId, seconds ttl, MailboxPtr mailbox,
+    KeepAliveObserver *observer, std::shared_ptr<LeaseShared> shared)
 {
     const auto now = Clock::now();
     // Counted from now: the caller granted the lease at most a moment ago.
-    m_entries[id] =
-        Entry {leaseId, ttl, now + ttl, now, std::move(mailbox), observer, std::move(shared)};
+    m_entries[id]
+        = Entry {leaseId, ttl, now + ttl, now, std::move(mailbox), observer, std::move(shared)};
     m_byLease.emplace(leaseId, id);
     ensureStream();
     onTimer();

@@ -8,8 +8,8 @@
 
 #include <QtCore/qtimer.h>
 
-#include <chrono>
 #include <atomic>
+#include <chrono>
 #include <map>
 #include <unordered_map>
 

@@ -88,7 +88,7 @@ void tst_EtcdKeepAlive::renewsBeyondTtl()
 
 void tst_EtcdKeepAlive::pausedEtcdExpiresLease()
 {
-    EtcdClient client({ m_server.clientUrl() });
+    EtcdClient client({m_server.clientUrl()});
     client.setStreamLivenessInterval(500ms);
     client.connectToEndpoints();
     const qint64 id = grant(client);
@@ -108,7 +108,7 @@ void tst_EtcdKeepAlive::partitionSuspendsThenResumes()
 {
     FaultProxy proxy(u"127.0.0.1"_s, m_server.clientPort());
     QVERIFY(proxy.start());
-    EtcdClient client({ proxy.url() });
+    EtcdClient client({proxy.url()});
     client.setStreamLivenessInterval(500ms);
     client.connectToEndpoints();
     const auto ttl = 6s; // long enough to outlive a short partition
@@ -147,7 +147,7 @@ void tst_EtcdKeepAlive::thousandLeasesOneStream()
     auto client = connectedClient(url);
     auto open = [&] {
         return etcdMetric(url, "grpc_server_started_total", "grpc_method=\"LeaseKeepAlive\"")
-                - etcdMetric(url, "grpc_server_handled_total", "grpc_method=\"LeaseKeepAlive\"");
+            - etcdMetric(url, "grpc_server_handled_total", "grpc_method=\"LeaseKeepAlive\"");
     };
     const double streamsBefore = open();
     std::vector<std::unique_ptr<EtcdKeepAlive>> keeps;
@@ -176,7 +176,7 @@ void tst_EtcdKeepAlive::thousandLeasesOneStream()
     for (auto &k : keeps)
         QVERIFY(listed->leaseIds().contains(k->leaseId()));
     QVERIFY2(threadCount() - threadsBefore <= 4,
-             qPrintable(u"threads %1 -> %2"_s.arg(threadsBefore).arg(threadCount())));
+        qPrintable(u"threads %1 -> %2"_s.arg(threadsBefore).arg(threadCount())));
     for (auto &k : keeps) {
         k->stop();
         client->revokeLease(k->leaseId());
@@ -194,7 +194,7 @@ void tst_EtcdKeepAlive::invalidInput()
     QTRY_COMPARE(rec.order, "e"_ba);
     QCOMPARE(rec.reason.code(), ErrorCode::InvalidArgument);
 
-    EtcdClient offline({ m_server.clientUrl() });
+    EtcdClient offline({m_server.clientUrl()});
     EtcdKeepAlive notConnected(&offline, 1, kTtl);
     Recorder rec2(&notConnected);
     notConnected.start();
