@@ -63,7 +63,7 @@ public:
             Q_EMIT q->stateChanged(next);
     }
 
-    void leaseRenewed(qint64 ttlSeconds, SteadyTime acknowledged) override
+    void leaseRenewed(qint64 ttlSeconds, SteadyTime) override // deadline: via LeaseShared
     {
         Q_Q(EtcdKeepAlive);
         const bool wasSuspended = state == EtcdKeepAlive::State::Suspended;

@@ -10,7 +10,7 @@ using namespace std::chrono;
 using Clock = steady_clock;
 
 namespace {
-QString tr(const char *text)
+QString message(const char *text)
 {
     return QCoreApplication::translate("EtcdKeepAlive", text);
 }
@@ -111,7 +111,8 @@ void KeepAliveHub::onAck(const KeepAliveAck &ack)
             tell(e, [ttl = ack.ttl, now](KeepAliveObserver *o) { o->leaseRenewed(ttl, now); });
     }
     for (quint64 id : gone)
-        expire(id, EtcdStatus(Etcd::ErrorCode::LeaseNotFound, tr("etcd no longer has the lease")));
+        expire(id,
+            EtcdStatus(Etcd::ErrorCode::LeaseNotFound, message("etcd no longer has the lease")));
     // No re-arm: an ack only moves deadlines later; the timer, if early, re-arms itself.
 }
 
@@ -158,11 +159,12 @@ void KeepAliveHub::onTimer()
     for (quint64 id : expired)
         expire(id,
             EtcdStatus(Etcd::ErrorCode::LeaseExpired,
-                tr("no renewal was acknowledged within the lease's TTL")));
+                message("no renewal was acknowledged within the lease's TTL")));
     if (m_stream && m_awaitingAckSince && now - *m_awaitingAckSince >= m_liveness) {
         // A paused etcd keeps TCP open and answers nothing: treat silence as a broken stream.
         qCInfo(lcEtcdClient) << "keep-alive stream silent; reconnecting";
-        suspendAll(EtcdStatus(Etcd::ErrorCode::DeadlineExceeded, tr("keep-alive stream silent")));
+        suspendAll(
+            EtcdStatus(Etcd::ErrorCode::DeadlineExceeded, message("keep-alive stream silent")));
         m_stream->cancel();
     }
     arm();

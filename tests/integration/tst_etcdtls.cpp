@@ -67,7 +67,7 @@ bool tst_EtcdTls::makeCertificate(const QString &name, const QString &ca, const 
 void tst_EtcdTls::initTestCase()
 {
     QVERIFY(m_dir.isValid());
-    for (const QString ca : {u"ca"_s, u"otherca"_s}) {
+    for (const QString &ca : {u"ca"_s, u"otherca"_s}) {
         QVERIFY(openssl({u"req"_s, u"-x509"_s, u"-newkey"_s, u"rsa:2048"_s, u"-nodes"_s,
             u"-keyout"_s, ca + u".key"_s, u"-out"_s, ca + u".crt"_s, u"-days"_s, u"2"_s, u"-subj"_s,
             u"/CN=etcdqt-test-"_s + ca}));
