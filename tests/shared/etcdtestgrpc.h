@@ -33,3 +33,9 @@ bool etcdTestPut(const QString &endpoint, const QByteArray &key, const QByteArra
     std::chrono::milliseconds timeout = std::chrono::seconds(5));
 std::optional<QByteArray> etcdTestGet(const QString &endpoint, const QByteArray &key,
     std::chrono::milliseconds timeout = std::chrono::seconds(5));
+
+// The value at `key`, or "<absent>": reads well in a QCOMPARE.
+inline QByteArray etcdTestValue(const QString &endpoint, const QByteArray &key)
+{
+    return etcdTestGet(endpoint, key).value_or("<absent>");
+}

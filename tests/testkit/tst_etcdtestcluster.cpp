@@ -12,13 +12,6 @@
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
 
-namespace {
-QByteArray valueAt(const QString &endpoint, const QByteArray &key)
-{
-    return etcdTestGet(endpoint, key).value_or("<absent>");
-}
-} // namespace
-
 class tst_EtcdTestCluster : public QObject
 {
     Q_OBJECT
@@ -55,7 +48,8 @@ void tst_EtcdTestCluster::startsWithLeaderAndReplicates()
     QVERIFY2(leader >= 0, qPrintable(cluster.log()));
     QVERIFY(cluster.waitForLeader(1s));
     QVERIFY(etcdTestPut(cluster.endpoint((leader + 1) % 3), "kit/replicated", "yes"));
-    QCOMPARE(valueAt(cluster.endpoint((leader + 2) % 3), "kit/replicated"), QByteArray("yes"));
+    QCOMPARE(
+        etcdTestValue(cluster.endpoint((leader + 2) % 3), "kit/replicated"), QByteArray("yes"));
 }
 
 void tst_EtcdTestCluster::killedLeaderIsReplacedAndRejoins()
@@ -77,8 +71,8 @@ void tst_EtcdTestCluster::killedLeaderIsReplacedAndRejoins()
     QVERIFY(etcdTestPut(cluster.endpoint(successor), "kit/during", "2"));
     QVERIFY2(cluster.restart(killed), qPrintable(cluster.log()));
     QVERIFY(cluster.isRunning(killed));
-    QCOMPARE(valueAt(cluster.endpoint(killed), "kit/before"), QByteArray("1"));
-    QCOMPARE(valueAt(cluster.endpoint(killed), "kit/during"), QByteArray("2"));
+    QCOMPARE(etcdTestValue(cluster.endpoint(killed), "kit/before"), QByteArray("1"));
+    QCOMPARE(etcdTestValue(cluster.endpoint(killed), "kit/during"), QByteArray("2"));
 }
 
 void tst_EtcdTestCluster::pausedLeaderIsReplaced()
@@ -96,7 +90,7 @@ void tst_EtcdTestCluster::pausedLeaderIsReplaced()
     // The old leader learns the higher term and serves (linearizable) reads again.
     QVERIFY(etcdTestPut(cluster.endpoint(successor), "kit/after-pause", "3"));
     QTRY_COMPARE_WITH_TIMEOUT(
-        valueAt(cluster.endpoint(paused), "kit/after-pause"), QByteArray("3"), 5000);
+        etcdTestValue(cluster.endpoint(paused), "kit/after-pause"), QByteArray("3"), 5000);
     QVERIFY(cluster.stop(paused));
     QVERIFY(!cluster.isRunning(paused));
 }

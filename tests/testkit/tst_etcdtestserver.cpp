@@ -16,13 +16,6 @@
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
 
-namespace {
-QByteArray valueAt(const QString &endpoint, const QByteArray &key)
-{
-    return etcdTestGet(endpoint, key).value_or("<absent>");
-}
-} // namespace
-
 class tst_EtcdTestServer : public QObject
 {
     Q_OBJECT
@@ -49,7 +42,7 @@ void tst_EtcdTestServer::lifecycle()
     QVERIFY(server.pid() > 0);
     QVERIFY(EtcdTestServer::probe(endpoint, 2s));
     QVERIFY(etcdTestPut(endpoint, "kit/key", "before-restart"));
-    QCOMPARE(valueAt(endpoint, "kit/key"), QByteArray("before-restart"));
+    QCOMPARE(etcdTestValue(endpoint, "kit/key"), QByteArray("before-restart"));
 
     QVERIFY(server.pause());
     QVERIFY(server.isRunning());
@@ -70,7 +63,7 @@ void tst_EtcdTestServer::lifecycle()
     QVERIFY2(server.restart(), qPrintable(server.log()));
     QCOMPARE(server.clientPort(), port);
     QVERIFY(EtcdTestServer::probe(endpoint, 2s));
-    QCOMPARE(valueAt(endpoint, "kit/key"), QByteArray("before-restart"));
+    QCOMPARE(etcdTestValue(endpoint, "kit/key"), QByteArray("before-restart"));
 
     QVERIFY(server.stop());
     QVERIFY(!server.isRunning());
@@ -124,7 +117,7 @@ void tst_EtcdTestServer::parallelServersGetDistinctPorts()
     QVERIFY(EtcdTestServer::probe(first.endpoint(), 2s));
     QVERIFY(EtcdTestServer::probe(second.endpoint(), 2s));
     QVERIFY(etcdTestPut(first.endpoint(), "only/first", "1"));
-    QCOMPARE(valueAt(second.endpoint(), "only/first"), QByteArray("<absent>"));
+    QCOMPARE(etcdTestValue(second.endpoint(), "only/first"), QByteArray("<absent>"));
 }
 
 void tst_EtcdTestServer::extraArgumentsReachEtcd()
