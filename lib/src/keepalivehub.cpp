@@ -127,7 +127,6 @@ void KeepAliveHub::onStreamDone(const EtcdStatus &status)
         m_outageStart = Clock::now();
     const auto elapsed = duration_cast<milliseconds>(Clock::now() - m_outageStart);
     const auto delay = m_recovery.nextDelay(m_failures, elapsed).value_or(milliseconds(250));
-    m_transport.rotateEndpoint();
     m_reconnect.start(delay); // leases still expire on their deadlines meanwhile
     for (auto &[id, e] : m_entries)
         e.nextRenewal = Clock::now(); // renew at once on the next stream

@@ -255,7 +255,6 @@ void WatchHub::onStreamDone(const EtcdStatus &status)
             fail(id, status);
         return;
     }
-    m_transport.rotateEndpoint();
     m_reconnect.start(*delay);
 }
 

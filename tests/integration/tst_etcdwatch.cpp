@@ -275,9 +275,11 @@ void tst_EtcdWatch::failoverToAnotherMember()
     Recorder rec(&watch);
     watch.start();
     QTRY_COMPARE_WITH_TIMEOUT(watch.state(), EtcdWatch::State::Active, 10000);
-    const auto lease = await(watcher.grantLease(3s));
+    // TTL 5 s: a leader election (~0.6 s at the cluster's raft timings) and the reconnect
+    // must fit in what is left of the TTL after the last renewal.
+    const auto lease = await(watcher.grantLease(5s));
     QVERIFY_OK(lease.status);
-    EtcdKeepAlive keep(&watcher, lease->leaseId(), 3s);
+    EtcdKeepAlive keep(&watcher, lease->leaseId(), 5s);
     QSignalSpy expired(&keep, &EtcdKeepAlive::expired);
     keep.start();
 
@@ -291,7 +293,7 @@ void tst_EtcdWatch::failoverToAnotherMember()
     QCOMPARE(rec.suspended, 1);
     QCOMPARE(rec.resubscribed, 1);
 
-    QTest::qWait(6000); // two TTLs: the lease must be renewed through the other members
+    QTest::qWait(10000); // two TTLs: the lease must be renewed through the other members
     QCOMPARE(expired.size(), 0);
     const auto ttl = await(writer.leaseTimeToLive(lease->leaseId()));
     QVERIFY(ttl->ttl() > 0s);

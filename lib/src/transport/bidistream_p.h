@@ -90,6 +90,8 @@ public:
             m_transport->refreshToken([](const EtcdStatus &) {}); // for the reconnect
         if (s.error_code() == grpc::UNAVAILABLE) // moves unary calls off this endpoint too
             m_transport->noteOutcome(m_endpoint, s.error_code(), status);
+        else if (!s.ok()) // broken or silent (cancelled by liveness): try the next endpoint
+            m_transport->moveOffEndpoint(m_endpoint);
         m_onDone(status);
         // Last: the registry may hold the only reference left.
         m_transport->end(m_self);

@@ -109,12 +109,16 @@ void TransportPrivate::end(CallHandle *call)
         m_idle.notify_all();
 }
 
+void TransportPrivate::moveOffEndpoint(int endpoint)
+{
+    current.compare_exchange_strong(endpoint, (endpoint + 1) % int(stubs.size()));
+}
+
 void TransportPrivate::noteOutcome(int endpoint, int grpcCode, const EtcdStatus &status)
 {
     constexpr int kUnavailable = 14;
     if (grpcCode == kUnavailable) {
-        int expected = endpoint;
-        current.compare_exchange_strong(expected, (endpoint + 1) % int(stubs.size()));
+        moveOffEndpoint(endpoint);
         if (!m_healthy.exchange(false)) // only transitions reach the engine thread
             return;
     } else if (grpcCode == 0) {

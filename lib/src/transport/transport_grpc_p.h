@@ -43,6 +43,9 @@ public:
     bool begin(const std::shared_ptr<CallHandle> &call);
     void end(CallHandle *call);
     void noteOutcome(int endpoint, int grpcCode, const EtcdStatus &status);
+    // Moves the current endpoint past `endpoint`, unless someone already did: several calls
+    // and streams failing on one endpoint must not rotate past the healthy ones.
+    void moveOffEndpoint(int endpoint);
     bool scheduleRetry(
         const std::shared_ptr<class CallBase> &call, std::chrono::milliseconds delay);
     void authenticate(grpc::ClientContext &context) const;
