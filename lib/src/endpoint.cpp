@@ -52,11 +52,6 @@ QString Endpoint::grpcTarget() const
     return u"dns:"_s + host + u':' + p;
 }
 
-QString Endpoint::display() const
-{
-    return (tls ? u"https://"_s : u"http://"_s) + host + u':' + QString::number(port);
-}
-
 namespace {
 
 std::variant<QByteArray, EtcdStatus> readPem(const QString &path, const char *what)

@@ -23,7 +23,6 @@ struct ETCDQT_AUTOTEST_EXPORT Endpoint
 
     // The gRPC target: "ipv4:a.b.c.d:p", "ipv6:[::1]:p" or "dns:host:p".
     [[nodiscard]] QString grpcTarget() const;
-    [[nodiscard]] QString display() const;
 };
 
 // PEM bytes for https endpoints; empty ca means the system's roots, empty cert/key no client

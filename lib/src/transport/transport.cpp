@@ -193,11 +193,6 @@ int Transport::endpointCount() const
     return int(d->stubs.size());
 }
 
-int Transport::currentEndpoint() const
-{
-    return d->current.load();
-}
-
 void Transport::rotateEndpoint()
 {
     const int n = endpointCount();

@@ -66,7 +66,6 @@ public:
     void refreshToken(std::function<void(const EtcdStatus &)> done);
 
     [[nodiscard]] int endpointCount() const;
-    [[nodiscard]] int currentEndpoint() const;
     void rotateEndpoint();
     // Cancels every call in flight and waits (bounded) for gRPC to hand each one back.
     void shutdown();
