@@ -16,6 +16,26 @@ QString message(const char *text)
 }
 } // namespace
 
+bool AckRouter::apply(quint64 gen, const KeepAliveAck &ack)
+{
+    const auto now = Clock::now();
+    m_lastAckNs.store(now.time_since_epoch().count());
+    std::lock_guard lock(mutex);
+    if (gen != generation)
+        return true;
+    if (ack.ttl <= 0)
+        return false;
+    auto [first, last] = byLease.equal_range(ack.leaseId);
+    for (auto it = first; it != last; ++it) {
+        KeepAliveRoute &r = *it->second;
+        r.ttlMs.store(ack.ttl * 1000);
+        r.shared->setDeadline(now + seconds(ack.ttl));
+        if (std::exchange(r.suspended, false) || r.shared->wantsRenewals.load())
+            r.mailbox->post([o = r.observer, ttl = ack.ttl, now] { o->leaseRenewed(ttl, now); });
+    }
+    return true;
+}
+
 KeepAliveHub::KeepAliveHub(
     Transport &transport, const EtcdRetryPolicy &recovery, milliseconds liveness, QObject *parent)
     : QObject(parent), m_transport(transport), m_recovery(recovery), m_liveness(liveness),
@@ -41,17 +61,21 @@ KeepAliveHub::~KeepAliveHub()
 template <class F>
 void KeepAliveHub::tell(Entry &e, F &&f)
 {
-    e.mailbox->post([o = e.observer, f = std::forward<F>(f)] { f(o); });
+    e.route->mailbox->post([o = e.route->observer, f = std::forward<F>(f)] { f(o); });
 }
 
 void KeepAliveHub::add(quint64 id, qint64 leaseId, seconds ttl, MailboxPtr mailbox,
     KeepAliveObserver *observer, std::shared_ptr<LeaseShared> shared)
 {
-    const auto now = Clock::now();
     // Counted from now: the caller granted the lease at most a moment ago.
-    m_entries[id]
-        = Entry {leaseId, ttl, now + ttl, now, std::move(mailbox), observer, std::move(shared)};
-    m_byLease.emplace(leaseId, id);
+    shared->setDeadline(Clock::now() + ttl);
+    auto route = std::make_shared<KeepAliveRoute>(
+        leaseId, ttl, std::move(mailbox), observer, std::move(shared));
+    {
+        std::lock_guard lock(m_router->mutex);
+        m_router->byLease.emplace(leaseId, route);
+    }
+    m_entries[id] = Entry {std::move(route), {}, true};
     ensureStream();
     onTimer();
 }
@@ -61,11 +85,14 @@ void KeepAliveHub::remove(quint64 id)
     auto it = m_entries.find(id);
     if (it == m_entries.end())
         return;
-    auto [first, last] = m_byLease.equal_range(it->second.leaseId);
-    for (auto i = first; i != last; ++i) {
-        if (i->second == id) {
-            m_byLease.erase(i);
-            break;
+    {
+        std::lock_guard lock(m_router->mutex);
+        auto [first, last] = m_router->byLease.equal_range(it->second.route->leaseId);
+        for (auto i = first; i != last; ++i) {
+            if (i->second == it->second.route) {
+                m_router->byLease.erase(i);
+                break;
+            }
         }
     }
     m_entries.erase(it);
@@ -76,8 +103,13 @@ void KeepAliveHub::ensureStream()
     if (m_stream || m_entries.empty())
         return;
     const quint64 gen = ++m_generation;
+    {
+        std::lock_guard lock(m_router->mutex);
+        m_router->generation = gen;
+    }
     StreamCallbacks<KeepAliveAck> cb;
     cb.mailbox = m_self;
+    cb.intercept = [router = m_router, gen](KeepAliveAck &ack) { return router->apply(gen, ack); };
     cb.response = [this, gen](KeepAliveAck &&ack) {
         if (gen == m_generation)
             onAck(ack);
@@ -90,30 +122,17 @@ void KeepAliveHub::ensureStream()
     m_awaitingAckSince.reset();
 }
 
+// Only the acks the router left: etcd no longer has the lease.
 void KeepAliveHub::onAck(const KeepAliveAck &ack)
 {
-    const auto now = Clock::now();
-    m_awaitingAckSince.reset();
-    m_failures = 0;
     std::vector<quint64> gone;
-    auto [first, last] = m_byLease.equal_range(ack.leaseId);
-    for (auto it = first; it != last; ++it) {
-        Entry &e = m_entries.at(it->second);
-        if (ack.ttl <= 0) {
-            gone.push_back(it->second);
-            continue;
-        }
-        e.ttl = seconds(ack.ttl);
-        e.deadline = now + e.ttl;
-        e.nextRenewal = now + e.ttl / 3;
-        e.shared->setDeadline(e.deadline);
-        if (std::exchange(e.suspended, false) || e.shared->wantsRenewals.load())
-            tell(e, [ttl = ack.ttl, now](KeepAliveObserver *o) { o->leaseRenewed(ttl, now); });
+    for (const auto &[id, e] : m_entries) {
+        if (e.route->leaseId == ack.leaseId)
+            gone.push_back(id);
     }
     for (quint64 id : gone)
         expire(id,
             EtcdStatus(Etcd::ErrorCode::LeaseNotFound, message("etcd no longer has the lease")));
-    // No re-arm: an ack only moves deadlines later; the timer, if early, re-arms itself.
 }
 
 void KeepAliveHub::onStreamDone(const EtcdStatus &status)
@@ -129,28 +148,44 @@ void KeepAliveHub::onStreamDone(const EtcdStatus &status)
     const auto delay = m_recovery.nextDelay(m_failures, elapsed).value_or(milliseconds(250));
     m_reconnect.start(delay); // leases still expire on their deadlines meanwhile
     for (auto &[id, e] : m_entries)
-        e.nextRenewal = Clock::now(); // renew at once on the next stream
+        e.renewNow = true;
 }
 
 void KeepAliveHub::suspendAll(const EtcdStatus &reason)
 {
+    std::lock_guard lock(m_router->mutex); // the router clears the flag when acks come back
     for (auto &[id, e] : m_entries) {
-        if (!std::exchange(e.suspended, true))
+        if (!std::exchange(e.route->suspended, true))
             tell(e, [reason](KeepAliveObserver *o) { o->leaseSuspended(reason); });
     }
+}
+
+// A third of the TTL after the last acknowledgement; without one since the last renewal, a
+// third of the TTL (at least 500 ms) after that renewal.
+SteadyTime KeepAliveHub::renewAt(const Entry &e) const
+{
+    if (e.renewNow)
+        return SteadyTime::min();
+    const milliseconds ttl = e.route->ttl();
+    const SteadyTime acked = e.route->shared->deadline() - ttl;
+    return std::max(acked + ttl / 3, e.lastSent + std::max(ttl / 3, milliseconds(500)));
 }
 
 void KeepAliveHub::onTimer()
 {
     const auto now = Clock::now();
+    if (m_awaitingAckSince && m_router->lastAck() >= *m_awaitingAckSince) {
+        m_awaitingAckSince.reset();
+        m_failures = 0;
+    }
     std::vector<quint64> expired;
     for (auto &[id, e] : m_entries) {
-        if (now >= e.deadline) {
+        if (now >= e.route->shared->deadline()) {
             expired.push_back(id);
-        } else if (now + e.ttl / 24 >= e.nextRenewal && m_stream) {
-            m_stream->renew(e.leaseId);
-            e.nextRenewal
-                = now + std::max(duration_cast<milliseconds>(e.ttl / 3), milliseconds(500));
+        } else if (m_stream && now + e.route->ttl() / 24 >= renewAt(e)) {
+            m_stream->renew(e.route->leaseId);
+            e.lastSent = now;
+            e.renewNow = false;
             if (!m_awaitingAckSince)
                 m_awaitingAckSince = now;
         }
@@ -174,7 +209,7 @@ void KeepAliveHub::expire(quint64 id, const EtcdStatus &reason)
     auto it = m_entries.find(id);
     if (it == m_entries.end())
         return;
-    it->second.shared->setDeadline(Clock::now());
+    it->second.route->shared->setDeadline(Clock::now());
     tell(it->second, [reason](KeepAliveObserver *o) { o->leaseExpired(reason); });
     remove(id);
 }
@@ -186,8 +221,10 @@ void KeepAliveHub::arm()
         return;
     }
     auto next = SteadyTime::max();
-    for (const auto &[id, e] : m_entries)
-        next = std::min({next, e.deadline, m_stream ? e.nextRenewal : e.deadline});
+    for (const auto &[id, e] : m_entries) {
+        const SteadyTime deadline = e.route->shared->deadline();
+        next = std::min({next, deadline, m_stream ? renewAt(e) : deadline});
+    }
     if (m_stream && m_awaitingAckSince)
         next = std::min(next, *m_awaitingAckSince + m_liveness);
     const auto wait = duration_cast<milliseconds>(next - Clock::now());

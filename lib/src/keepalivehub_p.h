@@ -11,6 +11,7 @@
 #include <atomic>
 #include <chrono>
 #include <map>
+#include <mutex>
 #include <unordered_map>
 
 namespace Etcd::Internal {
@@ -39,6 +40,45 @@ public:
     virtual void leaseExpired(const EtcdStatus &reason) = 0;
 };
 
+// One kept-alive lease as the gRPC thread sees it when an acknowledgement arrives.
+struct KeepAliveRoute
+{
+    KeepAliveRoute(qint64 lease, std::chrono::milliseconds ttl, MailboxPtr m, KeepAliveObserver *o,
+        std::shared_ptr<LeaseShared> s)
+        : leaseId(lease), mailbox(std::move(m)), observer(o), shared(std::move(s)),
+          ttlMs(ttl.count())
+    { }
+    std::chrono::milliseconds ttl() const { return std::chrono::milliseconds(ttlMs.load()); }
+
+    const qint64 leaseId;
+    const MailboxPtr mailbox;
+    KeepAliveObserver *const observer;
+    const std::shared_ptr<LeaseShared> shared;
+    std::atomic<qint64> ttlMs; // as etcd last acknowledged it
+    bool suspended = false; // guarded by AckRouter::mutex
+};
+
+using KeepAliveRoutePtr = std::shared_ptr<KeepAliveRoute>;
+
+// Applies acknowledgements on the gRPC thread: a lease's deadline moves without waking the
+// engine (1,000 leases at TTL 6 s are 500 acks a second), and the owner's thread hears of a
+// renewal only when something listens or a suspension ends. An ack saying the lease is gone
+// is left to the engine, which expires it.
+class AckRouter
+{
+public:
+    // gRPC thread. True when applied (or stale); false: the engine's.
+    bool apply(quint64 generation, const KeepAliveAck &ack);
+    SteadyTime lastAck() const { return SteadyTime(SteadyTime::duration(m_lastAckNs.load())); }
+
+    std::mutex mutex;
+    quint64 generation = 0;
+    std::unordered_multimap<qint64, KeepAliveRoutePtr> byLease;
+
+private:
+    std::atomic<qint64> m_lastAckNs {0};
+};
+
 // Every kept-alive lease of one client on one LeaseKeepAlive stream (design/streams.md).
 // One timer wakes at the earliest renewal or deadline; a lease is renewed at TTL/3 (together
 // with every other lease due within TTL/24, so renewals travel in batches and the timer
@@ -59,14 +99,9 @@ public:
 private:
     struct Entry
     {
-        qint64 leaseId = 0;
-        std::chrono::milliseconds ttl {0};
-        SteadyTime deadline;
-        SteadyTime nextRenewal;
-        MailboxPtr mailbox;
-        KeepAliveObserver *observer = nullptr;
-        std::shared_ptr<LeaseShared> shared;
-        bool suspended = false;
+        KeepAliveRoutePtr route;
+        SteadyTime lastSent;
+        bool renewNow = true; // new, or a new stream: renew without waiting for TTL/3
     };
 
     template <class F>
@@ -75,6 +110,7 @@ private:
     void onAck(const KeepAliveAck &ack);
     void onStreamDone(const EtcdStatus &status);
     void onTimer();
+    SteadyTime renewAt(const Entry &e) const;
     void expire(quint64 id, const EtcdStatus &reason);
     void suspendAll(const EtcdStatus &reason);
     void arm();
@@ -83,10 +119,10 @@ private:
     EtcdRetryPolicy m_recovery;
     std::chrono::milliseconds m_liveness;
     MailboxPtr m_self;
+    std::shared_ptr<AckRouter> m_router = std::make_shared<AckRouter>();
     std::shared_ptr<KeepAliveStream> m_stream;
     quint64 m_generation = 0;
     std::map<quint64, Entry> m_entries;
-    std::unordered_multimap<qint64, quint64> m_byLease; // acks route by lease id
     QTimer m_timer;
     QTimer m_reconnect;
     std::optional<SteadyTime> m_awaitingAckSince; // a renewal went out, nothing came back yet

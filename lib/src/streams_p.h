@@ -63,12 +63,14 @@ public:
     virtual void renew(qint64 leaseId) = 0;
 };
 
-// Both callbacks run in the engine thread (posted through the mailbox), in stream order;
-// `done` comes once, last.
+// `intercept`, when set, sees each response first, on the gRPC thread, and consumes it by
+// returning true (the hot path: watch events, keep-alive acks). The rest run in the engine
+// thread (posted through the mailbox), in stream order; `done` comes once, last.
 template <class Response>
 struct StreamCallbacks
 {
     MailboxPtr mailbox;
+    std::function<bool(Response &)> intercept;
     std::function<void(Response &&)> response;
     std::function<void(const EtcdStatus &)> done;
 };

@@ -35,16 +35,15 @@ WatchHub::~WatchHub()
 template <class F>
 void WatchHub::tell(Entry &e, F &&f)
 {
-    e.mailbox->post([o = e.observer, f = std::forward<F>(f)] { f(o); });
+    e.route->mailbox->post([o = e.route->observer, f = std::forward<F>(f)] { f(o); });
 }
 
 void WatchHub::add(quint64 id, const WatchSpec &spec, MailboxPtr mailbox, WatchObserver *observer)
 {
     Entry &e = m_entries[id];
     e.spec = spec;
-    e.mailbox = std::move(mailbox);
-    e.observer = observer;
-    e.nextRevision = spec.request.startRevision;
+    e.route = std::make_shared<WatchRoute>(std::move(mailbox), observer, spec.keySpace);
+    e.route->nextRevision = spec.request.startRevision; // not yet shared: no lock needed
     enqueue(id);
     ensureStream();
     sendNextCreate();
@@ -56,6 +55,12 @@ void WatchHub::remove(quint64 id)
     if (it == m_entries.end())
         return;
     Entry &e = it->second;
+    {
+        std::lock_guard lock(m_router->mutex);
+        e.route->closed = true;
+        if (e.route->serverId >= 0)
+            m_router->byServerId.erase(e.route->serverId);
+    }
     if (e.phase == Phase::Active && m_stream) {
         m_stream->cancelWatch(e.serverId);
         m_byServerId.erase(e.serverId);
@@ -72,7 +77,10 @@ void WatchHub::resync(quint64 id, qint64 anchorRevision)
     if (it == m_entries.end() || it->second.phase != Phase::AwaitingResync)
         return;
     Entry &e = it->second;
-    e.nextRevision = anchorRevision;
+    {
+        std::lock_guard lock(m_router->mutex);
+        e.route->nextRevision = anchorRevision;
+    }
     tell(e, [c = e.compactRevision, anchorRevision](WatchObserver *o) {
         o->watchResynced(c, anchorRevision);
     });
@@ -85,8 +93,13 @@ void WatchHub::ensureStream()
     if (m_stream || m_entries.empty())
         return;
     const quint64 gen = ++m_generation;
+    {
+        std::lock_guard lock(m_router->mutex);
+        m_router->generation = gen;
+    }
     StreamCallbacks<WatchResponseData> cb;
     cb.mailbox = m_self;
+    cb.intercept = [router = m_router, gen](WatchResponseData &r) { return router->route(gen, r); };
     cb.response = [this, gen](WatchResponseData &&r) {
         if (gen == m_generation)
             onResponse(std::move(r));
@@ -98,7 +111,7 @@ void WatchHub::ensureStream()
     m_stream = m_transport.openWatch(std::move(cb));
     if (!m_stream)
         return; // shutting down
-    m_heard = true;
+    m_router->heard = true;
     m_progressAsked = false;
     m_liveness.start();
     sendNextCreate();
@@ -123,24 +136,24 @@ void WatchHub::sendNextCreate()
     m_creating = id;
     m_creatingOrphan = false;
     WatchCreate request = e.spec.request;
-    request.startRevision = e.nextRevision;
+    {
+        std::lock_guard lock(m_router->mutex);
+        m_router->creating = e.route;
+        request.startRevision = e.route->nextRevision;
+    }
     m_stream->create(request);
 }
 
+// What the router left: creations and cancellations.
 void WatchHub::onResponse(WatchResponseData &&r)
 {
-    m_heard = true;
     if (r.created) {
         onCreated(r);
         return;
     }
     const auto it = m_byServerId.find(r.watchId);
-    if (it == m_byServerId.end())
-        return; // progress broadcast (id -1), or a watch we cancelled
-    if (r.canceled)
+    if (it != m_byServerId.end() && r.canceled)
         onCanceled(it->second, r);
-    else
-        onEvents(it->second, r);
 }
 
 void WatchHub::onCreated(const WatchResponseData &r)
@@ -157,16 +170,10 @@ void WatchHub::onCreated(const WatchResponseData &r)
             return reauthenticate(*id);
         fail(*id, why);
     } else {
-        Entry &e = m_entries.at(*id);
+        Entry &e = m_entries.at(*id); // the router has bound it and told its owner
         e.phase = Phase::Active;
         e.serverId = r.watchId;
         m_byServerId[r.watchId] = *id;
-        // Everything up to the header revision is covered from here on.
-        if (e.nextRevision == 0)
-            e.nextRevision = r.revision + 1;
-        tell(e,
-            [next = e.nextRevision, again = std::exchange(e.suspended, false)](
-                WatchObserver *o) { o->watchCreated(next, again); });
     }
     sendNextCreate();
 }
@@ -204,29 +211,13 @@ void WatchHub::onCanceled(quint64 id, const WatchResponseData &r)
         tell(e, [c = r.compactRevision](WatchObserver *o) { o->watchResyncRequested(c); });
         return;
     }
-    e.nextRevision = r.compactRevision;
+    {
+        std::lock_guard lock(m_router->mutex);
+        e.route->nextRevision = r.compactRevision;
+    }
     tell(e, [c = r.compactRevision](WatchObserver *o) { o->watchResynced(c, c); });
     enqueue(id);
     sendNextCreate();
-}
-
-void WatchHub::onEvents(quint64 id, const WatchResponseData &r)
-{
-    Entry &e = m_entries.at(id);
-    QList<EtcdWatchEvent> events = r.events;
-    if (events.isEmpty()) {
-        e.nextRevision = std::max(e.nextRevision, r.revision + 1); // progress notification
-    } else {
-        e.nextRevision = std::max(e.nextRevision, events.last().revision + 1);
-        for (EtcdWatchEvent &ev : events) {
-            ev.keyValue.key = e.spec.keySpace.strip(ev.keyValue.key);
-            ev.prevKeyValue.key = e.spec.keySpace.strip(ev.prevKeyValue.key);
-        }
-    }
-    // nextRevision moved before the delivery is posted: a break from here never replays.
-    tell(e, [events = std::move(events), next = e.nextRevision](WatchObserver *o) {
-        o->watchEvents(events, next);
-    });
 }
 
 void WatchHub::onStreamDone(const EtcdStatus &status)
@@ -238,13 +229,20 @@ void WatchHub::onStreamDone(const EtcdStatus &status)
     m_queue.clear();
     if (m_failures++ == 0)
         m_outage.start();
-    for (auto &[id, e] : m_entries) {
-        if (e.phase == Phase::AwaitingResync)
-            continue;
-        // Only a watch that was live is suspended; one still being created just waits.
-        if (e.phase == Phase::Active && !std::exchange(e.suspended, true))
-            tell(e, [status](WatchObserver *o) { o->watchSuspended(status); });
-        enqueue(id);
+    {
+        // The stream is done: the router hears nothing more from it.
+        std::lock_guard lock(m_router->mutex);
+        m_router->byServerId.clear();
+        m_router->creating.reset();
+        for (auto &[id, e] : m_entries) {
+            e.route->serverId = -1;
+            if (e.phase == Phase::AwaitingResync)
+                continue;
+            // Only a watch that was live is suspended; one still being created just waits.
+            if (e.phase == Phase::Active && !std::exchange(e.route->suspended, true))
+                tell(e, [status](WatchObserver *o) { o->watchSuspended(status); });
+            enqueue(id);
+        }
     }
     if (m_entries.empty())
         return;
@@ -262,7 +260,7 @@ void WatchHub::onLivenessTick()
 {
     if (!m_stream)
         return;
-    if (std::exchange(m_heard, false)) {
+    if (m_router->heard.exchange(false)) {
         m_progressAsked = false;
         return;
     }
@@ -281,6 +279,10 @@ void WatchHub::fail(quint64 id, const EtcdStatus &status)
     auto it = m_entries.find(id);
     if (it == m_entries.end())
         return;
+    {
+        std::lock_guard lock(m_router->mutex);
+        it->second.route->closed = true;
+    }
     tell(it->second, [status](WatchObserver *o) { o->watchFailed(status); });
     std::erase(m_queue, id);
     m_entries.erase(it);

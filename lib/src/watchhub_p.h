@@ -6,6 +6,7 @@
 
 #include "keyspace_p.h"
 #include "transport/transport_p.h"
+#include "watchrouter_p.h"
 
 #include <EtcdQt/etcdwatch.h>
 
@@ -39,8 +40,9 @@ struct WatchSpec
 };
 
 // Every watch of one client on one Watch stream (design/streams.md). Lives in the engine
-// thread: creates one at a time, routes responses by watch id, tracks each watch's resume
-// revision, and after a broken or silent stream resumes every watch where it left off.
+// thread: creates one at a time, and after a broken or silent stream resumes every watch where
+// it left off. Events bypass it: the WatchRouter delivers them from the gRPC thread and keeps
+// each watch's resume revision.
 class WatchHub : public QObject
 {
     Q_OBJECT
@@ -58,13 +60,10 @@ private:
     struct Entry
     {
         WatchSpec spec;
-        MailboxPtr mailbox;
-        WatchObserver *observer = nullptr;
-        qint64 nextRevision = 0;
+        WatchRoutePtr route;
         qint64 serverId = -1;
         qint64 compactRevision = 0;
         Phase phase = Phase::Queued;
-        bool suspended = false;
     };
 
     template <class F>
@@ -76,7 +75,6 @@ private:
     void onCreated(const WatchResponseData &r);
     void onCanceled(quint64 id, const WatchResponseData &r);
     void reauthenticate(quint64 id);
-    void onEvents(quint64 id, const WatchResponseData &r);
     void onStreamDone(const EtcdStatus &status);
     void onLivenessTick();
     void fail(quint64 id, const EtcdStatus &status);
@@ -84,6 +82,7 @@ private:
     Transport &m_transport;
     EtcdRetryPolicy m_recovery;
     MailboxPtr m_self;
+    std::shared_ptr<WatchRouter> m_router = std::make_shared<WatchRouter>();
     std::shared_ptr<WatchStream> m_stream;
     quint64 m_generation = 0;
     std::map<quint64, Entry> m_entries;
@@ -95,7 +94,6 @@ private:
     QTimer m_liveness;
     QElapsedTimer m_outage;
     int m_failures = 0;
-    bool m_heard = false;
     bool m_progressAsked = false;
     bool m_authPending = false;
 };

@@ -49,8 +49,11 @@ template <class Response, class Data>
 auto poster(const StreamCallbacks<Data> &cb, Data (*convert)(const Response &))
 {
     auto batch = std::make_shared<Batch<Data>>();
-    return [mailbox = cb.mailbox, fn = cb.response, convert, batch](const Response &r) {
+    return [mailbox = cb.mailbox, fn = cb.response, intercept = cb.intercept, convert, batch](
+               const Response &r) {
         Data data = convert(r);
+        if (intercept && intercept(data))
+            return;
         {
             std::lock_guard lock(batch->mutex);
             batch->items.push_back(std::move(data));

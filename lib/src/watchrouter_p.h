@@ -1,0 +1,60 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+//
+//  W A R N I N G: internal header, not part of the EtcdQt API.
+#pragma once
+
+#include "keyspace_p.h"
+#include "mailbox_p.h"
+#include "streams_p.h"
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+
+namespace Etcd::Internal {
+
+class WatchObserver;
+
+// One watch as the gRPC thread sees it: where its events go and where it resumes from.
+struct WatchRoute
+{
+    WatchRoute(MailboxPtr m, WatchObserver *o, const KeySpace &k)
+        : mailbox(std::move(m)), observer(o), keySpace(k)
+    { }
+    const MailboxPtr mailbox;
+    WatchObserver *const observer;
+    const KeySpace keySpace;
+    // Guarded by WatchRouter::mutex.
+    qint64 nextRevision = 0;
+    qint64 serverId = -1;
+    bool suspended = false;
+    bool closed = false;
+};
+
+using WatchRoutePtr = std::shared_ptr<WatchRoute>;
+
+// Delivers watch responses from the gRPC thread straight to each watch's owner thread, so an
+// event crosses one thread, not two (the engine would add a hop to every event). The engine
+// keeps the rest: it creates, cancels and recovers, and sees every response this does not
+// consume (created, cancelled). Creations are answered in order, one at a time: `creating` is
+// the watch the next created response binds.
+class WatchRouter
+{
+public:
+    // gRPC thread. True when the response was delivered or is stale; false: the engine's.
+    bool route(quint64 generation, WatchResponseData &response);
+
+    std::mutex mutex;
+    quint64 generation = 0;
+    WatchRoutePtr creating;
+    std::unordered_map<qint64, WatchRoutePtr> byServerId;
+    std::atomic<bool> heard {false}; // anything at all arrived: the stream is alive
+
+private:
+    void bind(const WatchResponseData &response);
+    static void deliver(WatchRoute &route, WatchResponseData &response);
+};
+
+} // namespace Etcd::Internal
