@@ -3,8 +3,11 @@
 
 usage: summarize.py raw.jsonl
 Each output line: {"summary": true, "scenario", "impl", "runs", "p50_ms", "p99_ms", ...
-medians of every numeric field; and on etcdqt lines "ratio_p50_vs_<peer>" (latency
-scenarios) or "ratio_cpu_vs_<peer>" (keepalive_1000: client CPU). Below 1 means EtcdQt
+medians of every numeric field; and on etcdqt lines, per peer, the median over runs of
+the ratio etcdqt/peer measured in the same run ("paired_ratio_p50_vs_<peer>" for latency,
+"paired_ratio_cpu_vs_<peer>" for keepalive_1000 client CPU) -- the figure to judge by: on
+a noisy machine both sides of one run share its load -- and the ratio of the medians
+("ratio_p50_vs_<peer>", "ratio_cpu_vs_<peer>") for comparison. Below 1 means EtcdQt
 needed less."""
 import json
 import statistics
@@ -28,8 +31,24 @@ for (scenario, impl), runs in sorted(rows.items()):
             out[field] = round(statistics.median(vals), 4)
     medians[(scenario, impl)] = out
 
+def paired(scenario, peer, field):
+    """Median over runs of etcdqt/peer for `field`, pairing runs by their number."""
+    ours = {r.get("run"): r.get(field) for r in rows[(scenario, "etcdqt")]}
+    theirs = {r.get("run"): r.get(field) for r in rows[(scenario, peer)]}
+    ratios = [ours[k] / theirs[k] for k in ours
+              if k in theirs and ours[k] and theirs[k]]
+    return round(statistics.median(ratios), 3) if ratios else None
+
+
 for (scenario, impl), out in medians.items():
     if impl == "etcdqt":
+        for (s2, peer) in list(medians):
+            if s2 != scenario or peer == impl:
+                continue
+            for field, name in (("p50_ms", "p50"), ("client_cpu_pct", "cpu")):
+                value = paired(scenario, peer, field)
+                if value is not None:
+                    out["paired_ratio_%s_vs_%s" % (name, peer)] = value
         for (s2, peer), other in medians.items():
             if s2 != scenario or peer == impl:
                 continue
