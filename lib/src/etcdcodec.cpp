@@ -71,3 +71,37 @@ QByteArray prefixEnd(const QByteArray &prefix)
 }
 
 } // namespace Etcd
+
+/*!
+    \class EtcdTextCodec
+    \inmodule EtcdQt
+    \brief Text as UTF-8 bytes, for typed recipes.
+*/
+QByteArray EtcdTextCodec::encode(const QString &value)
+{
+    return value.toUtf8();
+}
+
+std::optional<QString> EtcdTextCodec::decode(const QByteArray &bytes)
+{
+    return QString::fromUtf8(bytes);
+}
+
+/*!
+    \class EtcdJsonCodec
+    \inmodule EtcdQt
+    \brief A JSON document as compact UTF-8 text, for typed recipes.
+*/
+QByteArray EtcdJsonCodec::encode(const QJsonDocument &value)
+{
+    return value.toJson(QJsonDocument::Compact);
+}
+
+std::optional<QJsonDocument> EtcdJsonCodec::decode(const QByteArray &bytes)
+{
+    QJsonParseError error;
+    QJsonDocument doc = QJsonDocument::fromJson(bytes, &error);
+    if (error.error != QJsonParseError::NoError)
+        return std::nullopt;
+    return doc;
+}

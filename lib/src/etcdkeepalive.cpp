@@ -43,6 +43,12 @@ using namespace std::chrono;
 */
 
 /*!
+    \fn void EtcdKeepAlive::keepAliveFailed(const EtcdStatus &reason)
+    Emitted when renewal stopped although nobody called stop(): after expired(), or when the
+    client disconnected or could not start it. Never emitted for the owner's own stop().
+*/
+
+/*!
     \fn void EtcdKeepAlive::expired(const EtcdStatus &reason)
     Emitted once when the lease is gone (etcd answered TTL 0) or no renewal was acknowledged
     for a whole TTL. Renewals stop.
@@ -81,8 +87,20 @@ public:
     {
         link.close();
         shared->setDeadline(steady_clock::now());
+        QPointer<EtcdKeepAlive> q = q_func(); // a handler may delete it
         setState(EtcdKeepAlive::State::Expired);
-        Q_EMIT q_func()->expired(reason);
+        if (q)
+            Q_EMIT q->expired(reason);
+        if (q)
+            Q_EMIT q->keepAliveFailed(reason);
+    }
+    void leaseAbandoned(const EtcdStatus &reason) override
+    {
+        link.close();
+        QPointer<EtcdKeepAlive> q = q_func();
+        setState(EtcdKeepAlive::State::Failed);
+        if (q)
+            Q_EMIT q->keepAliveFailed(reason);
     }
 
     EtcdKeepAlive *q_ptr;
@@ -151,7 +169,7 @@ void EtcdKeepAlive::start()
         return;
     auto fail = [this](Etcd::ErrorCode code, const QString &why) {
         QTimer::singleShot(
-            0, this, [this, s = EtcdStatus(code, why)] { d_func()->leaseExpired(s); });
+            0, this, [this, s = EtcdStatus(code, why)] { d_func()->leaseAbandoned(s); });
     };
     if (!d->client || d->leaseId <= 0 || d->ttl.count() <= 0)
         return fail(Etcd::ErrorCode::InvalidArgument, tr("lease id and TTL must be positive"));
@@ -179,4 +197,37 @@ void EtcdKeepAlive::stop()
         EtcdClientPrivate::get(d->client)->inEngine(
             [id = d->link.id](Engine *e) { e->keepAlives()->remove(id); });
     d->setState(State::Stopped);
+}
+
+/*!
+    \class EtcdScopedKeepAlive
+    \inmodule EtcdQt
+    \brief Renews a lease for exactly as long as the handle lives, however its scope ends.
+
+    The scoped form of keep-alive: construction starts renewing \a leaseId (granted with
+    \a ttl) on \a client, destruction stops it (the lease then lives out its TTL, or is revoked
+    by whoever owns it). \a onKeepAliveFailed runs in the constructing thread when renewal
+    stops while the handle still lives (the lease expired, etcd lost it, or the client
+    disconnected); never because the handle was destroyed.
+*/
+EtcdScopedKeepAlive::EtcdScopedKeepAlive(
+    EtcdClient *client, qint64 leaseId, seconds ttl, FailureHandler onKeepAliveFailed)
+    : m_keepAlive(std::make_unique<EtcdKeepAlive>(client, leaseId, ttl))
+{
+    if (onKeepAliveFailed)
+        QObject::connect(m_keepAlive.get(), &EtcdKeepAlive::keepAliveFailed, m_keepAlive.get(),
+            std::move(onKeepAliveFailed));
+    m_keepAlive->start();
+}
+
+/*! Stops renewing. No failure is reported for it. */
+EtcdScopedKeepAlive::~EtcdScopedKeepAlive() = default; // ~EtcdKeepAlive stops silently
+
+EtcdScopedKeepAlive::EtcdScopedKeepAlive(EtcdScopedKeepAlive &&other) noexcept = default;
+EtcdScopedKeepAlive &EtcdScopedKeepAlive::operator=(EtcdScopedKeepAlive &&other) noexcept = default;
+
+/*! The keep-alive underneath, for its state and signals; null after a move. */
+EtcdKeepAlive *EtcdScopedKeepAlive::keepAlive() const
+{
+    return m_keepAlive.get();
 }

@@ -116,3 +116,16 @@ EtcdRpcResilience EtcdRpcResilience::disabled()
 {
     return EtcdRpcResilience {EtcdRetryPolicy::never(), Duration(0)};
 }
+
+/*!
+    \class EtcdLeaseResilience
+    \inmodule EtcdQt
+    \brief How a self-healing lease heals: retryPolicy paces the re-grant attempts
+    (EtcdRetryPolicy::never() disables healing), healOperationTimeout bounds each attempt.
+*/
+
+/*! No healing: an expired lease stays expired. */
+EtcdLeaseResilience EtcdLeaseResilience::disabled()
+{
+    return EtcdLeaseResilience {EtcdRetryPolicy::never(), Duration(10000)};
+}

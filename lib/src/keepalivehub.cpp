@@ -54,6 +54,9 @@ KeepAliveHub::KeepAliveHub(
 KeepAliveHub::~KeepAliveHub()
 {
     m_self->close();
+    const EtcdStatus gone(Etcd::ErrorCode::Cancelled, message("client disconnected"));
+    for (auto &[id, e] : m_entries)
+        tell(e, [gone](KeepAliveObserver *o) { o->leaseAbandoned(gone); });
     if (m_stream)
         m_stream->cancel();
 }

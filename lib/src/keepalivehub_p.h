@@ -38,6 +38,7 @@ public:
     virtual void leaseRenewed(qint64 ttl, SteadyTime acknowledged) = 0;
     virtual void leaseSuspended(const EtcdStatus &reason) = 0;
     virtual void leaseExpired(const EtcdStatus &reason) = 0;
+    virtual void leaseAbandoned(const EtcdStatus &reason) = 0; // the client went away
 };
 
 // One kept-alive lease as the gRPC thread sees it when an acknowledgement arrives.

@@ -4,3 +4,5 @@
 
 Q_LOGGING_CATEGORY(lcEtcdClient, "etcdqt.client", QtInfoMsg)
 Q_LOGGING_CATEGORY(lcEtcdTransport, "etcdqt.transport", QtInfoMsg)
+Q_LOGGING_CATEGORY(lcEtcdLease, "etcdqt.lease", QtInfoMsg)
+Q_LOGGING_CATEGORY(lcEtcdRecipe, "etcdqt.recipe", QtInfoMsg)

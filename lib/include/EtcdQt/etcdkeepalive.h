@@ -7,6 +7,7 @@
 #include <QtCore/qobject.h>
 
 #include <chrono>
+#include <functional>
 #include <memory>
 
 class EtcdClient;
@@ -18,7 +19,7 @@ class ETCDQT_EXPORT EtcdKeepAlive : public QObject
     Q_PROPERTY(qint64 leaseId READ leaseId CONSTANT)
     Q_PROPERTY(State state READ state NOTIFY stateChanged)
 public:
-    enum class State { Inactive, Alive, Suspended, Expired, Stopped };
+    enum class State { Inactive, Alive, Suspended, Expired, Failed, Stopped };
     Q_ENUM(State)
 
     EtcdKeepAlive(
@@ -39,6 +40,7 @@ Q_SIGNALS:
     void suspended(const EtcdStatus &reason);
     void resumed();
     void expired(const EtcdStatus &reason);
+    void keepAliveFailed(const EtcdStatus &reason);
 
 protected:
     void connectNotify(const QMetaMethod &signal) override;
@@ -47,4 +49,24 @@ protected:
 private:
     Q_DECLARE_PRIVATE(EtcdKeepAlive)
     std::unique_ptr<EtcdKeepAlivePrivate> const d_ptr;
+};
+
+// Renews a lease for exactly as long as it lives, however the scope ends.
+class ETCDQT_EXPORT EtcdScopedKeepAlive
+{
+public:
+    using FailureHandler = std::function<void(const EtcdStatus &reason)>;
+
+    EtcdScopedKeepAlive(EtcdClient *client, qint64 leaseId, std::chrono::seconds ttl,
+        FailureHandler onKeepAliveFailed = {});
+    ~EtcdScopedKeepAlive();
+    EtcdScopedKeepAlive(EtcdScopedKeepAlive &&other) noexcept;
+    EtcdScopedKeepAlive &operator=(EtcdScopedKeepAlive &&other) noexcept;
+    EtcdScopedKeepAlive(const EtcdScopedKeepAlive &) = delete;
+    EtcdScopedKeepAlive &operator=(const EtcdScopedKeepAlive &) = delete;
+
+    [[nodiscard]] EtcdKeepAlive *keepAlive() const;
+
+private:
+    std::unique_ptr<EtcdKeepAlive> m_keepAlive;
 };

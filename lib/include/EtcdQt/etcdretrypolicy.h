@@ -52,3 +52,11 @@ struct ETCDQT_EXPORT EtcdRpcResilience
 
     static EtcdRpcResilience disabled();
 };
+
+struct ETCDQT_EXPORT EtcdLeaseResilience
+{
+    EtcdRetryPolicy retryPolicy = EtcdRetryPolicy::exponentialBackoff();
+    std::chrono::milliseconds healOperationTimeout {10000};
+
+    static EtcdLeaseResilience disabled();
+};

@@ -1,0 +1,71 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <EtcdQt/etcdcodec.h>
+#include <EtcdQt/etcdrecipe.h>
+#include <EtcdQt/etcdretrypolicy.h>
+
+#include <chrono>
+#include <memory>
+
+class EtcdTransientKeyValuePrivate;
+
+class ETCDQT_EXPORT EtcdTransientKeyValue : public EtcdRecipe
+{
+    Q_OBJECT
+    Q_PROPERTY(QByteArray key READ key CONSTANT)
+    Q_PROPERTY(QByteArray value READ value CONSTANT)
+    Q_PROPERTY(qint64 leaseId READ leaseId NOTIFY leaseIdChanged)
+public:
+    EtcdTransientKeyValue(EtcdClient *client, const QByteArray &key, const QByteArray &value,
+        std::chrono::seconds ttl = std::chrono::seconds(2),
+        const EtcdLeaseResilience &resilience = {}, QObject *parent = nullptr);
+    ~EtcdTransientKeyValue() override;
+
+    [[nodiscard]] QByteArray key() const;
+    [[nodiscard]] QByteArray value() const;
+    [[nodiscard]] std::chrono::seconds ttl() const;
+    [[nodiscard]] qint64 leaseId() const;
+    [[nodiscard]] bool isHealthy() const override;
+    [[nodiscard]] std::chrono::milliseconds remainingValidity() const;
+
+public Q_SLOTS:
+    void start();
+    void close();
+
+Q_SIGNALS:
+    void started();
+    void leaseIdChanged(qint64 leaseId);
+    void leaseEvent(const EtcdLeaseEvent &event);
+    void leaseLost(const EtcdStatus &reason);
+    void failed(const EtcdStatus &reason);
+
+private:
+    Q_DECLARE_PRIVATE(EtcdTransientKeyValue)
+    std::unique_ptr<EtcdTransientKeyValuePrivate> const d_ptr;
+};
+
+// A transient key whose value is a T, written with Codec (see etcdcodec.h). Owns its
+// untyped recipe, which carries the signals.
+template <class Codec>
+class EtcdTypedTransientKeyValue
+{
+public:
+    using Value = typename Codec::Value;
+
+    EtcdTypedTransientKeyValue(EtcdClient *client, const QByteArray &key, const Value &value,
+        std::chrono::seconds ttl = std::chrono::seconds(2),
+        const EtcdLeaseResilience &resilience = {})
+        : m_untyped(std::make_unique<EtcdTransientKeyValue>(
+            client, key, Codec::encode(value), ttl, resilience))
+    { }
+
+    [[nodiscard]] EtcdTransientKeyValue *untyped() const { return m_untyped.get(); }
+    [[nodiscard]] std::optional<Value> value() const { return Codec::decode(m_untyped->value()); }
+    void start() { m_untyped->start(); }
+    void close() { m_untyped->close(); }
+
+private:
+    std::unique_ptr<EtcdTransientKeyValue> m_untyped;
+};

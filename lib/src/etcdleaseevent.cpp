@@ -1,0 +1,60 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+#include <EtcdQt/etcdleaseevent.h>
+
+#include <QtCore/qdebug.h>
+
+/*!
+    \class EtcdLeaseEvent
+    \inmodule EtcdQt
+    \brief What happened to a recipe's lease: Suspended (renewals stopped getting through; the
+    lease may still be alive), Expired (it is gone), Restored (healed under a new lease) or
+    Failed (healing stopped for good, or ownership was taken meanwhile).
+*/
+
+EtcdLeaseEvent EtcdLeaseEvent::suspended(qint64 leaseId, const EtcdStatus &cause)
+{
+    return EtcdLeaseEvent {Type::Suspended, leaseId, -1, cause};
+}
+
+EtcdLeaseEvent EtcdLeaseEvent::expired(qint64 leaseId, const EtcdStatus &cause)
+{
+    return EtcdLeaseEvent {Type::Expired, leaseId, -1, cause};
+}
+
+EtcdLeaseEvent EtcdLeaseEvent::restored(qint64 oldLeaseId, qint64 newLeaseId)
+{
+    return EtcdLeaseEvent {Type::Restored, oldLeaseId, newLeaseId, {}};
+}
+
+EtcdLeaseEvent EtcdLeaseEvent::failed(qint64 leaseId, const EtcdStatus &cause)
+{
+    return EtcdLeaseEvent {Type::Failed, leaseId, -1, cause};
+}
+
+/*! Returns the type in lower case ("suspended", "expired", "restored", "failed"). */
+QString EtcdLeaseEvent::typeName() const
+{
+    switch (type) {
+    case Type::Suspended:
+        return QStringLiteral("suspended");
+    case Type::Expired:
+        return QStringLiteral("expired");
+    case Type::Restored:
+        return QStringLiteral("restored");
+    case Type::Failed:
+        return QStringLiteral("failed");
+    }
+    return {};
+}
+
+QDebug operator<<(QDebug debug, const EtcdLeaseEvent &event)
+{
+    QDebugStateSaver saver(debug);
+    debug.nospace() << "EtcdLeaseEvent(" << event.typeName() << ", " << event.leaseId;
+    if (event.type == EtcdLeaseEvent::Type::Restored)
+        debug << " -> " << event.newLeaseId;
+    else if (!event.cause.isOk())
+        debug << ", " << event.cause;
+    return debug << ')';
+}

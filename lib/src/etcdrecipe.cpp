@@ -1,0 +1,161 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+#include "etcdqt_internal_p.h"
+
+#include <EtcdQt/etcdclient.h>
+#include <EtcdQt/etcdrecipe.h>
+#include <EtcdQt/etcdreplies.h>
+
+#include <QtCore/qpointer.h>
+
+/*!
+    \class EtcdRecipe
+    \inmodule EtcdQt
+    \brief The base of every stateful recipe: connection state, kept background errors,
+    health, and ping().
+
+    connectionState is passive: it is derived only from the recipe's own watch and lease
+    events, never by polling. It starts Connected (never re-entered), moves to Suspended when
+    a stream stops getting through, to Reconnected when it is live again or a lease was
+    restored, and to Lost at once when a lease expired (before any healing), healing failed,
+    or ownership was lost. Lost is not sticky. Background failures never throw: they are kept
+    in errors() and announced with errorOccurred().
+*/
+
+/*!
+    \fn void EtcdRecipe::connectionStateChanged(EtcdRecipe::ConnectionState state,
+        EtcdRecipe::ConnectionState previous)
+    Emitted when the connection state moved from \a previous to \a state.
+*/
+
+/*!
+    \fn void EtcdRecipe::errorOccurred(const QString &context, const EtcdStatus &status)
+    Emitted when a background operation of the recipe named \a context failed with \a status.
+*/
+
+class EtcdRecipePrivate
+{
+public:
+    QPointer<EtcdClient> client;
+    QString context;
+    EtcdRecipe::ConnectionState state = EtcdRecipe::ConnectionState::Connected;
+    QList<EtcdStatus> errors;
+    bool active = false;
+    bool closed = false;
+};
+
+/*! Constructs a recipe on \a client; \a errorContext names it in errorOccurred(). */
+EtcdRecipe::EtcdRecipe(EtcdClient *client, const QString &errorContext, QObject *parent)
+    : QObject(parent), d_ptr(new EtcdRecipePrivate)
+{
+    d_ptr->client = client;
+    d_ptr->context = errorContext;
+}
+
+EtcdRecipe::~EtcdRecipe() = default;
+
+/*! The client the recipe talks through (null once it was destroyed). */
+EtcdClient *EtcdRecipe::client() const
+{
+    return d_func()->client;
+}
+
+/*! \property EtcdRecipe::connectionState How the recipe's own streams and lease are doing. */
+EtcdRecipe::ConnectionState EtcdRecipe::connectionState() const
+{
+    return d_func()->state;
+}
+
+/*! \property EtcdRecipe::active Whether the recipe was started and is not closed or failed. */
+bool EtcdRecipe::isActive() const
+{
+    return d_func()->active;
+}
+
+/*! Passive health, no RPC: not Lost and not closed. */
+bool EtcdRecipe::isHealthy() const
+{
+    return d_func()->state != ConnectionState::Lost && !d_func()->closed;
+}
+
+/*! Background failures recorded so far, oldest first. */
+QList<EtcdStatus> EtcdRecipe::errors() const
+{
+    return d_func()->errors;
+}
+
+/*! Forgets the recorded background failures. */
+void EtcdRecipe::clearErrors()
+{
+    d_func()->errors.clear();
+}
+
+/*!
+    One RPC that tells whether etcd answers: a count-only read of the key
+    "health-check-probe", as etcd-recipes does. The reply's status says the outcome.
+*/
+EtcdReply *EtcdRecipe::ping()
+{
+    Q_D(EtcdRecipe);
+    if (!d->client)
+        return nullptr;
+    EtcdRangeOptions options;
+    options.countOnly = true;
+    return d->client->get(QByteArrayLiteral("health-check-probe"), options);
+}
+
+void EtcdRecipe::setActive(bool active)
+{
+    Q_D(EtcdRecipe);
+    if (std::exchange(d->active, active) != active)
+        Q_EMIT activeChanged();
+}
+
+void EtcdRecipe::markClosed()
+{
+    d_func()->closed = true;
+    setActive(false);
+}
+
+bool EtcdRecipe::isClosed() const
+{
+    return d_func()->closed;
+}
+
+void EtcdRecipe::recordError(const EtcdStatus &status)
+{
+    qCWarning(lcEtcdRecipe).noquote() << d_func()->context << status.toString();
+    keepError(status);
+}
+
+void EtcdRecipe::keepError(const EtcdStatus &status)
+{
+    Q_D(EtcdRecipe);
+    d->errors.append(status);
+    Q_EMIT errorOccurred(d->context, status);
+}
+
+// The mapping of etcd-recipes' connection-state machine (reference §4.2).
+void EtcdRecipe::reportLeaseEvent(const EtcdLeaseEvent &event)
+{
+    switch (event.type) {
+    case EtcdLeaseEvent::Type::Suspended:
+        reportConnectionState(ConnectionState::Suspended);
+        break;
+    case EtcdLeaseEvent::Type::Restored:
+        reportConnectionState(ConnectionState::Reconnected);
+        break;
+    case EtcdLeaseEvent::Type::Expired:
+    case EtcdLeaseEvent::Type::Failed:
+        reportConnectionState(ConnectionState::Lost);
+        break;
+    }
+}
+
+void EtcdRecipe::reportConnectionState(ConnectionState state)
+{
+    Q_D(EtcdRecipe);
+    const ConnectionState previous = std::exchange(d->state, state);
+    if (previous != state)
+        Q_EMIT connectionStateChanged(state, previous);
+}

@@ -1,0 +1,345 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+#include "etcdqt_internal_p.h"
+#include "leaseops_p.h"
+
+#include <EtcdQt/etcdclient.h>
+#include <EtcdQt/etcdkeepalive.h>
+#include <EtcdQt/etcdselfhealingkeepalive.h>
+
+#include <QtCore/qelapsedtimer.h>
+#include <QtCore/qpointer.h>
+#include <QtCore/qtimer.h>
+
+using namespace Etcd::Internal;
+using namespace std::chrono;
+
+/*!
+    \class EtcdSelfHealingKeepAlive
+    \inmodule EtcdQt
+    \brief A lease that is re-granted when it expires, with the keys it owns re-established.
+
+    The machinery under every recipe whose lease means presence (transient keys, barrier
+    keys, service registrations, election participation). start() grants a lease of ttl() and
+    runs the establish hook with it; the hook writes (or compare-and-sets) the keys it owns
+    under that lease id and answers \c true, or \c false to say the keys are taken and must
+    not be reclaimed. The lease is then renewed on the client's keep-alive stream, from the
+    client's engine thread.
+
+    When the lease expires (etcd lost it, or no renewal was acknowledged for a TTL) the
+    object emits leaseEvent(Expired) and leaseLost(), moves to Lost, and heals: it grants a
+    new lease, bounded by EtcdLeaseResilience::healOperationTimeout, runs the hook again with
+    it, and emits leaseEvent(Restored) with both ids. Attempts are paced by
+    EtcdLeaseResilience::retryPolicy; with EtcdRetryPolicy::never() an expired lease stays
+    expired. A hook that declines (or throws, or does not answer within the heal timeout)
+    ends it with leaseEvent(Failed): ownership is restored only where it is still free, never
+    reclaimed.
+
+    The establish hook runs in this object's thread and answers through its callback, so it
+    may issue RPCs; everything here is asynchronous. Signals are emitted in this object's
+    thread. close() cancels any heal in flight and revokes the current lease, so the owned
+    keys go at once instead of after the TTL.
+*/
+
+/*! \fn void EtcdSelfHealingKeepAlive::established(qint64 leaseId)
+    Emitted when the first lease, \a leaseId, was granted and the hook established its keys.
+*/
+/*! \fn void EtcdSelfHealingKeepAlive::leaseEvent(const EtcdLeaseEvent &event)
+    Emitted for every Suspended, Expired, Restored and Failed \a event.
+*/
+/*! \fn void EtcdSelfHealingKeepAlive::leaseLost(const EtcdStatus &reason)
+    Emitted when the lease is gone (with leaseEvent(Expired)), before any healing.
+*/
+/*! \fn void EtcdSelfHealingKeepAlive::failed(const EtcdStatus &reason)
+    Emitted when it ended for good: start() failed, the hook declined, or healing gave up.
+*/
+
+class EtcdSelfHealingKeepAlivePrivate
+{
+    Q_DECLARE_PUBLIC(EtcdSelfHealingKeepAlive)
+public:
+    using State = EtcdSelfHealingKeepAlive::State;
+
+    EtcdSelfHealingKeepAlivePrivate(EtcdSelfHealingKeepAlive *q, seconds t,
+        EtcdSelfHealingKeepAlive::EstablishHook h, const EtcdLeaseResilience &r)
+        : q_ptr(q), ttl(t), hook(std::move(h)), resilience(r)
+    {
+        healTimer.setSingleShot(true);
+    }
+
+    bool setState(State next);
+    void attempt(); // grant, then establish
+    void onGranted(quint64 epoch, const EtcdStatus &status, qint64 leaseId);
+    void onEstablished(quint64 epoch, qint64 leaseId, bool owned, const EtcdStatus &why);
+    void renew(qint64 leaseId);
+    void onExpired(const EtcdStatus &reason);
+    void scheduleHeal(const EtcdStatus &cause);
+    void fail(const EtcdStatus &reason, bool asLeaseEvent);
+    bool emitLeaseEvent(const EtcdLeaseEvent &event);
+    void setLeaseId(qint64 id);
+    bool closeQuietly();
+
+    EtcdSelfHealingKeepAlive *q_ptr;
+    seconds ttl;
+    EtcdSelfHealingKeepAlive::EstablishHook hook;
+    EtcdLeaseResilience resilience;
+    State state = State::Inactive;
+    qint64 leaseId = -1;
+    qint64 lostLeaseId = -1; // the expired lease a heal replaces
+    std::unique_ptr<EtcdKeepAlive> keepAlive;
+    QTimer healTimer;
+    QElapsedTimer outage;
+    int healAttempts = 0;
+    quint64 epoch = 0; // bumped by close(): answers of older attempts are dropped
+};
+
+bool EtcdSelfHealingKeepAlivePrivate::setState(State next)
+{
+    Q_Q(EtcdSelfHealingKeepAlive);
+    if (std::exchange(state, next) == next)
+        return true;
+    QPointer<EtcdSelfHealingKeepAlive> guard(q);
+    Q_EMIT q->stateChanged(next);
+    return bool(guard);
+}
+
+void EtcdSelfHealingKeepAlivePrivate::setLeaseId(qint64 id)
+{
+    Q_Q(EtcdSelfHealingKeepAlive);
+    if (std::exchange(leaseId, id) != id)
+        Q_EMIT q->currentLeaseIdChanged(id);
+}
+
+bool EtcdSelfHealingKeepAlivePrivate::emitLeaseEvent(const EtcdLeaseEvent &event)
+{
+    Q_Q(EtcdSelfHealingKeepAlive);
+    QPointer<EtcdSelfHealingKeepAlive> guard(q);
+    qCInfo(lcEtcdLease) << event;
+    q->reportLeaseEvent(event);
+    if (guard && event.type != EtcdLeaseEvent::Type::Restored)
+        q->recordError(event.cause);
+    if (guard)
+        Q_EMIT q->leaseEvent(event);
+    return bool(guard);
+}
+
+void EtcdSelfHealingKeepAlivePrivate::attempt()
+{
+    Q_Q(EtcdSelfHealingKeepAlive);
+    grantLeaseWithin(q->client(), ttl, resilience.healOperationTimeout, q,
+        [this, e = epoch](const EtcdStatus &s, qint64 id) { onGranted(e, s, id); });
+}
+
+void EtcdSelfHealingKeepAlivePrivate::onGranted(quint64 e, const EtcdStatus &status, qint64 id)
+{
+    Q_Q(EtcdSelfHealingKeepAlive);
+    if (e != epoch)
+        return revokeLeaseQuietly(q->client(), id); // closed meanwhile
+    if (!status.isOk()) {
+        if (state == State::Establishing)
+            return fail(status, false);
+        QPointer<EtcdSelfHealingKeepAlive> guard(q);
+        q->recordError(status); // one failed heal attempt; the policy decides what follows
+        return guard ? scheduleHeal(status) : void();
+    }
+    runEstablishHook(hook, id, resilience.healOperationTimeout, q,
+        [this, e, id](bool owned, const EtcdStatus &why) { onEstablished(e, id, owned, why); });
+}
+
+void EtcdSelfHealingKeepAlivePrivate::onEstablished(
+    quint64 e, qint64 id, bool owned, const EtcdStatus &why)
+{
+    Q_Q(EtcdSelfHealingKeepAlive);
+    if (e != epoch)
+        return revokeLeaseQuietly(q->client(), id);
+    if (!owned) {
+        revokeLeaseQuietly(q->client(), id);
+        return fail(why, state != State::Establishing);
+    }
+    const bool initial = state == State::Establishing;
+    setLeaseId(id);
+    renew(id);
+    healAttempts = 0;
+    if (!setState(State::Alive))
+        return;
+    if (initial) {
+        Q_EMIT q->established(id);
+        return;
+    }
+    emitLeaseEvent(EtcdLeaseEvent::restored(lostLeaseId, id));
+}
+
+void EtcdSelfHealingKeepAlivePrivate::renew(qint64 id)
+{
+    Q_Q(EtcdSelfHealingKeepAlive);
+    keepAlive = std::make_unique<EtcdKeepAlive>(q->client(), id, ttl);
+    EtcdKeepAlive *k = keepAlive.get();
+    QObject::connect(k, &EtcdKeepAlive::suspended, q, [this, id](const EtcdStatus &reason) {
+        if (setState(State::Suspended))
+            emitLeaseEvent(EtcdLeaseEvent::suspended(id, reason));
+    });
+    QObject::connect(k, &EtcdKeepAlive::resumed, q, [this] {
+        Q_Q(EtcdSelfHealingKeepAlive);
+        if (setState(State::Alive))
+            q->reportConnectionState(EtcdRecipe::ConnectionState::Reconnected);
+    });
+    // Expired, or the client went away: either way this lease is no longer being renewed.
+    QObject::connect(k, &EtcdKeepAlive::keepAliveFailed, q,
+        [this](const EtcdStatus &reason) { onExpired(reason); });
+    k->start();
+}
+
+void EtcdSelfHealingKeepAlivePrivate::onExpired(const EtcdStatus &reason)
+{
+    Q_Q(EtcdSelfHealingKeepAlive);
+    keepAlive.release()->deleteLater(); // we are inside its signal
+    lostLeaseId = leaseId;
+    QPointer<EtcdSelfHealingKeepAlive> guard(q);
+    if (!emitLeaseEvent(EtcdLeaseEvent::expired(lostLeaseId, reason)))
+        return;
+    Q_EMIT q->leaseLost(reason);
+    if (!guard)
+        return;
+    healAttempts = 0;
+    outage.start();
+    scheduleHeal(reason);
+}
+
+void EtcdSelfHealingKeepAlivePrivate::scheduleHeal(const EtcdStatus &cause)
+{
+    const auto delay = resilience.retryPolicy.nextDelay(
+        ++healAttempts, milliseconds(outage.isValid() ? outage.elapsed() : 0));
+    if (!delay) {
+        if (resilience.retryPolicy.kind() == EtcdRetryPolicy::Kind::Never) {
+            setState(State::Expired); // healing disabled: expired is the end
+            return;
+        }
+        return fail(cause, true);
+    }
+    if (!setState(State::Healing))
+        return;
+    qCInfo(lcEtcdLease) << "healing lease" << lostLeaseId << "attempt" << healAttempts << "in"
+                        << delay->count() << "ms";
+    healTimer.start(*delay);
+}
+
+void EtcdSelfHealingKeepAlivePrivate::fail(const EtcdStatus &reason, bool asLeaseEvent)
+{
+    Q_Q(EtcdSelfHealingKeepAlive);
+    healTimer.stop();
+    keepAlive.reset();
+    q->setActive(false);
+    if (!setState(State::Failed))
+        return;
+    if (asLeaseEvent && !emitLeaseEvent(EtcdLeaseEvent::failed(lostLeaseId, reason)))
+        return;
+    if (!asLeaseEvent)
+        q->recordError(reason);
+    Q_EMIT q->failed(reason);
+}
+
+// Everything close() does but signal; false when it was closed already.
+bool EtcdSelfHealingKeepAlivePrivate::closeQuietly()
+{
+    Q_Q(EtcdSelfHealingKeepAlive);
+    if (state == State::Closed)
+        return false;
+    ++epoch;
+    healTimer.stop();
+    keepAlive.reset();
+    if (state == State::Alive || state == State::Suspended)
+        revokeLeaseQuietly(q->client(), leaseId);
+    q->markClosed();
+    state = State::Closed;
+    return true;
+}
+
+/*!
+    Constructs a self-healing lease of \a ttl on \a client that runs \a establish with every
+    new lease, healing as \a resilience says. No I/O happens before start().
+*/
+EtcdSelfHealingKeepAlive::EtcdSelfHealingKeepAlive(EtcdClient *client, seconds ttl,
+    EstablishHook establish, const EtcdLeaseResilience &resilience, QObject *parent)
+    : EtcdRecipe(client, QStringLiteral("SelfHealingKeepAlive"), parent),
+      d_ptr(new EtcdSelfHealingKeepAlivePrivate(this, ttl, std::move(establish), resilience))
+{
+    Q_D(EtcdSelfHealingKeepAlive);
+    connect(&d->healTimer, &QTimer::timeout, this, [d] { d->attempt(); });
+}
+
+/*! Closes: cancels any heal and revokes the current lease. */
+EtcdSelfHealingKeepAlive::~EtcdSelfHealingKeepAlive()
+{
+    d_func()->closeQuietly();
+}
+
+/*! The TTL every lease is granted with. */
+seconds EtcdSelfHealingKeepAlive::ttl() const
+{
+    return d_func()->ttl;
+}
+
+/*! \property EtcdSelfHealingKeepAlive::currentLeaseId The lease in use; -1 before the first. */
+qint64 EtcdSelfHealingKeepAlive::currentLeaseId() const
+{
+    return d_func()->leaseId;
+}
+
+/*! \property EtcdSelfHealingKeepAlive::state Where the lease is in its lifecycle. */
+EtcdSelfHealingKeepAlive::State EtcdSelfHealingKeepAlive::state() const
+{
+    return d_func()->state;
+}
+
+/*! True while the lease is established and renewed (or merely suspended); false while a heal
+    is in flight, after failure and after close(). */
+bool EtcdSelfHealingKeepAlive::isHealthy() const
+{
+    const State s = d_func()->state;
+    return (s == State::Alive || s == State::Suspended) && EtcdRecipe::isHealthy();
+}
+
+/*!
+    Time left before the current lease's deadline, counted on a monotonic clock from the last
+    acknowledged renewal: a budget for work that must not outlive the lease. A mitigation, not
+    a guarantee: etcd may expire the lease earlier (a revoke, a leader change), and a paused
+    process learns nothing until it runs again. Zero when no lease is being renewed.
+*/
+milliseconds EtcdSelfHealingKeepAlive::remainingValidity() const
+{
+    const auto &k = d_func()->keepAlive;
+    return k ? k->remainingValidity() : milliseconds(0);
+}
+
+/*!
+    Grants the first lease and runs the establish hook. established() follows, or failed()
+    (TTL not positive, no hook, etcd unreachable, the hook declined: the lease is revoked).
+*/
+void EtcdSelfHealingKeepAlive::start()
+{
+    Q_D(EtcdSelfHealingKeepAlive);
+    if (d->state != State::Inactive)
+        return;
+    const auto refuse = [this, d](const QString &why) {
+        d->state = State::Establishing; // fail() moves on from here
+        QTimer::singleShot(0, this,
+            [d, why] { d->fail(EtcdStatus(Etcd::ErrorCode::InvalidArgument, why), false); });
+    };
+    if (d->ttl.count() <= 0)
+        return refuse(tr("the lease TTL must be positive"));
+    if (!d->hook)
+        return refuse(tr("no establish hook"));
+    setActive(true);
+    d->setState(State::Establishing);
+    d->attempt();
+}
+
+/*!
+    Stops renewing, cancels any heal in flight and revokes the current lease (best effort:
+    a failed revoke is logged; the TTL bounds it). Idempotent; no lease event follows.
+*/
+void EtcdSelfHealingKeepAlive::close()
+{
+    if (d_func()->closeQuietly())
+        Q_EMIT stateChanged(State::Closed);
+}

@@ -1,0 +1,107 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+#include "leaseops_p.h"
+
+#include "etcdqt_internal_p.h"
+
+#include <EtcdQt/etcdclient.h>
+#include <EtcdQt/etcdreplies.h>
+
+#include <QtCore/qcoreapplication.h>
+#include <QtCore/qpointer.h>
+#include <QtCore/qtimer.h>
+
+#include <exception>
+
+namespace Etcd::Internal {
+
+using namespace std::chrono;
+
+namespace {
+QString message(const char *text)
+{
+    return QCoreApplication::translate("EtcdLease", text);
+}
+} // namespace
+
+void grantLeaseWithin(
+    EtcdClient *client, seconds ttl, milliseconds timeout, QObject *context, GrantDone done)
+{
+    if (!client) {
+        QTimer::singleShot(0, context,
+            [done] { done(EtcdStatus(Etcd::ErrorCode::NotConnected, message("no client")), -1); });
+        return;
+    }
+    EtcdLeaseGrantReply *reply = client->grantLease(ttl);
+    auto timedOut = std::make_shared<bool>(false);
+    if (timeout.count() > 0) {
+        QTimer::singleShot(timeout, reply, [reply, timedOut] {
+            *timedOut = true;
+            reply->abort();
+        });
+    }
+    QObject::connect(reply, &EtcdReply::finished, context,
+        [reply, timedOut, timeout, done](const EtcdStatus &status) {
+            if (*timedOut) {
+                done(EtcdStatus(Etcd::ErrorCode::DeadlineExceeded,
+                         message("lease grant took longer than %1 ms").arg(timeout.count())),
+                    -1);
+                return;
+            }
+            done(status, status.isOk() ? reply->leaseId() : -1);
+        });
+}
+
+void revokeLeaseQuietly(EtcdClient *client, qint64 leaseId)
+{
+    if (!client || leaseId <= 0)
+        return;
+    QObject::connect(client->revokeLease(leaseId), &EtcdReply::finished, client,
+        [leaseId](const EtcdStatus &status) {
+            if (!status.isOk() && status.code() != Etcd::ErrorCode::LeaseNotFound)
+                qCInfo(lcEtcdLease) << "revoking lease" << leaseId << "failed:" << status
+                                    << "(it expires on its TTL)";
+        });
+}
+
+void runEstablishHook(const std::function<void(qint64, std::function<void(bool)>)> &hook,
+    qint64 leaseId, milliseconds timeout, QObject *context, HookResult result)
+{
+    // Shared by the hook's callback and the timer: whichever comes first answers.
+    auto answer = std::make_shared<HookResult>(std::move(result));
+    auto finish = [answer](bool owned, const EtcdStatus &why) {
+        if (auto r = std::exchange(*answer, nullptr))
+            r(owned, why);
+    };
+    QTimer::singleShot(timeout, context, [finish, timeout] {
+        finish(false,
+            EtcdStatus(Etcd::ErrorCode::DeadlineExceeded,
+                message("the establish hook did not answer within %1 ms").arg(timeout.count())));
+    });
+    // Always answered on a later turn of the loop: the hook may call back inline.
+    QPointer<QObject> guard(context);
+    auto post = [finish, guard](bool owned, const EtcdStatus &why) {
+        if (guard)
+            QMetaObject::invokeMethod(
+                guard.data(), [finish, owned, why] { finish(owned, why); }, Qt::QueuedConnection);
+    };
+    try {
+        hook(leaseId, [post](bool owned) {
+            post(owned,
+                owned ? EtcdStatus()
+                      : EtcdStatus(Etcd::ErrorCode::FailedPrecondition,
+                          message("the establish hook declined the lease")));
+        });
+    } catch (const std::exception &e) {
+        qCWarning(lcEtcdLease) << "establish hook threw:" << e.what();
+        post(false,
+            EtcdStatus(Etcd::ErrorCode::FailedPrecondition,
+                message("the establish hook threw: %1").arg(QString::fromUtf8(e.what()))));
+    } catch (...) {
+        qCWarning(lcEtcdLease) << "establish hook threw";
+        post(false,
+            EtcdStatus(Etcd::ErrorCode::FailedPrecondition, message("the establish hook threw")));
+    }
+}
+
+} // namespace Etcd::Internal

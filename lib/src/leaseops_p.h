@@ -1,0 +1,34 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+//
+//  W A R N I N G: internal header, not part of the EtcdQt API.
+#pragma once
+
+#include <EtcdQt/etcdstatus.h>
+
+#include <QtCore/qobject.h>
+
+#include <chrono>
+#include <functional>
+
+class EtcdClient;
+
+namespace Etcd::Internal {
+
+using GrantDone = std::function<void(const EtcdStatus &status, qint64 leaseId)>;
+
+// Grants a lease of `ttl`; `done` runs once in `context`'s thread (not if it died first).
+// A positive `timeout` gives up on the RPC after that long, with DeadlineExceeded.
+void grantLeaseWithin(EtcdClient *client, std::chrono::seconds ttl,
+    std::chrono::milliseconds timeout, QObject *context, GrantDone done);
+
+// Best effort, by design: a failure is logged, never raised; the TTL bounds the rest.
+void revokeLeaseQuietly(EtcdClient *client, qint64 leaseId);
+
+// Runs a user hook that reports through a callback, at most once, bounded by `timeout`.
+// A hook that throws, or never answers in time, counts as false.
+using HookResult = std::function<void(bool owned, const EtcdStatus &why)>;
+void runEstablishHook(const std::function<void(qint64, std::function<void(bool)>)> &hook,
+    qint64 leaseId, std::chrono::milliseconds timeout, QObject *context, HookResult result);
+
+} // namespace Etcd::Internal
