@@ -1,0 +1,453 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+// Leases as the spec describes them (spec/leases.md, spec/leases-and-loss.md): scoped and
+// unscoped keep-alive, keys on one lease, self-healing, transient keys, connection state.
+// Real etcd, real faults; every wait is derived from the TTL the test sets.
+#include "testutil.h"
+
+#include <etcdtestserver.h>
+#include <faultproxy.h>
+
+#include <QtCore/qthread.h>
+
+#include <thread>
+
+using namespace Qt::StringLiterals;
+using namespace std::chrono_literals;
+using Etcd::ErrorCode;
+using LeaseType = EtcdLeaseEvent::Type;
+using Conn = EtcdRecipe::ConnectionState;
+
+namespace {
+constexpr auto kTtl = 2s; // etcd's minimum at default raft timings
+constexpr int kTtlMs = 2000;
+
+// Everything a recipe reports, in order, and the thread it arrived in.
+struct Events
+{
+    template <class R>
+    explicit Events(R *recipe)
+    {
+        QObject::connect(recipe, &R::leaseEvent, recipe, [this](const EtcdLeaseEvent &e) {
+            types.append(e.type);
+            events.append(e);
+            sameThread = sameThread && QThread::currentThread() == owner;
+        });
+        QObject::connect(recipe, &EtcdRecipe::connectionStateChanged, recipe,
+            [this](Conn s) { states.append(s); });
+        QObject::connect(
+            recipe, &R::failed, recipe, [this](const EtcdStatus &s) { failures.append(s); });
+    }
+    QThread *owner = QThread::currentThread();
+    QList<LeaseType> types;
+    QList<EtcdLeaseEvent> events;
+    QList<Conn> states;
+    QList<EtcdStatus> failures;
+    bool sameThread = true;
+};
+
+EtcdLeaseResilience fastHealing(std::chrono::milliseconds timeout = 1s)
+{
+    EtcdLeaseResilience r;
+    r.retryPolicy = EtcdRetryPolicy::exponentialBackoff(100ms, 1s);
+    r.healOperationTimeout = timeout;
+    return r;
+}
+
+// Creates `key` = `value` under the lease only if nobody holds the key: a hook that restores
+// ownership where it is free and never reclaims it.
+EtcdSelfHealingKeepAlive::EstablishHook createIfAbsent(
+    EtcdClient *c, const QByteArray &key, const QByteArray &value)
+{
+    return [c, key, value](qint64 leaseId, std::function<void(bool)> done) {
+        EtcdTxn txn;
+        txn.compares = {EtcdCompare::version(key, Etcd::CompareResult::Equal, 0)};
+        EtcdPutOptions put;
+        put.lease = leaseId;
+        txn.success = {EtcdTxnOp::put(key, value, put)};
+        auto *reply = c->txn(txn);
+        QObject::connect(reply, &EtcdReply::finished, c,
+            [reply, done](const EtcdStatus &s) { done(s.isOk() && reply->succeeded()); });
+    };
+}
+} // namespace
+
+class tst_EtcdLeases : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+    void cleanup();
+    void scopedKeepAliveRenewsOnlyWhileAlive();
+    void leasedKeysShareOneLeaseAndGoOnClose();
+    void putFailureRevokesTheLease();
+    void valueEncodingsAreGolden();
+    void blackholedRenewalReportsKeepAliveFailed();
+    void revokedOutOfBandHealsUnderNewLease();
+    void takenKeyDuringOutageFailsWithoutTouchingIt();
+    void pausedEtcdSuspendsExpiresThenRestores();
+    void closeRevokesAtOnce();
+    void neverPolicyStopsAtExpired();
+    void healAttemptsGiveUpAtHealTimeout();
+    void blockedOwnerThreadKeepsLeaseAlive();
+    void pingAndHealth();
+    void badInput();
+    void destroyedFromOwnSignal();
+
+private:
+    qint64 grant(EtcdClient &c, std::chrono::seconds ttl = kTtl);
+    QList<qint64> leaseIds();
+    QByteArray value(const QByteArray &key);
+    EtcdTestServer m_server;
+    std::unique_ptr<EtcdClient> m_client; // the test's own view, never faulted
+};
+
+void tst_EtcdLeases::initTestCase()
+{
+    ETCDQT_START_OR_SKIP(m_server);
+    m_client = connectedClient(m_server.clientUrl());
+}
+
+void tst_EtcdLeases::init()
+{
+    if (m_server.isPaused())
+        m_server.resume();
+}
+
+// No test leaves a lease behind: whatever it closed is gone from the cluster.
+void tst_EtcdLeases::cleanup()
+{
+    if (m_server.isPaused())
+        m_server.resume();
+    QTRY_VERIFY_WITH_TIMEOUT(leaseIds().isEmpty(), 2 * kTtlMs);
+}
+
+qint64 tst_EtcdLeases::grant(EtcdClient &c, std::chrono::seconds ttl)
+{
+    const auto g = await(c.grantLease(ttl));
+    return g.status.isOk() ? g->leaseId() : 0;
+}
+
+QList<qint64> tst_EtcdLeases::leaseIds()
+{
+    const auto r = await(m_client->leases());
+    return r.status.isOk() ? r->leaseIds() : QList<qint64> {-1};
+}
+
+QByteArray tst_EtcdLeases::value(const QByteArray &key)
+{
+    const auto r = await(m_client->get(key));
+    return r.status.isOk() && !r->keyValues().isEmpty() ? r->keyValues().first().value
+                                                        : QByteArray();
+}
+
+void tst_EtcdLeases::scopedKeepAliveRenewsOnlyWhileAlive()
+{
+    const qint64 id = grant(*m_client);
+    int failures = 0;
+    {
+        EtcdScopedKeepAlive scope(
+            m_client.get(), id, kTtl, [&](const EtcdStatus &) { ++failures; });
+        QTest::qWait(2 * kTtlMs); // two TTLs: only renewals keep it alive
+        QVERIFY(await(m_client->leaseTimeToLive(id))->ttl() > 0s);
+    }
+    // Out of scope: renewal stopped, silently, and etcd lets the lease run out.
+    QTRY_VERIFY_WITH_TIMEOUT(await(m_client->leaseTimeToLive(id))->ttl() <= 0s, 2 * kTtlMs);
+    QCOMPARE(failures, 0);
+}
+
+void tst_EtcdLeases::leasedKeysShareOneLeaseAndGoOnClose()
+{
+    EtcdLeasedKeys *keys = Etcd::putValuesWithKeepAlive(m_client.get(),
+        {{"/svc/w1/host"_ba, "10.0.0.1"_ba}, {"/svc/w1/port"_ba, Etcd::encodeInt32(8080)}}, kTtl,
+        this);
+    QSignalSpy established(keys, &EtcdLeasedKeys::established);
+    QVERIFY(established.wait(kTtlMs));
+    const qint64 id = keys->leaseId();
+    QTest::qWait(2 * kTtlMs); // renewed past two TTLs
+    const auto both = await(m_client->get("/svc/w1/"_ba, {.prefix = true}));
+    QCOMPARE(both->keyValues().size(), 2);
+    for (const EtcdKeyValue &kv : both->keyValues())
+        QCOMPARE(kv.lease, id);
+    QVERIFY(keys->remainingValidity() > 0ms);
+    QSignalSpy failed(keys, &EtcdLeasedKeys::keepAliveFailed);
+    keys->close();
+    keys->close(); // twice is harmless
+    QCOMPARE(await(m_client->get("/svc/w1/"_ba, {.prefix = true}))->keyValues().size(), 0);
+    QVERIFY(!leaseIds().contains(id));
+    QCOMPARE(failed.size(), 0); // our own close is never a failure
+    delete keys;
+}
+
+void tst_EtcdLeases::putFailureRevokesTheLease()
+{
+    const QByteArray tooLarge(2 * 1024 * 1024, 'x'); // over etcd's 1.5 MiB request limit
+    std::unique_ptr<EtcdLeasedKeys> keys(Etcd::putValuesWithKeepAlive(
+        m_client.get(), {{"/half/a"_ba, "ok"_ba}, {"/half/b"_ba, tooLarge}}, kTtl));
+    QSignalSpy failed(keys.get(), &EtcdLeasedKeys::failed);
+    QVERIFY(failed.wait(kTtlMs));
+    QCOMPARE(keys->state(), EtcdLeasedKeys::State::Failed);
+    QCOMPARE(keys->errors().size(), 1);
+    // The lease is revoked at once, so the key that did make it is gone too.
+    QTRY_VERIFY_WITH_TIMEOUT(leaseIds().isEmpty(), kTtlMs / 2);
+    QCOMPARE(value("/half/a"_ba), QByteArray());
+}
+
+void tst_EtcdLeases::valueEncodingsAreGolden()
+{
+    std::vector<std::unique_ptr<EtcdLeasedKeys>> keys;
+    keys.emplace_back(Etcd::putWithKeepAlive(m_client.get(), "/enc/i32"_ba, qint32(8080), kTtl));
+    keys.emplace_back(
+        Etcd::putWithKeepAlive(m_client.get(), "/enc/i64"_ba, qint64(0x0102030405060708), kTtl));
+    keys.emplace_back(Etcd::putWithKeepAlive(m_client.get(), "/enc/text"_ba, u"é✓"_s, kTtl));
+    keys.emplace_back(Etcd::putWithKeepAlive(m_client.get(), "/enc/ascii"_ba, "10.0.0.1", kTtl));
+    for (auto &k : keys)
+        QTRY_COMPARE_WITH_TIMEOUT(k->state(), EtcdLeasedKeys::State::Alive, kTtlMs);
+    QCOMPARE(value("/enc/i32"_ba), QByteArray::fromHex("00001f90"));
+    QCOMPARE(value("/enc/i64"_ba), QByteArray::fromHex("0102030405060708"));
+    QCOMPARE(value("/enc/text"_ba), QByteArray::fromHex("c3a9e29c93"));
+    QCOMPARE(value("/enc/ascii"_ba), "10.0.0.1"_ba);
+    QCOMPARE(EtcdJsonCodec::encode(QJsonDocument::fromJson(R"({"x": 1})")), R"({"x":1})"_ba);
+    QCOMPARE(EtcdInt32Codec::decode(QByteArray::fromHex("fffffffe")), std::optional<qint32>(-2));
+}
+
+void tst_EtcdLeases::blackholedRenewalReportsKeepAliveFailed()
+{
+    FaultProxy proxy(u"127.0.0.1"_s, m_server.clientPort());
+    QVERIFY(proxy.start());
+    EtcdClient client({proxy.url()});
+    client.setStreamLivenessInterval(500ms);
+    client.connectToEndpoints();
+    std::unique_ptr<EtcdLeasedKeys> keys(
+        Etcd::putWithKeepAlive(&client, "/bh/key"_ba, "v"_ba, kTtl));
+    QTRY_COMPARE_WITH_TIMEOUT(keys->state(), EtcdLeasedKeys::State::Alive, kTtlMs);
+    QSignalSpy failed(keys.get(), &EtcdLeasedKeys::keepAliveFailed);
+    proxy.setMode(FaultProxy::Mode::Blackhole);
+    QTRY_COMPARE_WITH_TIMEOUT(keys->connectionState(), Conn::Suspended, kTtlMs);
+    QVERIFY(failed.wait(2 * kTtlMs)); // no renewal for a whole TTL
+    QCOMPARE(failed.size(), 1);
+    QCOMPARE(keys->connectionState(), Conn::Lost);
+    // The local deadline runs from the last acknowledgement, so it never trails etcd's.
+    QTRY_COMPARE_WITH_TIMEOUT(value("/bh/key"_ba), QByteArray(), kTtlMs);
+}
+
+void tst_EtcdLeases::revokedOutOfBandHealsUnderNewLease()
+{
+    EtcdTransientKeyValue kv(m_client.get(), "/tkv/a"_ba, "alive"_ba, kTtl, fastHealing());
+    Events ev(&kv);
+    QSignalSpy started(&kv, &EtcdTransientKeyValue::started);
+    kv.start();
+    QVERIFY(started.wait(kTtlMs));
+    const qint64 first = kv.leaseId();
+    QCOMPARE(value("/tkv/a"_ba), "alive"_ba);
+    QVERIFY_OK(await(m_client->revokeLease(first)).status);
+    QTRY_COMPARE_WITH_TIMEOUT(
+        ev.types, (QList {LeaseType::Expired, LeaseType::Restored}), 2 * kTtlMs);
+    QCOMPARE(ev.events.last().leaseId, first);
+    QCOMPARE(ev.events.last().newLeaseId, kv.leaseId());
+    QVERIFY(kv.leaseId() != first);
+    QCOMPARE(ev.states, (QList {Conn::Lost, Conn::Reconnected})); // Lost before healing
+    QCOMPARE(value("/tkv/a"_ba), "alive"_ba);
+    QCOMPARE(await(m_client->get("/tkv/a"_ba))->keyValues().first().lease, kv.leaseId());
+    QVERIFY(kv.isHealthy());
+    QCOMPARE(kv.errors().size(), 1); // the expiry, kept
+    QVERIFY(ev.sameThread);
+}
+
+void tst_EtcdLeases::takenKeyDuringOutageFailsWithoutTouchingIt()
+{
+    auto other = connectedClient(m_server.clientUrl());
+    EtcdSelfHealingKeepAlive lease(m_client.get(), kTtl,
+        createIfAbsent(m_client.get(), "/owned"_ba, "mine"_ba), fastHealing());
+    Events ev(&lease);
+    QSignalSpy established(&lease, &EtcdSelfHealingKeepAlive::established);
+    lease.start();
+    QVERIFY(established.wait(kTtlMs));
+    // Another client takes the key the moment the lease is gone.
+    QVERIFY_OK(await(other->revokeLease(lease.currentLeaseId())).status);
+    QVERIFY_OK(await(other->put("/owned"_ba, "theirs"_ba)).status);
+    QTRY_COMPARE_WITH_TIMEOUT(
+        ev.types, (QList {LeaseType::Expired, LeaseType::Failed}), 2 * kTtlMs);
+    QCOMPARE(lease.state(), EtcdSelfHealingKeepAlive::State::Failed);
+    QCOMPARE(ev.failures.size(), 1);
+    QCOMPARE(lease.connectionState(), Conn::Lost);
+    QVERIFY(!lease.isHealthy());
+    QCOMPARE(value("/owned"_ba), "theirs"_ba);
+    QCOMPARE(await(m_client->get("/owned"_ba))->keyValues().first().lease, 0);
+    QVERIFY_OK(await(m_client->remove("/owned"_ba)).status);
+}
+
+void tst_EtcdLeases::pausedEtcdSuspendsExpiresThenRestores()
+{
+    EtcdClient client({m_server.clientUrl()});
+    client.setStreamLivenessInterval(500ms);
+    client.connectToEndpoints();
+    EtcdTransientKeyValue kv(&client, "/tkv/p"_ba, "v"_ba, kTtl, fastHealing());
+    Events ev(&kv);
+    QSignalSpy started(&kv, &EtcdTransientKeyValue::started);
+    kv.start();
+    QVERIFY(started.wait(kTtlMs));
+    QVERIFY(m_server.pause());
+    QTRY_COMPARE_WITH_TIMEOUT(
+        ev.types, (QList {LeaseType::Suspended, LeaseType::Expired}), 3 * kTtlMs);
+    QVERIFY(!kv.isHealthy());
+    QTest::qWait(kTtlMs); // heal attempts fail at healOperationTimeout while paused
+    QVERIFY(m_server.resume());
+    QTRY_COMPARE_WITH_TIMEOUT(ev.types.size(), 3, 5 * kTtlMs);
+    QCOMPARE(ev.types.last(), LeaseType::Restored);
+    QCOMPARE(ev.states, (QList {Conn::Suspended, Conn::Lost, Conn::Reconnected}));
+    QCOMPARE(value("/tkv/p"_ba), "v"_ba);
+}
+
+void tst_EtcdLeases::closeRevokesAtOnce()
+{
+    EtcdTransientKeyValue kv(m_client.get(), "/tkv/c"_ba, "v"_ba, 30s);
+    QSignalSpy started(&kv, &EtcdTransientKeyValue::started);
+    kv.start();
+    QVERIFY(started.wait(kTtlMs));
+    const qint64 id = kv.leaseId();
+    QVERIFY(leaseIds().contains(id));
+    kv.close();
+    kv.close();
+    // Well inside the 30 s TTL: revoked, not expired.
+    QTRY_VERIFY_WITH_TIMEOUT(!leaseIds().contains(id), kTtlMs);
+    QCOMPARE(value("/tkv/c"_ba), QByteArray());
+    QVERIFY(!kv.isHealthy());
+    QVERIFY(!kv.isActive());
+}
+
+void tst_EtcdLeases::neverPolicyStopsAtExpired()
+{
+    EtcdTransientKeyValue kv(
+        m_client.get(), "/tkv/n"_ba, "v"_ba, kTtl, EtcdLeaseResilience::disabled());
+    Events ev(&kv);
+    QSignalSpy started(&kv, &EtcdTransientKeyValue::started);
+    kv.start();
+    QVERIFY(started.wait(kTtlMs));
+    QVERIFY_OK(await(m_client->revokeLease(kv.leaseId())).status);
+    QTRY_COMPARE_WITH_TIMEOUT(ev.types, QList {LeaseType::Expired}, 2 * kTtlMs);
+    QTest::qWait(2 * kTtlMs); // and nothing more
+    QCOMPARE(ev.types, QList {LeaseType::Expired});
+    QVERIFY(ev.failures.isEmpty());
+    QCOMPARE(value("/tkv/n"_ba), QByteArray());
+}
+
+void tst_EtcdLeases::healAttemptsGiveUpAtHealTimeout()
+{
+    FaultProxy proxy(u"127.0.0.1"_s, m_server.clientPort());
+    QVERIFY(proxy.start());
+    EtcdClient client({proxy.url()});
+    client.setStreamLivenessInterval(500ms);
+    client.connectToEndpoints();
+    const auto healTimeout = 400ms;
+    EtcdTransientKeyValue kv(&client, "/tkv/u"_ba, "v"_ba, kTtl, fastHealing(healTimeout));
+    Events ev(&kv);
+    QSignalSpy started(&kv, &EtcdTransientKeyValue::started);
+    kv.start();
+    QVERIFY(started.wait(kTtlMs));
+    proxy.setMode(FaultProxy::Mode::Blackhole);
+    QTRY_VERIFY_WITH_TIMEOUT(ev.types.contains(LeaseType::Expired), 2 * kTtlMs);
+    // Each attempt ends at the heal timeout instead of hanging: several fail meanwhile.
+    const auto timedOut = [&] {
+        return std::count_if(kv.errors().cbegin(), kv.errors().cend(),
+            [](const EtcdStatus &s) { return s.code() == ErrorCode::DeadlineExceeded; });
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(timedOut() >= 2, 4 * kTtlMs);
+    proxy.setMode(FaultProxy::Mode::Pass);
+    QTRY_COMPARE_WITH_TIMEOUT(ev.types.last(), LeaseType::Restored, 3 * kTtlMs);
+    QCOMPARE(value("/tkv/u"_ba), "v"_ba);
+}
+
+void tst_EtcdLeases::blockedOwnerThreadKeepsLeaseAlive()
+{
+    EtcdTransientKeyValue kv(m_client.get(), "/tkv/b"_ba, "v"_ba, kTtl);
+    Events ev(&kv);
+    QSignalSpy started(&kv, &EtcdTransientKeyValue::started);
+    kv.start();
+    QVERIFY(started.wait(kTtlMs));
+    EtcdKeepAlive watcher(m_client.get(), kv.leaseId(), kTtl); // a listener for renewals
+    QThread *renewedIn = nullptr;
+    connect(&watcher, &EtcdKeepAlive::renewed, this, [&] { renewedIn = QThread::currentThread(); });
+    watcher.start();
+    std::this_thread::sleep_for(3 * kTtl); // the owner thread does nothing for 3 TTLs
+    QVERIFY(await(m_client->leaseTimeToLive(kv.leaseId()))->ttl() > 0s);
+    QTRY_COMPARE_WITH_TIMEOUT(renewedIn, QThread::currentThread(), kTtlMs);
+    QVERIFY(ev.types.isEmpty());
+    QVERIFY(kv.isHealthy());
+}
+
+void tst_EtcdLeases::pingAndHealth()
+{
+    EtcdTransientKeyValue kv(m_client.get(), "/tkv/h"_ba, "v"_ba, kTtl);
+    QVERIFY(!kv.isHealthy()); // not started
+    QCOMPARE(kv.leaseId(), -1);
+    QVERIFY_OK(await(kv.ping()).status);
+    EtcdClient nowhere({QUrl(u"http://127.0.0.1:%1"_s.arg(EtcdTestServer::freePorts(1).first()))});
+    nowhere.setCallDeadline(500ms);
+    nowhere.connectToEndpoints();
+    EtcdTransientKeyValue lonely(&nowhere, "/tkv/h"_ba, "v"_ba, kTtl);
+    QVERIFY(!await(lonely.ping(), 5s).status.isOk());
+}
+
+void tst_EtcdLeases::badInput()
+{
+    const int before = int(leaseIds().size());
+    EtcdTransientKeyValue zeroTtl(m_client.get(), "/bad"_ba, "v"_ba, 0s);
+    QSignalSpy f1(&zeroTtl, &EtcdTransientKeyValue::failed);
+    zeroTtl.start();
+    QVERIFY(f1.wait(kTtlMs));
+    QCOMPARE(f1.first().first().value<EtcdStatus>().code(), ErrorCode::InvalidArgument);
+
+    EtcdTransientKeyValue emptyKey(m_client.get(), {}, "v"_ba, kTtl);
+    QSignalSpy f2(&emptyKey, &EtcdTransientKeyValue::failed);
+    emptyKey.start();
+    QVERIFY(f2.wait(kTtlMs));
+
+    std::unique_ptr<EtcdLeasedKeys> negative(
+        Etcd::putWithKeepAlive(m_client.get(), "/bad"_ba, "v"_ba, -1s));
+    QSignalSpy f3(negative.get(), &EtcdLeasedKeys::failed);
+    QVERIFY(f3.wait(kTtlMs));
+
+    EtcdSelfHealingKeepAlive throwing(m_client.get(), kTtl,
+        [](qint64, std::function<void(bool)>) { throw std::runtime_error("hook broke"); });
+    QSignalSpy f4(&throwing, &EtcdSelfHealingKeepAlive::failed);
+    throwing.start();
+    QVERIFY(f4.wait(kTtlMs));
+    QVERIFY(f4.first().first().value<EtcdStatus>().message().contains(u"hook broke"_s));
+    QCOMPARE(throwing.state(), EtcdSelfHealingKeepAlive::State::Failed);
+    throwing.close();
+    throwing.close();
+    QTRY_COMPARE_WITH_TIMEOUT(int(leaseIds().size()), before, kTtlMs); // its lease revoked
+
+    EtcdSelfHealingKeepAlive declining(
+        m_client.get(), kTtl, [](qint64, std::function<void(bool)> done) { done(false); });
+    QSignalSpy f5(&declining, &EtcdSelfHealingKeepAlive::failed);
+    declining.start();
+    QVERIFY(f5.wait(kTtlMs));
+    QCOMPARE(f5.first().first().value<EtcdStatus>().code(), ErrorCode::FailedPrecondition);
+}
+
+void tst_EtcdLeases::destroyedFromOwnSignal()
+{
+    auto *kv = new EtcdTransientKeyValue(m_client.get(), "/tkv/d"_ba, "v"_ba, kTtl);
+    QPointer<EtcdTransientKeyValue> guard(kv);
+    connect(kv, &EtcdTransientKeyValue::started, kv, [kv] { delete kv; });
+    kv->start();
+    QTRY_VERIFY_WITH_TIMEOUT(guard.isNull(), kTtlMs);
+    QTRY_COMPARE_WITH_TIMEOUT(value("/tkv/d"_ba), QByteArray(), kTtlMs); // revoked on the way
+
+    auto *lease = new EtcdSelfHealingKeepAlive(
+        m_client.get(), kTtl, createIfAbsent(m_client.get(), "/tkv/d2"_ba, "v"_ba), fastHealing());
+    QPointer<EtcdSelfHealingKeepAlive> guard2(lease);
+    connect(lease, &EtcdSelfHealingKeepAlive::leaseEvent, lease, [lease] { delete lease; });
+    QSignalSpy established(lease, &EtcdSelfHealingKeepAlive::established);
+    lease->start();
+    QVERIFY(established.wait(kTtlMs));
+    QVERIFY_OK(await(m_client->revokeLease(lease->currentLeaseId())).status);
+    QTRY_VERIFY_WITH_TIMEOUT(guard2.isNull(), 2 * kTtlMs);
+    QCOMPARE(value("/tkv/d2"_ba), QByteArray());
+}
+
+QTEST_GUILESS_MAIN(tst_EtcdLeases)
+#include "tst_etcdleases.moc"
