@@ -1,0 +1,66 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// A self-healing lease: its establish hook creates the owned key only where it is free (a
+// compare-and-set), so healing restores ownership but never takes it from someone else.
+// Revoke the lease from elsewhere to watch it heal:
+//   etcdctl lease revoke <id printed below>
+// Usage: etcdqt-example-selfhealing [http://127.0.0.1:2379]   (Ctrl+C to stop)
+#include <EtcdQt/EtcdQt>
+
+#include <QtCore/qcoreapplication.h>
+#include <QtCore/qtextstream.h>
+
+#include <csignal>
+
+using namespace Qt::StringLiterals;
+using namespace std::chrono_literals;
+
+namespace {
+QTextStream &out()
+{
+    static QTextStream stream(stdout);
+    return stream;
+}
+
+void quitOnSignal(int)
+{
+    QCoreApplication::quit(); // thread-safe: posts to the main loop
+}
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    EtcdClient client(
+        {QUrl(argc > 1 ? QString::fromLocal8Bit(argv[1]) : u"http://127.0.0.1:2379"_s)});
+    client.connectToEndpoints();
+    const QByteArray key = "/example/barrier"_ba;
+    auto createIfFree = [&client, key](qint64 lease, std::function<void(bool)> done) {
+        EtcdTxn txn;
+        txn.compares = {EtcdCompare::version(key, Etcd::CompareResult::Equal, 0)};
+        txn.success = {EtcdTxnOp::put(key, "armed"_ba, {.lease = lease})};
+        auto *reply = client.txn(txn);
+        QObject::connect(reply, &EtcdReply::finished, &client,
+            [reply, done](const EtcdStatus &s) { done(s.isOk() && reply->succeeded()); });
+    };
+    EtcdSelfHealingKeepAlive lease(&client, 2s, createIfFree);
+    QObject::connect(&lease, &EtcdSelfHealingKeepAlive::established, &app,
+        [](qint64 id) { out() << "key armed under lease " << id << Qt::endl; });
+    QObject::connect(
+        &lease, &EtcdSelfHealingKeepAlive::leaseEvent, &app, [](const EtcdLeaseEvent &e) {
+            out() << e.typeName() << ": lease " << e.leaseId;
+            if (e.type == EtcdLeaseEvent::Type::Restored)
+                out() << " -> " << e.newLeaseId;
+            out() << Qt::endl;
+        });
+    QObject::connect(&lease, &EtcdSelfHealingKeepAlive::failed, &app, [](const EtcdStatus &why) {
+        out() << "stopped for good: " << why.toString() << Qt::endl;
+        QCoreApplication::exit(1);
+    });
+    std::signal(SIGINT, quitOnSignal);
+    lease.start();
+    const int code = QCoreApplication::exec();
+    lease.close(); // revokes: the key goes at once
+    return code;
+}

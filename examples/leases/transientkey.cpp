@@ -1,0 +1,57 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// A transient key: it exists while the object is active, and is put back under a new lease
+// if its lease is lost. The typed form writes a JSON document with a codec.
+// Usage: etcdqt-example-transientkey [http://127.0.0.1:2379] [seconds, default 10]
+#include <EtcdQt/EtcdQt>
+
+#include <QtCore/qcoreapplication.h>
+#include <QtCore/qjsonobject.h>
+#include <QtCore/qtextstream.h>
+#include <QtCore/qtimer.h>
+
+using namespace Qt::StringLiterals;
+using namespace std::chrono_literals;
+
+namespace {
+QTextStream &out()
+{
+    static QTextStream stream(stdout);
+    return stream;
+}
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    EtcdClient client(
+        {QUrl(argc > 1 ? QString::fromLocal8Bit(argv[1]) : u"http://127.0.0.1:2379"_s)});
+    const int seconds = argc > 2 ? QByteArray(argv[2]).toInt() : 10;
+    client.connectToEndpoints();
+    const QJsonDocument status(
+        QJsonObject {{u"state"_s, u"ready"_s}, {u"pid"_s, qint64(app.applicationPid())}});
+    EtcdTypedTransientKeyValue<EtcdJsonCodec> presence(&client, "/example/nodes/this"_ba, status);
+    EtcdTransientKeyValue *kv = presence.untyped();
+    QObject::connect(kv, &EtcdTransientKeyValue::started, &app, [kv, seconds] {
+        out() << kv->key() << " = " << kv->value() << " on lease " << kv->leaseId() << " for "
+              << seconds << " s" << Qt::endl;
+    });
+    QObject::connect(kv, &EtcdTransientKeyValue::leaseEvent, &app,
+        [](const EtcdLeaseEvent &e) { out() << "lease " << e.typeName() << Qt::endl; });
+    QObject::connect(
+        kv, &EtcdRecipe::connectionStateChanged, &app, [](EtcdRecipe::ConnectionState s) {
+            out() << "connection: " << QVariant::fromValue(s).toString() << Qt::endl;
+        });
+    QObject::connect(kv, &EtcdTransientKeyValue::failed, &app, [](const EtcdStatus &why) {
+        out() << "failed: " << why.toString() << Qt::endl;
+        QCoreApplication::exit(1);
+    });
+    presence.start();
+    QTimer::singleShot(std::chrono::seconds(seconds), &app, [&presence] {
+        presence.close(); // revoked: the key is gone now, not after the TTL
+        out() << "closed" << Qt::endl;
+        QCoreApplication::quit();
+    });
+    return QCoreApplication::exec();
+}

@@ -1,0 +1,128 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+#include "cli.h"
+
+#include <QtCore/qcoreapplication.h>
+#include <QtCore/qjsondocument.h>
+#include <QtCore/qsocketnotifier.h>
+#include <QtCore/qurl.h>
+
+#include <csignal>
+#include <cstdio>
+
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace Cli {
+
+namespace {
+int g_signalPipe[2] = {-1, -1};
+
+void writeSignal(int)
+{
+    const char byte = 1;
+    [[maybe_unused]] const auto n = ::write(g_signalPipe[1], &byte, 1); // async-signal-safe
+}
+} // namespace
+
+bool parseGlobals(QStringList &args, Globals &g, QString &error)
+{
+    g.endpoints = {QUrl(QStringLiteral("http://127.0.0.1:2379"))};
+    while (!args.isEmpty() && args.first().startsWith(QLatin1String("--"))) {
+        const QString name = args.takeFirst();
+        if (args.isEmpty()) {
+            error = QStringLiteral("%1 needs a value").arg(name);
+            return false;
+        }
+        const QString value = args.takeFirst();
+        if (name == QLatin1String("--endpoints")) {
+            g.endpoints.clear();
+            for (const QString &e : value.split(u',', Qt::SkipEmptyParts)) {
+                const QUrl url(e.contains(QLatin1String("://")) ? e : QLatin1String("http://") + e);
+                if (!url.isValid() || url.host().isEmpty()) {
+                    error = QStringLiteral("bad endpoint: %1").arg(e);
+                    return false;
+                }
+                g.endpoints.append(url);
+            }
+        } else if (name == QLatin1String("--cacert")) {
+            g.tls.caCertificate = value;
+        } else if (name == QLatin1String("--cert")) {
+            g.tls.clientCertificate = value;
+        } else if (name == QLatin1String("--key")) {
+            g.tls.clientKey = value;
+        } else if (name == QLatin1String("--user")) {
+            g.user = value.section(u':', 0, 0);
+            g.password = value.section(u':', 1);
+        } else {
+            error = QStringLiteral("unknown option: %1").arg(name);
+            return false;
+        }
+    }
+    if (g.endpoints.isEmpty()) {
+        error = QStringLiteral("no endpoints");
+        return false;
+    }
+    return true;
+}
+
+std::unique_ptr<EtcdClient> makeClient(const Globals &g)
+{
+    auto client = std::make_unique<EtcdClient>(g.endpoints);
+    client->setTlsFiles(g.tls);
+    if (!g.user.isEmpty())
+        client->setCredentials(g.user, g.password);
+    // A command line should say "unreachable" in seconds, not retry for half a minute.
+    client->setCallDeadline(std::chrono::seconds(5));
+    client->connectToEndpoints();
+    return client;
+}
+
+void emitLine(const QJsonObject &object)
+{
+    std::fputs(QJsonDocument(object).toJson(QJsonDocument::Compact).constData(), stdout);
+    std::fputc('\n', stdout);
+    std::fflush(stdout);
+}
+
+int fail(const QString &message)
+{
+    std::fprintf(stderr, "etcdqt: %s\n", qPrintable(message));
+    return 1;
+}
+
+void onTerminationSignal(std::function<void()> onSignal)
+{
+    if (::socketpair(AF_UNIX, SOCK_STREAM, 0, g_signalPipe) != 0)
+        return;
+    auto *notifier = new QSocketNotifier(g_signalPipe[0], QSocketNotifier::Read, qApp);
+    QObject::connect(notifier, &QSocketNotifier::activated, qApp, [notifier, onSignal] {
+        char byte;
+        [[maybe_unused]] const auto n = ::read(g_signalPipe[0], &byte, 1);
+        notifier->setEnabled(false); // once is enough: the command is ending
+        onSignal();
+    });
+    struct sigaction action = {};
+    action.sa_handler = writeSignal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    sigaction(SIGINT, &action, nullptr);
+    sigaction(SIGTERM, &action, nullptr);
+}
+
+QString takeOption(QStringList &args, const QString &name, const QString &fallback)
+{
+    const qsizetype i = args.indexOf(name);
+    if (i < 0 || i + 1 >= args.size())
+        return fallback;
+    const QString value = args.at(i + 1);
+    args.remove(i, 2);
+    return value;
+}
+
+bool takeFlag(QStringList &args, const QString &name)
+{
+    return args.removeAll(name) > 0;
+}
+
+} // namespace Cli

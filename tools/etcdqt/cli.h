@@ -1,0 +1,44 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+// Shared by every etcdqt command: global options, JSON lines out, and a clean end on signals.
+#pragma once
+
+#include <EtcdQt/etcdclient.h>
+
+#include <QtCore/qjsonobject.h>
+#include <QtCore/qstringlist.h>
+
+#include <functional>
+#include <memory>
+
+namespace Cli {
+
+// The global options, parsed from the arguments before the command.
+struct Globals
+{
+    QList<QUrl> endpoints;
+    EtcdTlsFiles tls;
+    QString user;
+    QString password;
+};
+
+// Parses global options off the front of `args` (leaving the command and its arguments).
+// On bad input returns false with `error` set.
+bool parseGlobals(QStringList &args, Globals &globals, QString &error);
+std::unique_ptr<EtcdClient> makeClient(const Globals &globals);
+
+// One JSON object, one line, flushed: consumers read events as they happen.
+void emitLine(const QJsonObject &object);
+// The one-line error of a failed command, on stderr; returns the exit code to use.
+int fail(const QString &message);
+
+// Runs `onSignal` in the event loop on SIGINT or SIGTERM.
+void onTerminationSignal(std::function<void()> onSignal);
+
+// A command's value of `--name V` (removed from args), or `fallback`.
+QString takeOption(QStringList &args, const QString &name, const QString &fallback = {});
+bool takeFlag(QStringList &args, const QString &name);
+
+int leaseCommand(const Globals &globals, QStringList args);
+
+} // namespace Cli

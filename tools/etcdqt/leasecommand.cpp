@@ -1,0 +1,77 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+// etcdqt lease keep <key> <value> --ttl S [--no-heal]: a transient key, one JSON line per
+// lease event, revoked on SIGINT/SIGTERM.
+#include "cli.h"
+
+#include <EtcdQt/etcdreplies.h>
+#include <EtcdQt/etcdtransientkeyvalue.h>
+
+#include <QtCore/qcoreapplication.h>
+
+namespace Cli {
+
+namespace {
+
+QJsonObject describe(const EtcdLeaseEvent &e)
+{
+    QJsonObject o {{QStringLiteral("event"), e.typeName()}};
+    if (e.type == EtcdLeaseEvent::Type::Restored) {
+        o.insert(QStringLiteral("old"), e.leaseId);
+        o.insert(QStringLiteral("new"), e.newLeaseId);
+    } else {
+        o.insert(QStringLiteral("lease"), e.leaseId);
+        o.insert(QStringLiteral("cause"), e.cause.toString());
+    }
+    return o;
+}
+
+int keep(const Globals &globals, QStringList args)
+{
+    const QString ttlText = takeOption(args, QStringLiteral("--ttl"), QStringLiteral("2"));
+    const bool noHeal = takeFlag(args, QStringLiteral("--no-heal"));
+    bool ok = false;
+    const qint64 ttl = ttlText.toLongLong(&ok);
+    if (!ok || ttl <= 0)
+        return fail(QStringLiteral("--ttl must be a positive number of seconds"));
+    if (args.size() != 2 || args.first().isEmpty())
+        return fail(QStringLiteral("usage: lease keep <key> <value> --ttl S [--no-heal]"));
+    auto client = makeClient(globals);
+    EtcdTransientKeyValue kv(client.get(), args.at(0).toUtf8(), args.at(1).toUtf8(),
+        std::chrono::seconds(ttl),
+        noHeal ? EtcdLeaseResilience::disabled() : EtcdLeaseResilience {});
+    int exitCode = 0;
+    QObject::connect(&kv, &EtcdTransientKeyValue::started, &kv, [&kv] {
+        emitLine({{QStringLiteral("event"), QStringLiteral("granted")},
+            {QStringLiteral("lease"), kv.leaseId()},
+            {QStringLiteral("key"), QString::fromUtf8(kv.key())}});
+    });
+    QObject::connect(&kv, &EtcdTransientKeyValue::leaseEvent, &kv,
+        [](const EtcdLeaseEvent &e) { emitLine(describe(e)); });
+    QObject::connect(&kv, &EtcdTransientKeyValue::failed, &kv, [&](const EtcdStatus &why) {
+        exitCode = fail(why.toString());
+        QCoreApplication::exit(exitCode);
+    });
+    // Revoke on the way out, and leave only once etcd has answered: the key is gone then.
+    onTerminationSignal([&] {
+        const qint64 id = kv.leaseId();
+        kv.close();
+        if (id <= 0)
+            return QCoreApplication::exit(exitCode);
+        QObject::connect(client->revokeLease(id), &EtcdReply::finished, qApp,
+            [&exitCode] { QCoreApplication::exit(exitCode); });
+    });
+    kv.start();
+    return QCoreApplication::exec();
+}
+
+} // namespace
+
+int leaseCommand(const Globals &globals, QStringList args)
+{
+    if (!args.isEmpty() && args.first() == QLatin1String("keep"))
+        return keep(globals, args.mid(1));
+    return fail(QStringLiteral("usage: lease keep <key> <value> --ttl S [--no-heal]"));
+}
+
+} // namespace Cli

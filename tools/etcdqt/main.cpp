@@ -1,0 +1,35 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+// etcdqt [global options] <command> ...   (see DESIGN.md, "The etcdqt command line")
+#include "cli.h"
+
+#include <QtCore/qcoreapplication.h>
+#include <QtCore/qloggingcategory.h>
+
+namespace {
+const char *const kUsage
+    = "usage: etcdqt [--endpoints URL[,URL...]] [--cacert F --cert F --key F]\n"
+      "              [--user NAME[:PASSWORD]] <command> ...\n"
+      "commands:\n"
+      "  lease keep <key> <value> --ttl S [--no-heal]\n";
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    // Events are the JSON lines; failures end in one error line. QT_LOGGING_RULES still wins.
+    QLoggingCategory::setFilterRules(QStringLiteral("etcdqt.*.warning=false"));
+    QStringList args = app.arguments().mid(1);
+    Cli::Globals globals;
+    QString error;
+    if (!Cli::parseGlobals(args, globals, error))
+        return Cli::fail(error);
+    if (args.isEmpty() || args.first() == QLatin1String("help")) {
+        std::fputs(kUsage, args.isEmpty() ? stderr : stdout);
+        return args.isEmpty() ? 2 : 0;
+    }
+    const QString command = args.takeFirst();
+    if (command == QLatin1String("lease"))
+        return Cli::leaseCommand(globals, args);
+    return Cli::fail(QStringLiteral("unknown command: %1 (try etcdqt help)").arg(command));
+}
