@@ -39,13 +39,14 @@ int main(int argc, char **argv)
         [](const EtcdStatus &why) { out() << "renewal stopped: " << why.toString() << Qt::endl; });
     QObject::connect(registration, &EtcdLeasedKeys::established, &app, [&](qint64 lease) {
         out() << "both keys live on lease " << lease << "; serving for 6 s" << Qt::endl;
-        QTimer::singleShot(6s, &app, [&] {
-            registration->close(); // revokes: both keys vanish together
-            auto *check = client.get("/example/services/worker-1/"_ba, {.prefix = true});
-            QObject::connect(check, &EtcdReply::finished, &app, [check] {
-                out() << "closed; keys left: " << check->keyValues().size() << Qt::endl;
-                QCoreApplication::quit();
-            });
+        QTimer::singleShot(6s, registration, &EtcdLeasedKeys::close); // revokes the lease
+    });
+    // Once etcd answered the revoke, both keys are gone together.
+    QObject::connect(registration, &EtcdRecipe::closed, &app, [&] {
+        auto *check = client.get("/example/services/worker-1/"_ba, {.prefix = true});
+        QObject::connect(check, &EtcdReply::finished, &app, [check] {
+            out() << "closed; keys left: " << check->keyValues().size() << Qt::endl;
+            QCoreApplication::quit();
         });
     });
     return QCoreApplication::exec();

@@ -23,9 +23,12 @@ QTextStream &out()
     return stream;
 }
 
-void quitOnSignal(int)
+EtcdSelfHealingKeepAlive *g_lease = nullptr;
+
+void closeOnSignal(int)
 {
-    QCoreApplication::quit(); // thread-safe: posts to the main loop
+    // Not safe to call into Qt from a signal handler beyond posting: ask the loop to close.
+    QMetaObject::invokeMethod(g_lease, &EtcdSelfHealingKeepAlive::close, Qt::QueuedConnection);
 }
 } // namespace
 
@@ -58,9 +61,10 @@ int main(int argc, char **argv)
         out() << "stopped for good: " << why.toString() << Qt::endl;
         QCoreApplication::exit(1);
     });
-    std::signal(SIGINT, quitOnSignal);
+    // Ctrl+C closes: the lease is revoked and the key goes at once; quit when etcd answered.
+    QObject::connect(&lease, &EtcdRecipe::closed, &app, &QCoreApplication::quit);
+    g_lease = &lease;
+    std::signal(SIGINT, closeOnSignal);
     lease.start();
-    const int code = QCoreApplication::exec();
-    lease.close(); // revokes: the key goes at once
-    return code;
+    return QCoreApplication::exec();
 }

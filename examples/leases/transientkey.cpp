@@ -48,9 +48,10 @@ int main(int argc, char **argv)
         QCoreApplication::exit(1);
     });
     presence.start();
-    QTimer::singleShot(std::chrono::seconds(seconds), &app, [&presence] {
-        presence.close(); // revoked: the key is gone now, not after the TTL
-        out() << "closed" << Qt::endl;
+    QTimer::singleShot(std::chrono::seconds(seconds), kv, &EtcdTransientKeyValue::close);
+    // Quit once the revoke was answered: the key is gone now, not after the TTL.
+    QObject::connect(kv, &EtcdRecipe::closed, &app, [] {
+        out() << "closed: key and lease revoked" << Qt::endl;
         QCoreApplication::quit();
     });
     return QCoreApplication::exec();

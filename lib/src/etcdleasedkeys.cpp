@@ -203,7 +203,7 @@ void EtcdLeasedKeys::start()
     Q_EMIT stateChanged(State::Establishing);
     grantLeaseWithin(client(), d->ttl, milliseconds(0), this, [d](const EtcdStatus &s, qint64 id) {
         if (d->state != State::Establishing)
-            return revokeLeaseQuietly(d->q_func()->client(), id);
+            return void(revokeLeaseQuietly(d->q_func()->client(), id));
         if (!s.isOk())
             return d->fail(s);
         d->leaseId = id;
@@ -219,9 +219,11 @@ void EtcdLeasedKeys::close()
     if (d->state == State::Closed)
         return;
     d->keepAlive.reset();
+    EtcdReply *revoke = nullptr;
     if (d->state == State::Alive || d->state == State::Establishing)
-        revokeLeaseQuietly(client(), d->leaseId);
+        revoke = revokeLeaseQuietly(client(), d->leaseId);
     markClosed();
+    emitClosedAfter(revoke);
     d->setState(State::Closed);
 }
 

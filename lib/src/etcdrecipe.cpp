@@ -29,6 +29,13 @@
 */
 
 /*!
+    \fn void EtcdRecipe::closed()
+    Emitted after close() once etcd answered the revoke of the recipe's lease (or at once
+    when it held none). Quit on this signal, not right after close(): a revoke cut off by
+    the end of the process leaves the lease to run out its TTL.
+*/
+
+/*!
     \fn void EtcdRecipe::errorOccurred(const QString &context, const EtcdStatus &status)
     Emitted when a background operation of the recipe named \a context failed with \a status.
 */
@@ -115,6 +122,16 @@ void EtcdRecipe::markClosed()
 {
     d_func()->closed = true;
     setActive(false);
+}
+
+// closed() once `revoke` finished (now, on the next loop turn, when there is none): an
+// application that quits on closed() leaves no lease behind.
+void EtcdRecipe::emitClosedAfter(EtcdReply *revoke)
+{
+    if (revoke)
+        connect(revoke, &EtcdReply::finished, this, &EtcdRecipe::closed);
+    else
+        QMetaObject::invokeMethod(this, &EtcdRecipe::closed, Qt::QueuedConnection);
 }
 
 bool EtcdRecipe::isClosed() const

@@ -77,7 +77,7 @@ public:
     void fail(const EtcdStatus &reason, bool asLeaseEvent);
     bool emitLeaseEvent(const EtcdLeaseEvent &event);
     void setLeaseId(qint64 id);
-    bool closeQuietly();
+    bool closeQuietly(EtcdReply **revoke = nullptr);
 
     EtcdSelfHealingKeepAlive *q_ptr;
     seconds ttl;
@@ -134,7 +134,7 @@ void EtcdSelfHealingKeepAlivePrivate::onGranted(quint64 e, const EtcdStatus &sta
 {
     Q_Q(EtcdSelfHealingKeepAlive);
     if (e != epoch)
-        return revokeLeaseQuietly(q->client(), id); // closed meanwhile
+        return void(revokeLeaseQuietly(q->client(), id)); // closed meanwhile
     if (!status.isOk()) {
         if (state == State::Establishing)
             return fail(status, false);
@@ -151,7 +151,7 @@ void EtcdSelfHealingKeepAlivePrivate::onEstablished(
 {
     Q_Q(EtcdSelfHealingKeepAlive);
     if (e != epoch)
-        return revokeLeaseQuietly(q->client(), id);
+        return void(revokeLeaseQuietly(q->client(), id));
     if (!owned) {
         revokeLeaseQuietly(q->client(), id);
         return fail(why, state != State::Establishing);
@@ -239,7 +239,7 @@ void EtcdSelfHealingKeepAlivePrivate::fail(const EtcdStatus &reason, bool asLeas
 }
 
 // Everything close() does but signal; false when it was closed already.
-bool EtcdSelfHealingKeepAlivePrivate::closeQuietly()
+bool EtcdSelfHealingKeepAlivePrivate::closeQuietly(EtcdReply **revoke)
 {
     Q_Q(EtcdSelfHealingKeepAlive);
     if (state == State::Closed)
@@ -247,8 +247,11 @@ bool EtcdSelfHealingKeepAlivePrivate::closeQuietly()
     ++epoch;
     healTimer.stop();
     keepAlive.reset();
+    EtcdReply *r = nullptr;
     if (state == State::Alive || state == State::Suspended)
-        revokeLeaseQuietly(q->client(), leaseId);
+        r = revokeLeaseQuietly(q->client(), leaseId);
+    if (revoke)
+        *revoke = r;
     q->markClosed();
     state = State::Closed;
     return true;
@@ -340,6 +343,9 @@ void EtcdSelfHealingKeepAlive::start()
 */
 void EtcdSelfHealingKeepAlive::close()
 {
-    if (d_func()->closeQuietly())
-        Q_EMIT stateChanged(State::Closed);
+    EtcdReply *revoke = nullptr;
+    if (!d_func()->closeQuietly(&revoke))
+        return;
+    emitClosedAfter(revoke);
+    Q_EMIT stateChanged(State::Closed);
 }

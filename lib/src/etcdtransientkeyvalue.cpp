@@ -75,6 +75,7 @@ EtcdTransientKeyValue::EtcdTransientKeyValue(EtcdClient *client, const QByteArra
     connect(l, &EtcdSelfHealingKeepAlive::connectionStateChanged, this,
         [this](ConnectionState s) { reportConnectionState(s); });
     connect(l, &EtcdSelfHealingKeepAlive::leaseLost, this, &EtcdTransientKeyValue::leaseLost);
+    connect(l, &EtcdRecipe::closed, this, &EtcdRecipe::closed);
     connect(l, &EtcdSelfHealingKeepAlive::failed, this, [this](const EtcdStatus &why) {
         setActive(false);
         Q_EMIT failed(why);

@@ -52,16 +52,17 @@ void grantLeaseWithin(
         });
 }
 
-void revokeLeaseQuietly(EtcdClient *client, qint64 leaseId)
+EtcdReply *revokeLeaseQuietly(EtcdClient *client, qint64 leaseId)
 {
     if (!client || leaseId <= 0)
-        return;
-    QObject::connect(client->revokeLease(leaseId), &EtcdReply::finished, client,
-        [leaseId](const EtcdStatus &status) {
-            if (!status.isOk() && status.code() != Etcd::ErrorCode::LeaseNotFound)
-                qCInfo(lcEtcdLease) << "revoking lease" << leaseId << "failed:" << status
-                                    << "(it expires on its TTL)";
-        });
+        return nullptr;
+    EtcdReply *reply = client->revokeLease(leaseId);
+    QObject::connect(reply, &EtcdReply::finished, client, [leaseId](const EtcdStatus &status) {
+        if (!status.isOk() && status.code() != Etcd::ErrorCode::LeaseNotFound)
+            qCInfo(lcEtcdLease) << "revoking lease" << leaseId << "failed:" << status
+                                << "(it expires on its TTL)";
+    });
+    return reply;
 }
 
 void runEstablishHook(const std::function<void(qint64, std::function<void(bool)>)> &hook,

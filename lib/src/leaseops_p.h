@@ -12,6 +12,7 @@
 #include <functional>
 
 class EtcdClient;
+class EtcdReply;
 
 namespace Etcd::Internal {
 
@@ -23,7 +24,8 @@ void grantLeaseWithin(EtcdClient *client, std::chrono::seconds ttl,
     std::chrono::milliseconds timeout, QObject *context, GrantDone done);
 
 // Best effort, by design: a failure is logged, never raised; the TTL bounds the rest.
-void revokeLeaseQuietly(EtcdClient *client, qint64 leaseId);
+// Returns the revoke's reply (null when there was nothing to revoke).
+EtcdReply *revokeLeaseQuietly(EtcdClient *client, qint64 leaseId);
 
 // Runs a user hook that reports through a callback, at most once, bounded by `timeout`.
 // A hook that throws, or never answers in time, counts as false.

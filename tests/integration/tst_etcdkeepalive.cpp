@@ -26,6 +26,10 @@ struct Recorder
             order += 'e';
             reason = s;
         });
+        QObject::connect(k, &EtcdKeepAlive::keepAliveFailed, k, [this](const EtcdStatus &s) {
+            order += 'f';
+            reason = s;
+        });
     }
     int renewed = 0;
     QByteArray order;
@@ -97,7 +101,7 @@ void tst_EtcdKeepAlive::pausedEtcdExpiresLease()
     keep.start();
     QTRY_VERIFY_WITH_TIMEOUT(rec.renewed > 0, kTtlMs);
     QVERIFY(m_server.pause());
-    QTRY_COMPARE_WITH_TIMEOUT(rec.order, "se"_ba, 3 * kTtlMs); // suspended, then expired
+    QTRY_COMPARE_WITH_TIMEOUT(rec.order, "sef"_ba, 3 * kTtlMs); // suspended, then expired
     QCOMPARE(rec.reason.code(), ErrorCode::LeaseExpired);
     QCOMPARE(keep.state(), EtcdKeepAlive::State::Expired);
     QCOMPARE(keep.remainingValidity(), 0ms);
@@ -137,7 +141,7 @@ void tst_EtcdKeepAlive::revokedOutOfBandExpires()
     keep.start();
     QTRY_VERIFY_WITH_TIMEOUT(rec.renewed > 0, kTtlMs);
     QVERIFY_OK(await(other->revokeLease(id)).status);
-    QTRY_COMPARE_WITH_TIMEOUT(rec.order, "e"_ba, 2 * kTtlMs); // etcd answers TTL 0
+    QTRY_COMPARE_WITH_TIMEOUT(rec.order, "ef"_ba, 2 * kTtlMs); // etcd answers TTL 0
     QCOMPARE(rec.reason.code(), ErrorCode::LeaseNotFound);
 }
 
@@ -191,15 +195,27 @@ void tst_EtcdKeepAlive::invalidInput()
     Recorder rec(&zeroTtl);
     zeroTtl.start();
     QCOMPARE(rec.order, QByteArray()); // reported on the next turn
-    QTRY_COMPARE(rec.order, "e"_ba);
+    QTRY_COMPARE(rec.order, "f"_ba); // renewal never started: failed, not expired
     QCOMPARE(rec.reason.code(), ErrorCode::InvalidArgument);
+    QCOMPARE(zeroTtl.state(), EtcdKeepAlive::State::Failed);
 
     EtcdClient offline({m_server.clientUrl()});
     EtcdKeepAlive notConnected(&offline, 1, kTtl);
     Recorder rec2(&notConnected);
     notConnected.start();
-    QTRY_COMPARE(rec2.order, "e"_ba);
+    QTRY_COMPARE(rec2.order, "f"_ba);
     QCOMPARE(rec2.reason.code(), ErrorCode::NotConnected);
+
+    // A client that goes away while a lease is kept alive: renewal failed, reported.
+    auto going = connectedClient(m_server.clientUrl());
+    const qint64 id = grant(*going);
+    EtcdKeepAlive orphan(going.get(), id, kTtl);
+    Recorder rec3(&orphan);
+    orphan.start();
+    going->disconnectFromEndpoints();
+    QTRY_COMPARE(rec3.order, "f"_ba);
+    QCOMPARE(rec3.reason.code(), ErrorCode::Cancelled);
+    QVERIFY_OK(await(connectedClient(m_server.clientUrl())->revokeLease(id)).status);
 }
 
 QTEST_GUILESS_MAIN(tst_EtcdKeepAlive)

@@ -53,14 +53,9 @@ int keep(const Globals &globals, QStringList args)
         QCoreApplication::exit(exitCode);
     });
     // Revoke on the way out, and leave only once etcd has answered: the key is gone then.
-    onTerminationSignal([&] {
-        const qint64 id = kv.leaseId();
-        kv.close();
-        if (id <= 0)
-            return QCoreApplication::exit(exitCode);
-        QObject::connect(client->revokeLease(id), &EtcdReply::finished, qApp,
-            [&exitCode] { QCoreApplication::exit(exitCode); });
-    });
+    QObject::connect(
+        &kv, &EtcdRecipe::closed, &kv, [&exitCode] { QCoreApplication::exit(exitCode); });
+    onTerminationSignal([&kv] { kv.close(); });
     kv.start();
     return QCoreApplication::exec();
 }

@@ -38,12 +38,14 @@ Q_SIGNALS:
         EtcdRecipe::ConnectionState state, EtcdRecipe::ConnectionState previous);
     void activeChanged();
     void errorOccurred(const QString &context, const EtcdStatus &status);
+    void closed();
 
 protected:
     EtcdRecipe(EtcdClient *client, const QString &errorContext, QObject *parent);
 
     void setActive(bool active);
     void markClosed();
+    void emitClosedAfter(EtcdReply *revoke);
     [[nodiscard]] bool isClosed() const;
     void recordError(const EtcdStatus &status);
     void keepError(const EtcdStatus &status); // recordError() without logging it again
