@@ -3,20 +3,15 @@
 //
 // Key-value basics with replies: put, read back, compare-and-set with a transaction, delete.
 // Usage: etcdqt-example-kv [http://127.0.0.1:2379]
+#include "exampleutil.h"
+
 #include <EtcdQt/EtcdQt>
 
 #include <QtCore/qcoreapplication.h>
-#include <QtCore/qtextstream.h>
 
 using namespace Qt::StringLiterals;
 
 namespace {
-
-QTextStream &out()
-{
-    static QTextStream stream(stdout);
-    return stream;
-}
 
 void fail(const EtcdStatus &status)
 {
@@ -53,9 +48,7 @@ void compareAndSet(EtcdClient *client, const EtcdKeyValue &seen)
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
-    const QString endpoint
-        = argc > 1 ? QString::fromLocal8Bit(argv[1]) : u"http://127.0.0.1:2379"_s;
-    EtcdClient client({QUrl(endpoint)});
+    EtcdClient client({endpointArgument(argc, argv)});
     QObject::connect(&client, &EtcdClient::errorOccurred, &app,
         [](const EtcdStatus &s) { out() << "connection problem: " << s.toString() << Qt::endl; });
     client.connectToEndpoints();

@@ -4,28 +4,20 @@
 // A lease with a key bound to it, kept alive two ways: scoped (renews exactly while the
 // handle lives) and unscoped (renews until you stop it). Then revoked: the key goes at once.
 // Usage: etcdqt-example-keepalive [http://127.0.0.1:2379]
+#include "exampleutil.h"
+
 #include <EtcdQt/EtcdQt>
 
 #include <QtCore/qcoreapplication.h>
-#include <QtCore/qtextstream.h>
 #include <QtCore/qtimer.h>
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
 
-namespace {
-QTextStream &out()
-{
-    static QTextStream stream(stdout);
-    return stream;
-}
-} // namespace
-
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
-    EtcdClient client(
-        {QUrl(argc > 1 ? QString::fromLocal8Bit(argv[1]) : u"http://127.0.0.1:2379"_s)});
+    EtcdClient client({endpointArgument(argc, argv)});
     client.connectToEndpoints();
     auto *grant = client.grantLease(5s);
     QObject::connect(grant, &EtcdReply::finished, &app, [&](const EtcdStatus &s) {

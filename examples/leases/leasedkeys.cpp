@@ -4,28 +4,20 @@
 // Grant, put, renew and revoke in one object: two keys on one lease appear together and go
 // together. Typed values are written as etcd-recipes writes them (here a 4-byte port).
 // Usage: etcdqt-example-leasedkeys [http://127.0.0.1:2379]
+#include "exampleutil.h"
+
 #include <EtcdQt/EtcdQt>
 
 #include <QtCore/qcoreapplication.h>
-#include <QtCore/qtextstream.h>
 #include <QtCore/qtimer.h>
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
 
-namespace {
-QTextStream &out()
-{
-    static QTextStream stream(stdout);
-    return stream;
-}
-} // namespace
-
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
-    EtcdClient client(
-        {QUrl(argc > 1 ? QString::fromLocal8Bit(argv[1]) : u"http://127.0.0.1:2379"_s)});
+    EtcdClient client({endpointArgument(argc, argv)});
     client.connectToEndpoints();
     EtcdLeasedKeys *registration = Etcd::putValuesWithKeepAlive(&client,
         {{"/example/services/worker-1/host"_ba, "10.0.0.1"_ba},

@@ -6,10 +6,11 @@
 // Revoke the lease from elsewhere to watch it heal:
 //   etcdctl lease revoke <id printed below>
 // Usage: etcdqt-example-selfhealing [http://127.0.0.1:2379]   (Ctrl+C to stop)
+#include "exampleutil.h"
+
 #include <EtcdQt/EtcdQt>
 
 #include <QtCore/qcoreapplication.h>
-#include <QtCore/qtextstream.h>
 
 #include <csignal>
 
@@ -17,12 +18,6 @@ using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
 
 namespace {
-QTextStream &out()
-{
-    static QTextStream stream(stdout);
-    return stream;
-}
-
 EtcdSelfHealingKeepAlive *g_lease = nullptr;
 
 void closeOnSignal(int)
@@ -35,8 +30,7 @@ void closeOnSignal(int)
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
-    EtcdClient client(
-        {QUrl(argc > 1 ? QString::fromLocal8Bit(argv[1]) : u"http://127.0.0.1:2379"_s)});
+    EtcdClient client({endpointArgument(argc, argv)});
     client.connectToEndpoints();
     const QByteArray key = "/example/barrier"_ba;
     auto createIfFree = [&client, key](qint64 lease, std::function<void(bool)> done) {

@@ -4,29 +4,21 @@
 // A transient key: it exists while the object is active, and is put back under a new lease
 // if its lease is lost. The typed form writes a JSON document with a codec.
 // Usage: etcdqt-example-transientkey [http://127.0.0.1:2379] [seconds, default 10]
+#include "exampleutil.h"
+
 #include <EtcdQt/EtcdQt>
 
 #include <QtCore/qcoreapplication.h>
 #include <QtCore/qjsonobject.h>
-#include <QtCore/qtextstream.h>
 #include <QtCore/qtimer.h>
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
 
-namespace {
-QTextStream &out()
-{
-    static QTextStream stream(stdout);
-    return stream;
-}
-} // namespace
-
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
-    EtcdClient client(
-        {QUrl(argc > 1 ? QString::fromLocal8Bit(argv[1]) : u"http://127.0.0.1:2379"_s)});
+    EtcdClient client({endpointArgument(argc, argv)});
     const int seconds = argc > 2 ? QByteArray(argv[2]).toInt() : 10;
     client.connectToEndpoints();
     const QJsonDocument status(

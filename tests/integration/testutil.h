@@ -11,6 +11,8 @@
 #include <QtTest/qsignalspy.h>
 #include <QtTest/qtest.h>
 
+#include <faultproxy.h>
+
 #include <chrono>
 #include <memory>
 
@@ -89,3 +91,19 @@ inline double etcdMetric(
     reply->deleteLater();
     return sum;
 }
+
+// A client behind its own FaultProxy to etcd's `port`, whose streams notice silence within
+// a second: the partitioned side of a partition test.
+struct PartitionedClient
+{
+    explicit PartitionedClient(quint16 port) : proxy(QStringLiteral("127.0.0.1"), port)
+    {
+        started = proxy.start();
+        client.setEndpoints({proxy.url()});
+        client.setStreamLivenessInterval(std::chrono::milliseconds(500));
+        client.connectToEndpoints();
+    }
+    FaultProxy proxy;
+    EtcdClient client;
+    bool started = false;
+};

@@ -110,11 +110,10 @@ void tst_EtcdKeepAlive::pausedEtcdExpiresLease()
 
 void tst_EtcdKeepAlive::partitionSuspendsThenResumes()
 {
-    FaultProxy proxy(u"127.0.0.1"_s, m_server.clientPort());
-    QVERIFY(proxy.start());
-    EtcdClient client({proxy.url()});
-    client.setStreamLivenessInterval(500ms);
-    client.connectToEndpoints();
+    PartitionedClient side(m_server.clientPort());
+    QVERIFY(side.started);
+    FaultProxy &proxy = side.proxy;
+    EtcdClient &client = side.client;
     const auto ttl = 6s; // long enough to outlive a short partition
     const qint64 id = grant(client, ttl);
     EtcdKeepAlive keep(&client, id, ttl);

@@ -216,11 +216,10 @@ void tst_EtcdLeases::valueEncodingsAreGolden()
 
 void tst_EtcdLeases::blackholedRenewalReportsKeepAliveFailed()
 {
-    FaultProxy proxy(u"127.0.0.1"_s, m_server.clientPort());
-    QVERIFY(proxy.start());
-    EtcdClient client({proxy.url()});
-    client.setStreamLivenessInterval(500ms);
-    client.connectToEndpoints();
+    PartitionedClient side(m_server.clientPort());
+    QVERIFY(side.started);
+    FaultProxy &proxy = side.proxy;
+    EtcdClient &client = side.client;
     std::unique_ptr<EtcdLeasedKeys> keys(
         Etcd::putWithKeepAlive(&client, "/bh/key"_ba, "v"_ba, kTtl));
     QTRY_COMPARE_WITH_TIMEOUT(keys->state(), EtcdLeasedKeys::State::Alive, kTtlMs);
@@ -340,11 +339,10 @@ void tst_EtcdLeases::neverPolicyStopsAtExpired()
 
 void tst_EtcdLeases::healAttemptsGiveUpAtHealTimeout()
 {
-    FaultProxy proxy(u"127.0.0.1"_s, m_server.clientPort());
-    QVERIFY(proxy.start());
-    EtcdClient client({proxy.url()});
-    client.setStreamLivenessInterval(500ms);
-    client.connectToEndpoints();
+    PartitionedClient side(m_server.clientPort());
+    QVERIFY(side.started);
+    FaultProxy &proxy = side.proxy;
+    EtcdClient &client = side.client;
     const auto healTimeout = 400ms;
     EtcdTransientKeyValue kv(&client, "/tkv/u"_ba, "v"_ba, kTtl, fastHealing(healTimeout));
     Events ev(&kv);

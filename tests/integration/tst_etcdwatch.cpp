@@ -199,11 +199,10 @@ void tst_EtcdWatch::pausedEtcdSuspendsAndResumes()
 
 void tst_EtcdWatch::partitionedClientRecovers()
 {
-    FaultProxy proxy(u"127.0.0.1"_s, m_server.clientPort());
-    QVERIFY(proxy.start());
-    EtcdClient partitioned({proxy.url()});
-    partitioned.setStreamLivenessInterval(500ms);
-    partitioned.connectToEndpoints();
+    PartitionedClient side(m_server.clientPort());
+    QVERIFY(side.started);
+    FaultProxy &proxy = side.proxy;
+    EtcdClient &partitioned = side.client;
     auto writer = connectedClient(m_server.clientUrl());
     EtcdWatch watch(&partitioned, "/part/"_ba, {.prefix = true});
     Recorder rec(&watch);
