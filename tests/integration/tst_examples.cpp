@@ -1,0 +1,94 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+// Every example, run as a user would against a real etcd: it ends well, prints what its
+// header promises, and leaves no lease behind.
+#include "testutil.h"
+
+#include <etcdtestserver.h>
+
+#include <QtCore/qprocess.h>
+
+#include <csignal>
+
+using namespace Qt::StringLiterals;
+
+class tst_Examples : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void runs_data();
+    void runs();
+    void selfHealingClosesOnCtrlC();
+
+private:
+    void verifyNoLeases();
+    EtcdTestServer m_server;
+    std::unique_ptr<EtcdClient> m_client;
+};
+
+void tst_Examples::initTestCase()
+{
+    ETCDQT_START_OR_SKIP(m_server);
+    m_client = connectedClient(m_server.clientUrl());
+}
+
+void tst_Examples::verifyNoLeases()
+{
+    QTRY_VERIFY_WITH_TIMEOUT(await(m_client->leases())->leaseIds().isEmpty(), 2000);
+}
+
+void tst_Examples::runs_data()
+{
+    QTest::addColumn<QString>("program");
+    QTest::addColumn<QStringList>("extra");
+    QTest::addColumn<QStringList>("expected"); // lines that must appear, in order
+    QTest::newRow("kv") << QStringLiteral(EXAMPLE_KV) << QStringList()
+                        << QStringList {u"put at revision"_s, u"compare-and-set committed"_s,
+                               u"deleted 1 key"_s};
+    QTest::newRow("keepalive") << QStringLiteral(EXAMPLE_KEEPALIVE) << QStringList()
+                               << QStringList {u"granted (TTL 5 s)"_s,
+                                      u"the scoped handle still keeps it"_s, u"revoked (Ok)"_s};
+    QTest::newRow("leasedkeys") << QStringLiteral(EXAMPLE_LEASEDKEYS) << QStringList()
+                                << QStringList {
+                                       u"both keys live on lease"_s, u"closed; keys left: 0"_s};
+    QTest::newRow("transientkey") << QStringLiteral(EXAMPLE_TRANSIENTKEY) << QStringList {u"2"_s}
+                                  << QStringList {u"/example/nodes/this = {"_s,
+                                         u"closed: key and lease revoked"_s};
+}
+
+void tst_Examples::runs()
+{
+    QFETCH(QString, program);
+    QFETCH(QStringList, extra);
+    QFETCH(QStringList, expected);
+    QProcess p;
+    p.start(program, QStringList {m_server.clientUrl().toString()} + extra);
+    QVERIFY(p.waitForFinished(20000));
+    const QString output = QString::fromUtf8(p.readAllStandardOutput());
+    QVERIFY2(p.exitCode() == 0, qPrintable(output + QString::fromUtf8(p.readAllStandardError())));
+    qsizetype at = 0;
+    for (const QString &line : expected) {
+        at = output.indexOf(line, at);
+        QVERIFY2(at >= 0, qPrintable(u"missing \"%1\" in:\n%2"_s.arg(line, output)));
+    }
+    verifyNoLeases();
+}
+
+void tst_Examples::selfHealingClosesOnCtrlC()
+{
+    QProcess p;
+    p.start(QStringLiteral(EXAMPLE_SELFHEALING), {m_server.clientUrl().toString()});
+    QVERIFY(p.waitForStarted());
+    QTRY_VERIFY_WITH_TIMEOUT(p.canReadLine(), 5000);
+    QVERIFY(p.readLine().startsWith("key armed under lease"));
+    QCOMPARE(await(m_client->get("/example/barrier"_ba))->keyValues().size(), 1);
+    ::kill(pid_t(p.processId()), SIGINT);
+    QVERIFY(p.waitForFinished(5000));
+    QCOMPARE(p.exitCode(), 0);
+    QCOMPARE(await(m_client->get("/example/barrier"_ba))->keyValues().size(), 0);
+    verifyNoLeases();
+}
+
+QTEST_GUILESS_MAIN(tst_Examples)
+#include "tst_examples.moc"
