@@ -6,6 +6,9 @@
 
 #include "endpoint_p.h"
 #include "keyspace_p.h"
+#include "recipepaths_p.h"
+
+#include <QtCore/qregularexpression.h>
 
 #include <QtTest/qtest.h>
 
@@ -26,6 +29,7 @@ private Q_SLOTS:
     void endpoints_data();
     void endpoints();
     void grpcTargets();
+    void recipePathsAreEtcdRecipes();
 };
 
 void tst_EtcdEncoding::int32BigEndian()
@@ -131,6 +135,26 @@ void tst_EtcdEncoding::grpcTargets()
     QCOMPARE(Endpoint({u"127.0.0.1"_s, 2379, false}).grpcTarget(), u"ipv4:127.0.0.1:2379"_s);
     QCOMPARE(Endpoint({u"::1"_s, 2379, false}).grpcTarget(), u"ipv6:[::1]:2379"_s);
     QCOMPARE(Endpoint({u"etcd.local"_s, 1, true}).grpcTarget(), u"dns:etcd.local:1"_s);
+}
+
+// Golden layouts from etcd-recipes (reference §1.1, §2.1, §3): a Kotlin candidate reads ours.
+void tst_EtcdEncoding::recipePathsAreEtcdRecipes()
+{
+    using namespace Etcd::Internal::RecipePaths;
+    QCOMPARE(appendToPath("/election/", "/LEADER"), "/election/LEADER"_ba);
+    QCOMPARE(appendToPath("/election", "LEADER"), "/election/LEADER"_ba);
+    QCOMPARE(leaderKey("/e"), "/e/LEADER"_ba);
+    QCOMPARE(participantKey("/e/", u"LeaderSelector:Ab3dE9x"_s),
+        "/e/participants/LeaderSelector:Ab3dE9x"_ba);
+    const QByteArray token = uniqueToken(u"node-1"_s);
+    QCOMPARE(token.size(), 6 + 1 + 7);
+    QVERIFY(token.startsWith("node-1:"));
+    static const QRegularExpression alnum(u"^[A-Za-z0-9]{7}$"_s);
+    QVERIFY(alnum.match(QString::fromLatin1(token.mid(7))).hasMatch());
+    QCOMPARE(stripUniqueSuffix(token), u"node-1"_s);
+    QCOMPARE(stripUniqueSuffix("LeaderSelector:Ab3dE9x:q1W2e3R"), u"LeaderSelector:Ab3dE9x"_s);
+    QVERIFY(randomId() != randomId());
+    QCOMPARE(randomId().size(), 10);
 }
 
 QTEST_GUILESS_MAIN(tst_EtcdEncoding)

@@ -1,0 +1,187 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+#include "recipepaths_p.h"
+
+#include <EtcdQt/etcdclient.h>
+#include <EtcdQt/etcdleaderobserver.h>
+#include <EtcdQt/etcdreplies.h>
+#include <EtcdQt/etcdwatch.h>
+
+#include <QtCore/qpointer.h>
+#include <QtCore/qtimer.h>
+
+using namespace Etcd::Internal;
+
+/*!
+    \class EtcdLeaderObserver
+    \inmodule EtcdQt
+    \brief Who leads an election, without running in it.
+
+    start() reads the election's LEADER key (etcd-recipes' layout: \c{<path>/LEADER} holding
+    \c{<clientId>:<7 random>}) and seeds currentLeader() from it without a signal; started()
+    follows. From then on leaderChanged() reports every change: the leader's client id, or an
+    empty string when the election is vacant. The watch starts at the revision the read saw
+    plus one, so a hand-off between the read and the watch is never missed. It survives etcd
+    restarts, pauses and failover without a gap; when its history was compacted away it
+    re-reads the key and reports the leader late rather than never (a stale leader is never
+    kept). Selectors, latches and observers of EtcdQt and etcd-recipes on one path see one
+    election.
+*/
+
+/*! \fn void EtcdLeaderObserver::leaderChanged(const QString &leaderId)
+    Emitted when the leader changed to \a leaderId (empty: nobody leads).
+*/
+
+class EtcdLeaderObserverPrivate
+{
+    Q_DECLARE_PUBLIC(EtcdLeaderObserver)
+public:
+    void read(bool seeding);
+    void watchFrom(qint64 revision);
+    void apply(const QString &leader);
+    void fail(const EtcdStatus &reason);
+
+    EtcdLeaderObserver *q_ptr = nullptr;
+    QByteArray path;
+    QString leader;
+    bool started = false;
+    std::unique_ptr<EtcdWatch> watch;
+};
+
+void EtcdLeaderObserverPrivate::apply(const QString &next)
+{
+    Q_Q(EtcdLeaderObserver);
+    if (std::exchange(leader, next) != next)
+        Q_EMIT q->leaderChanged(next);
+}
+
+void EtcdLeaderObserverPrivate::fail(const EtcdStatus &reason)
+{
+    Q_Q(EtcdLeaderObserver);
+    watch.reset();
+    q->setActive(false);
+    QPointer<EtcdLeaderObserver> guard(q);
+    q->reportConnectionState(EtcdRecipe::ConnectionState::Lost);
+    if (guard)
+        q->recordError(reason);
+    if (guard)
+        Q_EMIT q->failed(reason);
+}
+
+// Reads the LEADER key; when seeding, sets the leader silently and starts the watch right
+// after the read's revision. Afterwards (a resync) it reports what changed and resumes there.
+void EtcdLeaderObserverPrivate::read(bool seeding)
+{
+    Q_Q(EtcdLeaderObserver);
+    EtcdClient *client = q->client();
+    if (!client)
+        return fail(EtcdStatus(Etcd::ErrorCode::NotConnected, EtcdLeaderObserver::tr("no client")));
+    auto *reply = client->get(RecipePaths::leaderKey(path));
+    QObject::connect(reply, &EtcdReply::finished, q, [this, reply, seeding](const EtcdStatus &s) {
+        Q_Q(EtcdLeaderObserver);
+        if (!q->isActive())
+            return;
+        if (!s.isOk())
+            return fail(s);
+        const auto kvs = reply->keyValues();
+        const QString current
+            = kvs.isEmpty() ? QString() : RecipePaths::stripUniqueSuffix(kvs.first().value);
+        if (!seeding) {
+            watch->resync(reply->revision() + 1);
+            return apply(current);
+        }
+        leader = current;
+        watchFrom(reply->revision() + 1);
+    });
+}
+
+void EtcdLeaderObserverPrivate::watchFrom(qint64 revision)
+{
+    Q_Q(EtcdLeaderObserver);
+    EtcdWatchOptions options;
+    options.startRevision = revision; // anchored: nothing after the read can slip by
+    watch = std::make_unique<EtcdWatch>(q->client(), RecipePaths::leaderKey(path), options);
+    watch->setResyncMode(EtcdWatch::ResyncMode::AwaitResync);
+    EtcdWatch *w = watch.get();
+    QObject::connect(w, &EtcdWatch::eventsReceived, q, [this](const QList<EtcdWatchEvent> &events) {
+        const EtcdWatchEvent &last = events.last(); // only the latest state matters
+        apply(last.type == EtcdWatchEvent::Type::Delete
+                ? QString()
+                : RecipePaths::stripUniqueSuffix(last.keyValue.value));
+    });
+    QObject::connect(w, &EtcdWatch::stateChanged, q, [this](EtcdWatch::State state) {
+        Q_Q(EtcdLeaderObserver);
+        if (state == EtcdWatch::State::Active && !started) {
+            started = true;
+            Q_EMIT q->started();
+        }
+    });
+    QObject::connect(w, &EtcdWatch::suspended, q,
+        [q] { q->reportConnectionState(EtcdRecipe::ConnectionState::Suspended); });
+    QObject::connect(w, &EtcdWatch::resubscribed, q,
+        [q] { q->reportConnectionState(EtcdRecipe::ConnectionState::Reconnected); });
+    QObject::connect(w, &EtcdWatch::resyncRequested, q, [this, q] {
+        q->reportConnectionState(EtcdRecipe::ConnectionState::Reconnected);
+        read(false); // changes were compacted away: the key itself says who leads now
+    });
+    QObject::connect(w, &EtcdWatch::failed, q, [this](const EtcdStatus &why) { fail(why); });
+    w->start();
+}
+
+/*! Constructs an observer of the election at \a electionPath on \a client; no I/O yet. */
+EtcdLeaderObserver::EtcdLeaderObserver(
+    EtcdClient *client, const QByteArray &electionPath, QObject *parent)
+    : EtcdRecipe(
+        client, QStringLiteral("LeaderObserver[%1]").arg(QString::fromUtf8(electionPath)), parent),
+      d_ptr(new EtcdLeaderObserverPrivate)
+{
+    d_ptr->q_ptr = this;
+    d_ptr->path = electionPath;
+}
+
+EtcdLeaderObserver::~EtcdLeaderObserver() = default;
+
+/*! \property EtcdLeaderObserver::electionPath The election observed. */
+QByteArray EtcdLeaderObserver::electionPath() const
+{
+    return d_func()->path;
+}
+
+/*! \property EtcdLeaderObserver::currentLeader The leader's client id; empty when vacant. */
+QString EtcdLeaderObserver::currentLeader() const
+{
+    return d_func()->leader;
+}
+
+/*! \property EtcdLeaderObserver::started Whether the leader was read and the watch is live. */
+bool EtcdLeaderObserver::isStarted() const
+{
+    return d_func()->started;
+}
+
+/*! Reads the leader and starts watching; started() or failed() follows. One-shot. */
+void EtcdLeaderObserver::start()
+{
+    Q_D(EtcdLeaderObserver);
+    if (isActive() || isClosed())
+        return;
+    if (d->path.isEmpty()) {
+        QTimer::singleShot(0, this, [d] {
+            d->fail(EtcdStatus(Etcd::ErrorCode::InvalidArgument, tr("empty election path")));
+        });
+        return;
+    }
+    setActive(true);
+    d->read(true);
+}
+
+/*! Stops observing. Idempotent; no signal follows. */
+void EtcdLeaderObserver::close()
+{
+    Q_D(EtcdLeaderObserver);
+    d->watch.reset();
+    if (!isClosed()) {
+        markClosed();
+        emitClosedAfter(nullptr);
+    }
+}

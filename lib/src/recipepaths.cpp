@@ -1,0 +1,46 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+#include "recipepaths_p.h"
+
+#include <QtCore/qrandom.h>
+
+namespace Etcd::Internal::RecipePaths {
+
+QByteArray appendToPath(const QByteArray &path, const QByteArray &suffix, char delim)
+{
+    const QByteArray head = path.endsWith(delim) ? path.chopped(1) : path;
+    const QByteArray tail = suffix.startsWith(delim) ? suffix.mid(1) : suffix;
+    return head + delim + tail;
+}
+
+QByteArray randomId(int n)
+{
+    static constexpr char kAlphabet[]
+        = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    QByteArray id(n, Qt::Uninitialized);
+    for (char &c : id)
+        c = kAlphabet[QRandomGenerator::system()->bounded(int(sizeof(kAlphabet) - 1))];
+    return id;
+}
+
+QByteArray uniqueToken(const QString &clientId)
+{
+    return clientId.toUtf8() + ':' + randomId(kTokenLength);
+}
+
+QString stripUniqueSuffix(const QByteArray &token)
+{
+    return QString::fromUtf8(token.chopped(std::min<qsizetype>(token.size(), kTokenLength + 1)));
+}
+
+QByteArray leaderKey(const QByteArray &electionPath)
+{
+    return appendToPath(electionPath, "LEADER");
+}
+
+QByteArray participantKey(const QByteArray &electionPath, const QString &clientId)
+{
+    return appendToPath(appendToPath(electionPath, "participants"), clientId.toUtf8());
+}
+
+} // namespace Etcd::Internal::RecipePaths

@@ -1,0 +1,32 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+//
+//  W A R N I N G: internal header, not part of the EtcdQt API.
+#pragma once
+
+#include "etcdqt_internal_p.h"
+
+#include <QtCore/qbytearray.h>
+#include <QtCore/qstring.h>
+
+// Key names and values byte-identical to etcd-recipes 0.12 (reference §1.1 and §3), so Kotlin
+// and C++ participants share one election, lock or barrier.
+namespace Etcd::Internal::RecipePaths {
+
+// "<path without trailing delim><delim><suffix without leading delim>"
+ETCDQT_AUTOTEST_EXPORT QByteArray appendToPath(
+    const QByteArray &path, const QByteArray &suffix, char delim = '/');
+// n characters of [A-Za-z0-9] from the system's secure generator.
+ETCDQT_AUTOTEST_EXPORT QByteArray randomId(int n = 10);
+// "<clientId>:<7 random>": the value a recipe writes to say "this instance, this term".
+ETCDQT_AUTOTEST_EXPORT QByteArray uniqueToken(const QString &clientId);
+// The clientId back out of a uniqueToken (drops ':' + 7 characters).
+ETCDQT_AUTOTEST_EXPORT QString stripUniqueSuffix(const QByteArray &token);
+
+ETCDQT_AUTOTEST_EXPORT QByteArray leaderKey(const QByteArray &electionPath);
+ETCDQT_AUTOTEST_EXPORT QByteArray participantKey(
+    const QByteArray &electionPath, const QString &clientId);
+
+inline constexpr int kTokenLength = 7;
+
+} // namespace Etcd::Internal::RecipePaths
