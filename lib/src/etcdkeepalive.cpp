@@ -159,8 +159,8 @@ milliseconds EtcdKeepAlive::remainingValidity() const
 
 /*!
     Starts renewing. The TTL counts from now until the first acknowledgement. Fails with
-    expired() on the next event-loop turn when the client is not connected or the lease id or
-    TTL is not positive.
+    keepAliveFailed() (state Failed) on the next event-loop turn when the client is not
+    connected or the lease id or TTL is not positive.
 */
 void EtcdKeepAlive::start()
 {

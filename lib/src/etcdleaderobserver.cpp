@@ -58,7 +58,8 @@ void EtcdLeaderObserverPrivate::apply(const QString &next)
 void EtcdLeaderObserverPrivate::fail(const EtcdStatus &reason)
 {
     Q_Q(EtcdLeaderObserver);
-    watch.reset();
+    if (watch)
+        watch.release()->deleteLater(); // we may be inside its failed() signal
     q->setActive(false);
     QPointer<EtcdLeaderObserver> guard(q);
     q->reportConnectionState(EtcdRecipe::ConnectionState::Lost);

@@ -59,6 +59,7 @@ public:
     seconds ttl {0};
     qint64 leaseId = -1;
     State state = State::Inactive;
+    bool granting = false;
     std::unique_ptr<EtcdKeepAlive> keepAlive;
 };
 
@@ -105,6 +106,9 @@ void EtcdLeasedKeysPrivate::renew()
         [q] { q->reportConnectionState(EtcdRecipe::ConnectionState::Reconnected); });
     QObject::connect(k, &EtcdKeepAlive::keepAliveFailed, q, [this, q](const EtcdStatus &why) {
         QPointer<EtcdLeasedKeys> guard(q);
+        q->setActive(false); // the keys are gone with the lease
+        if (guard && !setState(State::Failed))
+            return;
         q->reportConnectionState(EtcdRecipe::ConnectionState::Lost);
         if (guard)
             q->recordError(why);
@@ -195,15 +199,23 @@ void EtcdLeasedKeys::start()
     }
     d->state = State::Establishing;
     if (!problem.isEmpty()) {
-        QTimer::singleShot(0, this,
-            [d, problem] { d->fail(EtcdStatus(Etcd::ErrorCode::InvalidArgument, problem)); });
+        QTimer::singleShot(0, this, [d, problem] {
+            if (d->state == State::Establishing) // not closed meanwhile
+                d->fail(EtcdStatus(Etcd::ErrorCode::InvalidArgument, problem));
+        });
         return;
     }
     setActive(true);
     Q_EMIT stateChanged(State::Establishing);
+    d->granting = true;
     grantLeaseWithin(client(), d->ttl, milliseconds(0), this, [d](const EtcdStatus &s, qint64 id) {
-        if (d->state != State::Establishing)
-            return void(revokeLeaseQuietly(d->q_func()->client(), id));
+        d->granting = false;
+        if (d->state != State::Establishing) { // closed meanwhile: closed() waits for this
+            EtcdReply *revoke = revokeLeaseQuietly(d->q_func()->client(), id);
+            if (d->state == State::Closed)
+                d->q_func()->emitClosedAfter(revoke);
+            return;
+        }
         if (!s.isOk())
             return d->fail(s);
         d->leaseId = id;
@@ -223,7 +235,8 @@ void EtcdLeasedKeys::close()
     if (d->state == State::Alive || d->state == State::Establishing)
         revoke = revokeLeaseQuietly(client(), d->leaseId);
     markClosed();
-    emitClosedAfter(revoke);
+    if (!d->granting) // else the grant's answer revokes its lease, then closed()
+        emitClosedAfter(revoke);
     d->setState(State::Closed);
 }
 

@@ -77,7 +77,7 @@ public:
     void fail(const EtcdStatus &reason, bool asLeaseEvent);
     bool emitLeaseEvent(const EtcdLeaseEvent &event);
     void setLeaseId(qint64 id);
-    bool closeQuietly(EtcdReply **revoke = nullptr);
+    bool closeQuietly(EtcdReply **revoke = nullptr, bool *deferred = nullptr);
 
     EtcdSelfHealingKeepAlive *q_ptr;
     seconds ttl;
@@ -91,6 +91,10 @@ public:
     QElapsedTimer outage;
     int healAttempts = 0;
     quint64 epoch = 0; // bumped by close(): answers of older attempts are dropped
+    // A lease granted but not yet established (the hook runs): close() revokes it too.
+    qint64 pendingLeaseId = -1;
+    bool granting = false; // a grant is in flight: its lease is not known yet
+    bool closedAwaitsGrant = false; // close() came meanwhile: closed() after its revoke
 };
 
 bool EtcdSelfHealingKeepAlivePrivate::setState(State next)
@@ -126,6 +130,7 @@ bool EtcdSelfHealingKeepAlivePrivate::emitLeaseEvent(const EtcdLeaseEvent &event
 void EtcdSelfHealingKeepAlivePrivate::attempt()
 {
     Q_Q(EtcdSelfHealingKeepAlive);
+    granting = true;
     grantLeaseWithin(q->client(), ttl, resilience.healOperationTimeout, q,
         [this, e = epoch](const EtcdStatus &s, qint64 id) { onGranted(e, s, id); });
 }
@@ -133,8 +138,13 @@ void EtcdSelfHealingKeepAlivePrivate::attempt()
 void EtcdSelfHealingKeepAlivePrivate::onGranted(quint64 e, const EtcdStatus &status, qint64 id)
 {
     Q_Q(EtcdSelfHealingKeepAlive);
-    if (e != epoch)
-        return void(revokeLeaseQuietly(q->client(), id)); // closed meanwhile
+    granting = false;
+    if (e != epoch) { // closed meanwhile
+        EtcdReply *revoke = revokeLeaseQuietly(q->client(), id);
+        if (std::exchange(closedAwaitsGrant, false))
+            q->emitClosedAfter(revoke);
+        return;
+    }
     if (!status.isOk()) {
         if (state == State::Establishing)
             return fail(status, false);
@@ -142,6 +152,7 @@ void EtcdSelfHealingKeepAlivePrivate::onGranted(quint64 e, const EtcdStatus &sta
         q->recordError(status); // one failed heal attempt; the policy decides what follows
         return guard ? scheduleHeal(status) : void();
     }
+    pendingLeaseId = id;
     runEstablishHook(hook, id, resilience.healOperationTimeout, q,
         [this, e, id](bool owned, const EtcdStatus &why) { onEstablished(e, id, owned, why); });
 }
@@ -150,14 +161,18 @@ void EtcdSelfHealingKeepAlivePrivate::onEstablished(
     quint64 e, qint64 id, bool owned, const EtcdStatus &why)
 {
     Q_Q(EtcdSelfHealingKeepAlive);
+    pendingLeaseId = -1;
     if (e != epoch)
-        return void(revokeLeaseQuietly(q->client(), id));
+        return; // close() revoked it
     if (!owned) {
         revokeLeaseQuietly(q->client(), id);
         return fail(why, state != State::Establishing);
     }
     const bool initial = state == State::Establishing;
-    setLeaseId(id);
+    QPointer<EtcdSelfHealingKeepAlive> guard(q);
+    setLeaseId(id); // a handler may delete us
+    if (!guard)
+        return;
     renew(id);
     healAttempts = 0;
     if (!setState(State::Alive))
@@ -183,9 +198,15 @@ void EtcdSelfHealingKeepAlivePrivate::renew(qint64 id)
         if (setState(State::Alive))
             q->reportConnectionState(EtcdRecipe::ConnectionState::Reconnected);
     });
-    // Expired, or the client went away: either way this lease is no longer being renewed.
-    QObject::connect(k, &EtcdKeepAlive::keepAliveFailed, q,
-        [this](const EtcdStatus &reason) { onExpired(reason); });
+    QObject::connect(
+        k, &EtcdKeepAlive::expired, q, [this](const EtcdStatus &reason) { onExpired(reason); });
+    // Renewal stopped without an expiry: the client went away. Nothing can heal without it.
+    QObject::connect(k, &EtcdKeepAlive::keepAliveFailed, q, [this, k](const EtcdStatus &reason) {
+        if (k->state() == EtcdKeepAlive::State::Failed) {
+            lostLeaseId = leaseId;
+            fail(reason, true);
+        }
+    });
     k->start();
 }
 
@@ -227,7 +248,8 @@ void EtcdSelfHealingKeepAlivePrivate::fail(const EtcdStatus &reason, bool asLeas
 {
     Q_Q(EtcdSelfHealingKeepAlive);
     healTimer.stop();
-    keepAlive.reset();
+    if (keepAlive)
+        keepAlive.release()->deleteLater(); // we may be inside its signal
     q->setActive(false);
     if (!setState(State::Failed))
         return;
@@ -239,7 +261,7 @@ void EtcdSelfHealingKeepAlivePrivate::fail(const EtcdStatus &reason, bool asLeas
 }
 
 // Everything close() does but signal; false when it was closed already.
-bool EtcdSelfHealingKeepAlivePrivate::closeQuietly(EtcdReply **revoke)
+bool EtcdSelfHealingKeepAlivePrivate::closeQuietly(EtcdReply **revoke, bool *deferred)
 {
     Q_Q(EtcdSelfHealingKeepAlive);
     if (state == State::Closed)
@@ -250,8 +272,13 @@ bool EtcdSelfHealingKeepAlivePrivate::closeQuietly(EtcdReply **revoke)
     EtcdReply *r = nullptr;
     if (state == State::Alive || state == State::Suspended)
         r = revokeLeaseQuietly(q->client(), leaseId);
+    else if (pendingLeaseId > 0) // granted, still being established
+        r = revokeLeaseQuietly(q->client(), std::exchange(pendingLeaseId, -1));
+    closedAwaitsGrant = granting; // its lease is revoked when the grant answers
     if (revoke)
         *revoke = r;
+    if (deferred)
+        *deferred = closedAwaitsGrant;
     q->markClosed();
     state = State::Closed;
     return true;
@@ -325,8 +352,10 @@ void EtcdSelfHealingKeepAlive::start()
         return;
     const auto refuse = [this, d](const QString &why) {
         d->state = State::Establishing; // fail() moves on from here
-        QTimer::singleShot(0, this,
-            [d, why] { d->fail(EtcdStatus(Etcd::ErrorCode::InvalidArgument, why), false); });
+        QTimer::singleShot(0, this, [d, why] {
+            if (d->state == State::Establishing) // not closed meanwhile
+                d->fail(EtcdStatus(Etcd::ErrorCode::InvalidArgument, why), false);
+        });
     };
     if (d->ttl.count() <= 0)
         return refuse(tr("the lease TTL must be positive"));
@@ -344,8 +373,10 @@ void EtcdSelfHealingKeepAlive::start()
 void EtcdSelfHealingKeepAlive::close()
 {
     EtcdReply *revoke = nullptr;
-    if (!d_func()->closeQuietly(&revoke))
+    bool deferred = false;
+    if (!d_func()->closeQuietly(&revoke, &deferred))
         return;
-    emitClosedAfter(revoke);
+    if (!deferred)
+        emitClosedAfter(revoke);
     Q_EMIT stateChanged(State::Closed);
 }

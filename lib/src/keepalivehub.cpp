@@ -54,6 +54,12 @@ KeepAliveHub::KeepAliveHub(
 KeepAliveHub::~KeepAliveHub()
 {
     m_self->close();
+    {
+        // The stream is cancelled, not yet done: no late ack may renew anything now.
+        std::lock_guard lock(m_router->mutex);
+        m_router->generation = 0;
+        m_router->byLease.clear();
+    }
     const EtcdStatus gone(Etcd::ErrorCode::Cancelled, message("client disconnected"));
     for (auto &[id, e] : m_entries)
         tell(e, [gone](KeepAliveObserver *o) { o->leaseAbandoned(gone); });
@@ -202,6 +208,10 @@ void KeepAliveHub::onTimer()
         qCInfo(lcEtcdClient) << "keep-alive stream silent; reconnecting";
         suspendAll(
             EtcdStatus(Etcd::ErrorCode::DeadlineExceeded, message("keep-alive stream silent")));
+        {
+            std::lock_guard lock(m_router->mutex);
+            m_router->generation = 0; // its late acks must not un-suspend; the next stream will
+        }
         m_stream->cancel();
     }
     arm();
@@ -212,9 +222,10 @@ void KeepAliveHub::expire(quint64 id, const EtcdStatus &reason)
     auto it = m_entries.find(id);
     if (it == m_entries.end())
         return;
-    it->second.route->shared->setDeadline(Clock::now());
-    tell(it->second, [reason](KeepAliveObserver *o) { o->leaseExpired(reason); });
-    remove(id);
+    Entry gone = it->second;
+    remove(id); // unrouted first: no ack can renew it between here and the owner
+    gone.route->shared->setDeadline(Clock::now());
+    tell(gone, [reason](KeepAliveObserver *o) { o->leaseExpired(reason); });
 }
 
 void KeepAliveHub::arm()

@@ -74,11 +74,13 @@ void runEstablishHook(const std::function<void(qint64, std::function<void(bool)>
         if (auto r = std::exchange(*answer, nullptr))
             r(owned, why);
     };
-    QTimer::singleShot(timeout, context, [finish, timeout] {
-        finish(false,
-            EtcdStatus(Etcd::ErrorCode::DeadlineExceeded,
-                message("the establish hook did not answer within %1 ms").arg(timeout.count())));
-    });
+    if (timeout.count() > 0) // like the grant: no timeout when none is set
+        QTimer::singleShot(timeout, context, [finish, timeout] {
+            finish(false,
+                EtcdStatus(Etcd::ErrorCode::DeadlineExceeded,
+                    message("the establish hook did not answer within %1 ms")
+                        .arg(timeout.count())));
+        });
     // Always answered on a later turn of the loop: the hook may call back inline.
     QPointer<QObject> guard(context);
     auto post = [finish, guard](bool owned, const EtcdStatus &why) {

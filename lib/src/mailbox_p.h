@@ -15,22 +15,36 @@ namespace Etcd::Internal {
 
 // A thread-safe way to post work to an object that may die at any time in its own thread:
 // the object closes its mailbox before it goes, and nothing is posted to it after that.
-class Mailbox
+class Mailbox : public std::enable_shared_from_this<Mailbox>
 {
 public:
     explicit Mailbox(QObject *target) : m_target(target) { }
 
+    // A delivery already queued when the mailbox closes is dropped when it comes up (close()
+    // and delivery both happen in the target's thread), so nothing arrives after close().
     template <class F>
     void post(F &&f)
     {
         std::lock_guard lock(m_mutex);
-        if (m_target)
-            QMetaObject::invokeMethod(m_target, std::forward<F>(f), Qt::QueuedConnection);
+        if (!m_target)
+            return;
+        QMetaObject::invokeMethod(
+            m_target,
+            [self = shared_from_this(), f = std::forward<F>(f)]() mutable {
+                if (self->isOpen())
+                    f();
+            },
+            Qt::QueuedConnection);
     }
     void close()
     {
         std::lock_guard lock(m_mutex);
         m_target = nullptr;
+    }
+    bool isOpen()
+    {
+        std::lock_guard lock(m_mutex);
+        return m_target != nullptr;
     }
 
 private:

@@ -24,6 +24,13 @@ WatchHub::WatchHub(
 WatchHub::~WatchHub()
 {
     m_self->close();
+    {
+        // The stream is cancelled, not yet done: nothing it still delivers may reach anyone.
+        std::lock_guard lock(m_router->mutex);
+        m_router->generation = 0;
+        m_router->byServerId.clear();
+        m_router->creating.reset();
+    }
     const EtcdStatus gone(Etcd::ErrorCode::Cancelled,
         QCoreApplication::translate("EtcdWatch", "client disconnected"));
     for (auto &[id, e] : m_entries)

@@ -94,6 +94,8 @@ private Q_SLOTS:
     void pingAndHealth();
     void badInput();
     void destroyedFromOwnSignal();
+    void closeWhileEstablishingLeavesNoLease();
+    void clientGoneEndsHealing();
 
 private:
     qint64 grant(EtcdClient &c, std::chrono::seconds ttl = kTtl);
@@ -450,6 +452,39 @@ void tst_EtcdLeases::destroyedFromOwnSignal()
     QVERIFY_OK(await(m_client->revokeLease(lease->currentLeaseId())).status);
     QTRY_VERIFY_WITH_TIMEOUT(guard2.isNull(), 2 * kTtlMs);
     QCOMPARE(value("/tkv/d2"_ba), QByteArray());
+}
+
+// close() before the grant or the hook answered: closed() waits for that lease's revoke.
+void tst_EtcdLeases::closeWhileEstablishingLeavesNoLease()
+{
+    for (int delayMs : {0, 1, 3}) {
+        EtcdTransientKeyValue kv(m_client.get(), "/tkv/early"_ba, "v"_ba, 30s);
+        QSignalSpy closed(&kv, &EtcdRecipe::closed);
+        kv.start();
+        QTest::qWait(delayMs);
+        kv.close();
+        QVERIFY(closed.wait(kTtlMs));
+        QVERIFY(leaseIds().isEmpty()); // checked right away, well inside the 30 s TTL
+        QCOMPARE(value("/tkv/early"_ba), QByteArray());
+    }
+}
+
+// The client disconnects under a healing lease: it fails, once, instead of healing forever.
+void tst_EtcdLeases::clientGoneEndsHealing()
+{
+    auto client = connectedClient(m_server.clientUrl());
+    EtcdTransientKeyValue kv(client.get(), "/tkv/gone"_ba, "v"_ba, kTtl, fastHealing());
+    Events ev(&kv);
+    QSignalSpy started(&kv, &EtcdTransientKeyValue::started);
+    kv.start();
+    QVERIFY(started.wait(kTtlMs));
+    const qint64 id = kv.leaseId();
+    client->disconnectFromEndpoints();
+    QTRY_COMPARE_WITH_TIMEOUT(ev.types, QList {LeaseType::Failed}, kTtlMs);
+    QTest::qWait(kTtlMs);
+    QCOMPARE(ev.types, QList {LeaseType::Failed});
+    QCOMPARE(kv.connectionState(), Conn::Lost);
+    QVERIFY_OK(await(m_client->revokeLease(id)).status); // the test cleans up what it left
 }
 
 QTEST_GUILESS_MAIN(tst_EtcdLeases)

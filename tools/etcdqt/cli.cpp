@@ -100,6 +100,8 @@ void onTerminationSignal(std::function<void()> onSignal)
         char byte;
         [[maybe_unused]] const auto n = ::read(g_signalPipe[0], &byte, 1);
         notifier->setEnabled(false); // once is enough: the command is ending
+        std::signal(SIGINT, SIG_DFL); // a second Ctrl+C ends it at once
+        std::signal(SIGTERM, SIG_DFL);
         onSignal();
     });
     struct sigaction action = {};
