@@ -12,21 +12,25 @@
     Failed (healing stopped for good, or ownership was taken meanwhile).
 */
 
+/*! Renewals of \a leaseId stopped getting through (\a cause); the lease may still live. */
 EtcdLeaseEvent EtcdLeaseEvent::suspended(qint64 leaseId, const EtcdStatus &cause)
 {
     return EtcdLeaseEvent {Type::Suspended, leaseId, -1, cause};
 }
 
+/*! \a leaseId is gone (\a cause): etcd lost it, or no renewal was acknowledged for a TTL. */
 EtcdLeaseEvent EtcdLeaseEvent::expired(qint64 leaseId, const EtcdStatus &cause)
 {
     return EtcdLeaseEvent {Type::Expired, leaseId, -1, cause};
 }
 
+/*! Healed: what \a oldLeaseId held is held again under \a newLeaseId. */
 EtcdLeaseEvent EtcdLeaseEvent::restored(qint64 oldLeaseId, qint64 newLeaseId)
 {
     return EtcdLeaseEvent {Type::Restored, oldLeaseId, newLeaseId, {}};
 }
 
+/*! Healing of \a leaseId stopped for good (\a cause): gave up, or ownership was taken. */
 EtcdLeaseEvent EtcdLeaseEvent::failed(qint64 leaseId, const EtcdStatus &cause)
 {
     return EtcdLeaseEvent {Type::Failed, leaseId, -1, cause};

@@ -111,6 +111,7 @@ EtcdReply *EtcdRecipe::ping()
     return d->client->get(QByteArrayLiteral("health-check-probe"), options);
 }
 
+/*! For recipes: sets the \l active property to \a active. */
 void EtcdRecipe::setActive(bool active)
 {
     Q_D(EtcdRecipe);
@@ -118,6 +119,7 @@ void EtcdRecipe::setActive(bool active)
         Q_EMIT activeChanged();
 }
 
+/*! For recipes: close() was called; the recipe is no longer active or healthy. */
 void EtcdRecipe::markClosed()
 {
     d_func()->closed = true;
@@ -134,17 +136,20 @@ void EtcdRecipe::emitClosedAfter(EtcdReply *revoke)
         QMetaObject::invokeMethod(this, &EtcdRecipe::closed, Qt::QueuedConnection);
 }
 
+/*! For recipes: whether close() was called. */
 bool EtcdRecipe::isClosed() const
 {
     return d_func()->closed;
 }
 
+/*! For recipes: logs \a status, keeps it in errors() and emits errorOccurred(). */
 void EtcdRecipe::recordError(const EtcdStatus &status)
 {
     qCWarning(lcEtcdRecipe).noquote() << d_func()->context << status.toString();
     keepError(status);
 }
 
+/*! For recipes: recordError() without logging \a status again (already logged). */
 void EtcdRecipe::keepError(const EtcdStatus &status)
 {
     Q_D(EtcdRecipe);
@@ -152,7 +157,10 @@ void EtcdRecipe::keepError(const EtcdStatus &status)
     Q_EMIT errorOccurred(d->context, status);
 }
 
-// The mapping of etcd-recipes' connection-state machine (reference §4.2).
+/*!
+    For recipes: moves the connection state as \a event says (etcd-recipes' mapping: Suspended
+    to Suspended, Restored to Reconnected, Expired and Failed to Lost).
+*/
 void EtcdRecipe::reportLeaseEvent(const EtcdLeaseEvent &event)
 {
     switch (event.type) {
@@ -169,6 +177,7 @@ void EtcdRecipe::reportLeaseEvent(const EtcdLeaseEvent &event)
     }
 }
 
+/*! For recipes: moves the connection state to \a state; equal states are dropped. */
 void EtcdRecipe::reportConnectionState(ConnectionState state)
 {
     Q_D(EtcdRecipe);

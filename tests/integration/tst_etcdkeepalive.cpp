@@ -212,7 +212,9 @@ void tst_EtcdKeepAlive::invalidInput()
     Recorder rec3(&orphan);
     orphan.start();
     going->disconnectFromEndpoints();
-    QTRY_COMPARE(rec3.order, "f"_ba);
+    // The stream may report its cancellation first (suspended); then renewal failed, once.
+    QTRY_VERIFY(rec3.order.endsWith('f'));
+    QVERIFY(rec3.order == "f" || rec3.order == "sf");
     QCOMPARE(rec3.reason.code(), ErrorCode::Cancelled);
     QVERIFY_OK(await(connectedClient(m_server.clientUrl())->revokeLease(id)).status);
 }

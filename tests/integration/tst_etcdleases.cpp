@@ -46,6 +46,14 @@ struct Events
     bool sameThread = true;
 };
 
+// Starts a transient key and waits (a TTL at most) until it is written.
+bool startedInTime(EtcdTransientKeyValue &kv)
+{
+    QSignalSpy started(&kv, &EtcdTransientKeyValue::started);
+    kv.start();
+    return started.wait(kTtlMs);
+}
+
 EtcdLeaseResilience fastHealing(std::chrono::milliseconds timeout = 1s)
 {
     EtcdLeaseResilience r;
@@ -239,9 +247,7 @@ void tst_EtcdLeases::revokedOutOfBandHealsUnderNewLease()
 {
     EtcdTransientKeyValue kv(m_client.get(), "/tkv/a"_ba, "alive"_ba, kTtl, fastHealing());
     Events ev(&kv);
-    QSignalSpy started(&kv, &EtcdTransientKeyValue::started);
-    kv.start();
-    QVERIFY(started.wait(kTtlMs));
+    QVERIFY(startedInTime(kv));
     const qint64 first = kv.leaseId();
     QCOMPARE(value("/tkv/a"_ba), "alive"_ba);
     QVERIFY_OK(await(m_client->revokeLease(first)).status);
@@ -288,9 +294,7 @@ void tst_EtcdLeases::pausedEtcdSuspendsExpiresThenRestores()
     client.connectToEndpoints();
     EtcdTransientKeyValue kv(&client, "/tkv/p"_ba, "v"_ba, kTtl, fastHealing());
     Events ev(&kv);
-    QSignalSpy started(&kv, &EtcdTransientKeyValue::started);
-    kv.start();
-    QVERIFY(started.wait(kTtlMs));
+    QVERIFY(startedInTime(kv));
     QVERIFY(m_server.pause());
     QTRY_COMPARE_WITH_TIMEOUT(
         ev.types, (QList {LeaseType::Suspended, LeaseType::Expired}), 3 * kTtlMs);
@@ -306,9 +310,7 @@ void tst_EtcdLeases::pausedEtcdSuspendsExpiresThenRestores()
 void tst_EtcdLeases::closeRevokesAtOnce()
 {
     EtcdTransientKeyValue kv(m_client.get(), "/tkv/c"_ba, "v"_ba, 30s);
-    QSignalSpy started(&kv, &EtcdTransientKeyValue::started);
-    kv.start();
-    QVERIFY(started.wait(kTtlMs));
+    QVERIFY(startedInTime(kv));
     const qint64 id = kv.leaseId();
     QVERIFY(leaseIds().contains(id));
     QSignalSpy closed(&kv, &EtcdRecipe::closed);
@@ -328,9 +330,7 @@ void tst_EtcdLeases::neverPolicyStopsAtExpired()
     EtcdTransientKeyValue kv(
         m_client.get(), "/tkv/n"_ba, "v"_ba, kTtl, EtcdLeaseResilience::disabled());
     Events ev(&kv);
-    QSignalSpy started(&kv, &EtcdTransientKeyValue::started);
-    kv.start();
-    QVERIFY(started.wait(kTtlMs));
+    QVERIFY(startedInTime(kv));
     QVERIFY_OK(await(m_client->revokeLease(kv.leaseId())).status);
     QTRY_COMPARE_WITH_TIMEOUT(ev.types, QList {LeaseType::Expired}, 2 * kTtlMs);
     QTest::qWait(2 * kTtlMs); // and nothing more
@@ -348,9 +348,7 @@ void tst_EtcdLeases::healAttemptsGiveUpAtHealTimeout()
     const auto healTimeout = 400ms;
     EtcdTransientKeyValue kv(&client, "/tkv/u"_ba, "v"_ba, kTtl, fastHealing(healTimeout));
     Events ev(&kv);
-    QSignalSpy started(&kv, &EtcdTransientKeyValue::started);
-    kv.start();
-    QVERIFY(started.wait(kTtlMs));
+    QVERIFY(startedInTime(kv));
     proxy.setMode(FaultProxy::Mode::Blackhole);
     QTRY_VERIFY_WITH_TIMEOUT(ev.types.contains(LeaseType::Expired), 2 * kTtlMs);
     // Each attempt ends at the heal timeout instead of hanging: several fail meanwhile.
@@ -368,9 +366,7 @@ void tst_EtcdLeases::blockedOwnerThreadKeepsLeaseAlive()
 {
     EtcdTransientKeyValue kv(m_client.get(), "/tkv/b"_ba, "v"_ba, kTtl);
     Events ev(&kv);
-    QSignalSpy started(&kv, &EtcdTransientKeyValue::started);
-    kv.start();
-    QVERIFY(started.wait(kTtlMs));
+    QVERIFY(startedInTime(kv));
     EtcdKeepAlive watcher(m_client.get(), kv.leaseId(), kTtl); // a listener for renewals
     QThread *renewedIn = nullptr;
     connect(&watcher, &EtcdKeepAlive::renewed, this, [&] { renewedIn = QThread::currentThread(); });
@@ -475,14 +471,16 @@ void tst_EtcdLeases::clientGoneEndsHealing()
     auto client = connectedClient(m_server.clientUrl());
     EtcdTransientKeyValue kv(client.get(), "/tkv/gone"_ba, "v"_ba, kTtl, fastHealing());
     Events ev(&kv);
-    QSignalSpy started(&kv, &EtcdTransientKeyValue::started);
-    kv.start();
-    QVERIFY(started.wait(kTtlMs));
+    QVERIFY(startedInTime(kv));
     const qint64 id = kv.leaseId();
     client->disconnectFromEndpoints();
-    QTRY_COMPARE_WITH_TIMEOUT(ev.types, QList {LeaseType::Failed}, kTtlMs);
+    // The cancelled stream may say Suspended first; then Failed, and nothing after it.
+    QTRY_VERIFY_WITH_TIMEOUT(!ev.types.isEmpty() && ev.types.last() == LeaseType::Failed, kTtlMs);
+    const auto seen = ev.types;
+    QVERIFY(seen == QList {LeaseType::Failed}
+        || seen == (QList {LeaseType::Suspended, LeaseType::Failed}));
     QTest::qWait(kTtlMs);
-    QCOMPARE(ev.types, QList {LeaseType::Failed});
+    QCOMPARE(ev.types, seen);
     QCOMPARE(kv.connectionState(), Conn::Lost);
     QVERIFY_OK(await(m_client->revokeLease(id)).status); // the test cleans up what it left
 }

@@ -42,6 +42,12 @@ public:
         this->AddHold();
         this->StartRead(&m_response);
         this->StartCall();
+        // Registered before it was bound: a shutdown may have stopped it meanwhile, and left
+        // the hold for here (it cannot be removed from a reactor not yet bound to its call).
+        std::lock_guard lock(m_mutex);
+        m_started = true;
+        if (m_released)
+            this->RemoveHold();
         return true;
     }
 
@@ -111,7 +117,7 @@ private:
     void release()
     {
         std::lock_guard lock(m_mutex);
-        if (!std::exchange(m_released, true))
+        if (!std::exchange(m_released, true) && m_started)
             this->RemoveHold();
     }
 
@@ -126,6 +132,7 @@ private:
     std::deque<Request> m_queue;
     bool m_writing = false;
     bool m_released = false;
+    bool m_started = false; // bound to its call and holding
 };
 
 } // namespace Etcd::Internal

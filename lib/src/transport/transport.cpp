@@ -18,10 +18,31 @@ namespace {
 // gRPC stays initialised for the rest of the process once a client has connected. Channels
 // alone would take it through grpc_init/grpc_shutdown cycles as clients come and go, and
 // gRPC 1.51 double-frees its callback completion queue when a shutdown overlaps a new init.
+//
+// For the same reason one channel lives as long as the process and has made one callback
+// call: gRPC 1.51 shuts its shared callback completion queue down when the last channel that
+// used it goes away, and double-frees it when that overlaps a new channel starting to use it
+// or the process exiting (seen once under ASan, at the exit of a test that creates and drops
+// clients quickly). With this reference the queue is never shut down.
+struct CallbackQueueAnchor
+{
+    std::shared_ptr<grpc::Channel> channel = grpc::CreateChannel(
+        "unix:/nonexistent/etcdqt-anchor", grpc::InsecureChannelCredentials());
+    std::unique_ptr<pb::KV::Stub> stub = pb::KV::NewStub(channel);
+    grpc::ClientContext context;
+    pb::RangeRequest request;
+    pb::RangeResponse response;
+};
+
 void keepGrpcRuntime()
 {
     static std::once_flag once;
-    std::call_once(once, [] { grpc_init(); });
+    std::call_once(once, [] {
+        grpc_init();
+        auto *anchor = new CallbackQueueAnchor; // never freed: it must outlive everything
+        anchor->stub->async()->Range(
+            &anchor->context, &anchor->request, &anchor->response, [](grpc::Status) {});
+    });
 }
 
 std::shared_ptr<grpc::ChannelCredentials> credentials(
