@@ -1,0 +1,248 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+#include "etcdqt_internal_p.h"
+#include "recipepaths_p.h"
+
+#include <EtcdQt/etcdleaderlatch.h>
+
+#include <QtCore/qpointer.h>
+#include <QtCore/qthread.h>
+#include <QtCore/qtimer.h>
+
+#include <condition_variable>
+#include <mutex>
+
+using namespace Etcd::Internal;
+using namespace std::chrono;
+
+/*!
+    \class EtcdLeaderLatch
+    \inmodule EtcdQt
+    \brief Leadership as a role: held from the moment it is won until close().
+
+    The Curator-style shape of the election, wire-compatible with etcd-recipes' LeaderLatch
+    (same keys as EtcdLeaderSelector, so latches, selectors and observers on one path share
+    one election). start() joins the election (one-shot); hasLeadership says whether this
+    node leads; await() blocks a worker thread until it does. elected() and relinquished()
+    are emitted in that order for every term.
+
+    When leadership is lost (see EtcdLeaderSelector, "Losing the lease") the latch reports
+    leadershipLost() and relinquished(), then contests again with a fresh term: a latch that
+    survives a partition may lead again, or find a successor and follow. hasLeadership is the
+    truth. Unlike etcd-recipes' latch, it reports its connection state (Lost on step-down) and
+    close() releases a parked await(), which then returns false: a shutdown path that closes
+    the latch and joins the awaiting thread does not deadlock.
+
+    close() is one-shot and terminal: it resigns, revokes the leases, and emits closed().
+*/
+
+/*! \fn void EtcdLeaderLatch::elected()
+    Emitted when this node became the leader ("isLeader").
+*/
+/*! \fn void EtcdLeaderLatch::relinquished()
+    Emitted when this node stopped leading, by close() or by losing the lease ("notLeader").
+*/
+/*! \fn void EtcdLeaderLatch::leadershipLost(const EtcdStatus &reason)
+    Emitted, before relinquished(), when leadership was lost for \a reason.
+*/
+
+class EtcdLeaderLatchPrivate
+{
+    Q_DECLARE_PUBLIC(EtcdLeaderLatch)
+public:
+    void contest();
+    void onTermFinished();
+    void setLeader(bool leading);
+
+    EtcdLeaderLatch *q_ptr = nullptr;
+    std::unique_ptr<EtcdLeaderSelector> selector;
+    QTimer retry;
+    int retryDelayMs = 0;
+    bool started = false;
+    bool termFailed = false;
+
+    mutable std::mutex mutex; // guards the two below, for await() on other threads
+    std::condition_variable changed;
+    bool leading = false;
+    bool closed = false;
+};
+
+void EtcdLeaderLatchPrivate::setLeader(bool value)
+{
+    {
+        std::lock_guard lock(mutex);
+        leading = value;
+    }
+    changed.notify_all();
+}
+
+void EtcdLeaderLatchPrivate::contest()
+{
+    termFailed = false;
+    selector->start();
+}
+
+// A term ended: contest again at once after a step-down; after a failure (etcd unreachable)
+// back off, up to half a TTL, so an outage is not hammered.
+void EtcdLeaderLatchPrivate::onTermFinished()
+{
+    Q_Q(EtcdLeaderLatch);
+    if (q->isClosed())
+        return;
+    if (!termFailed) {
+        retryDelayMs = 0;
+        return contest();
+    }
+    retryDelayMs = std::clamp(retryDelayMs * 2, 250, int(selector->ttl().count() * 500));
+    retry.start(retryDelayMs);
+}
+
+/*!
+    Constructs a latch for the election at \a electionPath on \a client with \a options.
+    No I/O happens until start().
+*/
+EtcdLeaderLatch::EtcdLeaderLatch(EtcdClient *client, const QByteArray &electionPath,
+    const EtcdLeaderSelectorOptions &options, QObject *parent)
+    : EtcdRecipe(
+        client, QStringLiteral("LeaderLatch[%1]").arg(QString::fromUtf8(electionPath)), parent),
+      d_ptr(new EtcdLeaderLatchPrivate)
+{
+    Q_D(EtcdLeaderLatch);
+    d->q_ptr = this;
+    EtcdLeaderSelectorOptions o = options;
+    if (o.clientId.isEmpty())
+        o.clientId = QStringLiteral("LeaderLatch:") + QString::fromLatin1(RecipePaths::randomId(7));
+    d->selector = std::make_unique<EtcdLeaderSelector>(client, electionPath, o);
+    EtcdLeaderSelector *s = d->selector.get();
+    d->retry.setSingleShot(true);
+    connect(&d->retry, &QTimer::timeout, this, [d] { d->contest(); });
+    connect(s, &EtcdLeaderSelector::elected, this, [this, d] {
+        d->setLeader(true);
+        Q_EMIT leadershipChanged();
+        Q_EMIT elected();
+    });
+    connect(s, &EtcdLeaderSelector::leadershipLost, this, &EtcdLeaderLatch::leadershipLost);
+    connect(s, &EtcdLeaderSelector::relinquished, this, [this, d] {
+        d->setLeader(false);
+        Q_EMIT leadershipChanged();
+        Q_EMIT relinquished();
+    });
+    connect(s, &EtcdLeaderSelector::failed, this, [d] { d->termFailed = true; });
+    connect(s, &EtcdLeaderSelector::termFinished, this, [d] { d->onTermFinished(); });
+    connect(s, &EtcdRecipe::connectionStateChanged, this,
+        [this](ConnectionState state) { reportConnectionState(state); });
+    connect(s, &EtcdRecipe::errorOccurred, this,
+        [this](const QString &, const EtcdStatus &status) { keepError(status); });
+    connect(s, &EtcdRecipe::closed, this, &EtcdRecipe::closed);
+}
+
+/*! Closes the latch (see close()). */
+EtcdLeaderLatch::~EtcdLeaderLatch()
+{
+    Q_D(EtcdLeaderLatch);
+    {
+        std::lock_guard lock(d->mutex);
+        d->closed = true;
+    }
+    d->changed.notify_all();
+}
+
+/*! \property EtcdLeaderLatch::electionPath The election this latch runs in. */
+QByteArray EtcdLeaderLatch::electionPath() const
+{
+    return d_func()->selector->electionPath();
+}
+
+/*! \property EtcdLeaderLatch::clientId The id this latch runs under. */
+QString EtcdLeaderLatch::clientId() const
+{
+    return d_func()->selector->clientId();
+}
+
+/*!
+    \property EtcdLeaderLatch::hasLeadership
+    Whether this node leads now. Safe from any thread; advisory: the lease can be lost the
+    next moment, so work that must not run twice goes through guardedTxn().
+*/
+bool EtcdLeaderLatch::hasLeadership() const
+{
+    Q_D(const EtcdLeaderLatch);
+    std::lock_guard lock(d->mutex);
+    return d->leading;
+}
+
+/*! \property EtcdLeaderLatch::fencingToken See EtcdLeaderSelector::fencingToken. */
+EtcdFencingToken EtcdLeaderLatch::fencingToken() const
+{
+    return d_func()->selector->fencingToken();
+}
+
+/*! Terms won, ended, and ended by stepping down, over the latch's life. */
+EtcdElectionCounters EtcdLeaderLatch::counters() const
+{
+    return d_func()->selector->counters();
+}
+
+/*! Healthy while open and not Lost. */
+bool EtcdLeaderLatch::isHealthy() const
+{
+    return !isClosed() && connectionState() != ConnectionState::Lost;
+}
+
+/*! See EtcdLeaderSelector::guardedTxn(); \a txn commits only while this term leads. */
+EtcdTxnReply *EtcdLeaderLatch::guardedTxn(const EtcdTxn &txn)
+{
+    return d_func()->selector->guardedTxn(txn);
+}
+
+/*!
+    Blocks a worker thread until this node leads (true), the latch is closed (false), or
+    \a timeout passed (false). Refused, returning false, in the latch's own thread.
+*/
+bool EtcdLeaderLatch::await(milliseconds timeout)
+{
+    Q_D(EtcdLeaderLatch);
+    if (QThread::currentThread() == thread()) {
+        qCWarning(lcEtcdRecipe,
+            "EtcdLeaderLatch::await() in the latch's own thread would block "
+            "the events it waits for; refused");
+        return false;
+    }
+    std::unique_lock lock(d->mutex);
+    d->changed.wait_for(lock, timeout, [d] { return d->leading || d->closed; });
+    return d->leading && !d->closed;
+}
+
+/*! Joins the election. One-shot: returns false (and records why) on a second call or after close().
+ */
+bool EtcdLeaderLatch::start()
+{
+    Q_D(EtcdLeaderLatch);
+    if (d->started || isClosed()) {
+        recordError(EtcdStatus(Etcd::ErrorCode::FailedPrecondition,
+            isClosed() ? tr("the latch is closed") : tr("start() already called")));
+        return false;
+    }
+    d->started = true;
+    setActive(true);
+    return d->selector->start();
+}
+
+/*!
+    Leaves the election for good: a leader hands off, any await() returns false, and
+    closed() follows once the leases are revoked. Never blocks.
+*/
+void EtcdLeaderLatch::close()
+{
+    Q_D(EtcdLeaderLatch);
+    if (isClosed())
+        return;
+    markClosed();
+    d->retry.stop();
+    {
+        std::lock_guard lock(d->mutex);
+        d->closed = true;
+    }
+    d->changed.notify_all();
+    d->selector->close();
+}

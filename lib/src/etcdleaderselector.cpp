@@ -1,0 +1,321 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+#include "etcdleaderselector_p.h"
+#include "etcdqt_internal_p.h"
+#include "leaseops_p.h"
+
+#include <EtcdQt/etcdclient.h>
+#include <EtcdQt/etcdparticipants.h>
+#include <EtcdQt/etcdreplies.h>
+
+#include <QtCore/qthread.h>
+
+using namespace Etcd::Internal;
+using namespace std::chrono;
+
+/*!
+    \class EtcdLeaderSelector
+    \inmodule EtcdQt
+    \brief Runs for election on an etcd path; leadership is a job that ends when it is done.
+
+    Wire-compatible with etcd-recipes' LeaderSelector: the winner creates \c{<path>/LEADER}
+    by compare-and-set with the value \c{<clientId>:<7 random>} on a lease of ttl(), and every
+    candidate advertises itself under \c{<path>/participants/<clientId>} on a self-healing
+    lease. Kotlin, Java and C++ candidates, EtcdLeaderLatch and EtcdLeaderObserver on one path
+    share one election.
+
+    start() returns at once; started() follows when this node is in the running (its first
+    compare-and-set answered and the watch on LEADER is live); waitForStarted() is the
+    blocking form for worker threads. The watch starts at the revision that compare-and-set
+    read, plus one, so a hand-off between the two is never missed, and etcd serves it from its
+    live group rather than its 100 ms catch-up loop.
+
+    When this node wins, elected() is emitted and the body set with setTakeLeadership() runs
+    on a thread of its own with a \c std::stop_token. Returning from it ends the term: the
+    relinquish callback runs (always: clean return, step-down or a throw), the lease is
+    revoked so a successor wins at once, and relinquished() then termFinished() follow. A
+    selector is reusable: start() again after termFinished(). While a term is in flight,
+    start() fails with FailedPrecondition.
+
+    Without a body, leadership lasts until resign() or close(): the Qt-native form, for an
+    application that reacts to elected() and leadershipLost() and reads isLeader.
+
+    \section1 Losing the lease
+    Leadership is never healed: when etcd says the lease or the key is gone (the keep-alive
+    stops being acknowledged for a TTL, the lease is revoked, the key is deleted or taken),
+    isLeader turns false at once, waitUntilFinished() and waitOnLeadershipComplete() are
+    released, connectionState moves to Lost, the reason is kept in errors(), leadershipLost()
+    is emitted, and the body's stop is requested unless
+    EtcdLeaderSelectorOptions::interruptOnLeaseLoss is false. The relinquish callback runs
+    when the body returns. Leadership is also re-read after every reconnect and the selector
+    steps down when the key is no longer this term's.
+
+    \section1 Fencing
+    A leader that was paused or partitioned keeps running for up to a TTL after etcd promoted
+    its successor. Work that must not run twice writes through guardedTxn(), which commits
+    only while this term's LEADER key still exists with the create revision it was won at
+    (fencingToken()).
+*/
+
+/*! \fn void EtcdLeaderSelector::started()
+    Emitted once per term, when this node is in the running.
+*/
+/*! \fn void EtcdLeaderSelector::elected()
+    Emitted when this node won; the body (if any) has just been started.
+*/
+/*! \fn void EtcdLeaderSelector::leadershipLost(const EtcdStatus &reason)
+    Emitted when leadership was lost for \a reason before the term ended by itself.
+*/
+/*! \fn void EtcdLeaderSelector::relinquished()
+    Emitted when a term that led has ended, however it ended, after the relinquish callback.
+*/
+/*! \fn void EtcdLeaderSelector::termFinished()
+    Emitted when the term is over (led or not); start() may be called again.
+*/
+/*! \fn void EtcdLeaderSelector::failed(const EtcdStatus &reason)
+    Emitted when a term could not run: bad input, etcd unreachable, the watch failed.
+*/
+
+/*!
+    Constructs a candidate for the election at \a electionPath on \a client, with
+    \a options. No I/O happens until start().
+*/
+EtcdLeaderSelector::EtcdLeaderSelector(EtcdClient *client, const QByteArray &electionPath,
+    const EtcdLeaderSelectorOptions &options, QObject *parent)
+    : EtcdRecipe(
+        client, QStringLiteral("LeaderSelector[%1]").arg(QString::fromUtf8(electionPath)), parent),
+      d_ptr(new EtcdLeaderSelectorPrivate(this, electionPath, options))
+{ }
+
+/*!
+    Ends the term: asks the body to stop, releases every wait, and revokes the leases.
+    Destroying a selector whose body is still running waits for that body to return (it is
+    handed a reference to this object), so bodies should honour their stop token.
+*/
+EtcdLeaderSelector::~EtcdLeaderSelector()
+{
+    Q_D(EtcdLeaderSelector);
+    d->sync->markEnding();
+    if (d->bodyThread.joinable()) {
+        d->bodyThread.request_stop();
+        d->bodyThread.join();
+    }
+    d->keepAlive.reset();
+    revokeLeaseQuietly(client(), d->leaseId);
+    d->sync->finish();
+}
+
+/*! Sets the \a body run on a worker thread while this node leads. Set it before start(). */
+void EtcdLeaderSelector::setTakeLeadership(TakeLeadership body)
+{
+    d_func()->body = std::move(body);
+}
+
+/*! Sets the \a relinquish callback, run whenever a term that led ends. */
+void EtcdLeaderSelector::setRelinquishLeadership(RelinquishLeadership relinquish)
+{
+    d_func()->relinquish = std::move(relinquish);
+}
+
+/*! \property EtcdLeaderSelector::electionPath The election this node runs in. */
+QByteArray EtcdLeaderSelector::electionPath() const
+{
+    return d_func()->path;
+}
+
+/*! \property EtcdLeaderSelector::clientId The id this node runs under (written to etcd). */
+QString EtcdLeaderSelector::clientId() const
+{
+    return d_func()->clientId;
+}
+
+/*! The TTL of the leadership and participation leases. */
+seconds EtcdLeaderSelector::ttl() const
+{
+    return d_func()->options.ttl;
+}
+
+/*! Whether the body's stop is requested when leadership is lost. */
+bool EtcdLeaderSelector::interruptOnLeaseLoss() const
+{
+    return d_func()->options.interruptOnLeaseLoss;
+}
+
+/*! \property EtcdLeaderSelector::state Where the selector is in its term. */
+EtcdLeaderSelector::State EtcdLeaderSelector::state() const
+{
+    return d_func()->state;
+}
+
+/*!
+    \property EtcdLeaderSelector::isLeader
+    Whether this node leads now, as far as etcd has told it. Safe from any thread (the body
+    polls it); a point-in-time answer, never a substitute for guardedTxn().
+*/
+bool EtcdLeaderSelector::isLeader() const
+{
+    return d_func()->sync->isLeader();
+}
+
+/*!
+    \property EtcdLeaderSelector::fencingToken
+    This term's proof of leadership (LEADER key, lease, create revision); after the term it
+    stays the last term's, so a late write guarded with it fails. Invalid before a term is
+    won. Safe from any thread.
+*/
+EtcdFencingToken EtcdLeaderSelector::fencingToken() const
+{
+    return d_func()->sync->fencingToken();
+}
+
+/*! How many terms this selector won, ended, and ended by stepping down. */
+EtcdElectionCounters EtcdLeaderSelector::counters() const
+{
+    return d_func()->counters;
+}
+
+/*!
+    Sends \a txn guarded by fencingToken(): it commits (succeeded() is true) only while the
+    term that token belongs to still holds the LEADER key. Call it in this object's thread.
+*/
+EtcdTxnReply *EtcdLeaderSelector::guardedTxn(const EtcdTxn &txn)
+{
+    return client() ? client()->txn(fencingToken().guard(txn)) : nullptr;
+}
+
+namespace {
+bool refuseOwnThread(const QObject *o, const char *what)
+{
+    if (QThread::currentThread() != o->thread())
+        return false;
+    qCWarning(lcEtcdRecipe,
+        "%s called in the selector's own thread: it would block the "
+        "events it waits for; refused",
+        what);
+    return true;
+}
+} // namespace
+
+/*!
+    Blocks a worker thread until this term is in the running (true) or ended without
+    getting there, or \a timeout passed (false). Refused (false) in this object's thread.
+*/
+bool EtcdLeaderSelector::waitForStarted(milliseconds timeout)
+{
+    if (refuseOwnThread(this, "waitForStarted()"))
+        return false;
+    bool ok = false;
+    d_func()->sync->waitFor(timeout, [&ok](TermSync::Phase phase, bool started) {
+        ok = started;
+        return started || phase == TermSync::Phase::Idle;
+    });
+    return ok;
+}
+
+/*!
+    For callers: blocks until the current term is over (this node led and finished, or
+    close() ended its candidacy), at most \a timeout. Returns true when the term is over;
+    false on timeout, when no term was started, and in this object's thread (refused).
+*/
+bool EtcdLeaderSelector::waitOnLeadershipComplete(milliseconds timeout)
+{
+    Q_D(EtcdLeaderSelector);
+    if (refuseOwnThread(this, "waitOnLeadershipComplete()"))
+        return false;
+    if (d->sync->termCount() == 0) {
+        qCWarning(lcEtcdRecipe, "waitOnLeadershipComplete() before start()");
+        return false;
+    }
+    return d->sync->waitFor(
+        timeout, [](TermSync::Phase phase, bool) { return phase == TermSync::Phase::Idle; });
+}
+
+/*!
+    For the body: blocks until the term is asked to end (resign(), close(), or leadership
+    lost), at most \a timeout. Returns true when released, false on timeout. Takes no lock
+    that close() needs, so it is the right place to park a body that leads "until shutdown".
+*/
+bool EtcdLeaderSelector::waitUntilFinished(milliseconds timeout)
+{
+    if (refuseOwnThread(this, "waitUntilFinished()"))
+        return false;
+    return d_func()->sync->waitFor(
+        timeout, [](TermSync::Phase phase, bool) { return phase != TermSync::Phase::Running; });
+}
+
+/*!
+    Starts a term: registers this node as a participant and runs for election. Returns
+    false, with the reason in errors() and failed() on the next loop turn, when the input is
+    bad or the selector is closed, and false with FailedPrecondition while a term is in
+    flight (only after termFinished() may it run again).
+*/
+bool EtcdLeaderSelector::start()
+{
+    Q_D(EtcdLeaderSelector);
+    EtcdStatus problem;
+    if (d->state != State::Idle && d->state != State::Closed) {
+        problem = EtcdStatus(
+            Etcd::ErrorCode::FailedPrecondition, tr("previous call to start() not complete"));
+    } else if (isClosed()) {
+        problem = EtcdStatus(Etcd::ErrorCode::FailedPrecondition, tr("the selector is closed"));
+    } else if (d->path.isEmpty() || d->path == "/") {
+        problem = EtcdStatus(Etcd::ErrorCode::InvalidArgument, tr("empty election path"));
+    } else if (d->options.ttl.count() <= 0) {
+        problem
+            = EtcdStatus(Etcd::ErrorCode::InvalidArgument, tr("the lease TTL must be positive"));
+    } else if (!client()) {
+        problem = EtcdStatus(Etcd::ErrorCode::NotConnected, tr("no client"));
+    }
+    if (!problem.isOk()) {
+        recordError(problem);
+        QMetaObject::invokeMethod(
+            this, [this, problem] { Q_EMIT failed(problem); }, Qt::QueuedConnection);
+        return false;
+    }
+    if (!d->setState(State::Campaigning))
+        return true;
+    d->beginTerm();
+    return true;
+}
+
+/*!
+    Ends this node's part in the current term: a leader asks its body to stop and hands
+    off once it returns (at once without a body); a candidate withdraws.
+*/
+void EtcdLeaderSelector::resign()
+{
+    Q_D(EtcdLeaderSelector);
+    d->endTerm(EtcdLeaderSelectorPrivate::End::Resigned, {});
+}
+
+/*!
+    Ends the current term as resign() does and closes the selector for good; closed() follows
+    once the leases are revoked. Never blocks.
+*/
+void EtcdLeaderSelector::close()
+{
+    Q_D(EtcdLeaderSelector);
+    if (isClosed())
+        return;
+    d->closing = true;
+    markClosed();
+    if (d->inTerm())
+        return d->endTerm(EtcdLeaderSelectorPrivate::End::Closed, {});
+    if (d->state == State::Relinquishing) {
+        d->bodyThread.request_stop(); // finishTerm() follows when the body returns
+        return;
+    }
+    d->setState(State::Closed);
+    emitClosedAfter(nullptr);
+}
+
+/*!
+    Reads who runs in the election at \a electionPath on \a client, and who leads: an
+    advisory snapshot for dashboards and logs, never for control flow (both ranges are read
+    in one transaction, so the snapshot is at least consistent).
+*/
+EtcdParticipantsReply *EtcdLeaderSelector::participants(
+    EtcdClient *client, const QByteArray &electionPath)
+{
+    return Etcd::electionParticipants(client, electionPath);
+}

@@ -1,0 +1,96 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+//
+//  W A R N I N G: internal header, not part of the EtcdQt API.
+#pragma once
+
+#include "termsync_p.h"
+
+#include <EtcdQt/etcdkeepalive.h>
+#include <EtcdQt/etcdleaderselector.h>
+#include <EtcdQt/etcdselfhealingkeepalive.h>
+#include <EtcdQt/etcdwatch.h>
+
+#include <QtCore/qtimer.h>
+
+#include <memory>
+#include <thread>
+
+class EtcdTxnReply;
+
+// One term at a time, all in the owner thread: grant a lease, compare-and-set LEADER with
+// it, watch LEADER from the revision that answer carried (+1) and try again on every
+// DELETE; once won, keep the lease alive, run the body on its own thread, and step down the
+// moment etcd says the key or its lease is gone. The lease is never healed.
+class EtcdLeaderSelectorPrivate
+{
+    Q_DECLARE_PUBLIC(EtcdLeaderSelector)
+public:
+    using State = EtcdLeaderSelector::State;
+    enum class End { Resigned, SteppedDown, Closed, Failed };
+
+    EtcdLeaderSelectorPrivate(
+        EtcdLeaderSelector *q, const QByteArray &path, const EtcdLeaderSelectorOptions &options);
+
+    bool setState(State next);
+    [[nodiscard]] bool inTerm() const
+    {
+        return state == State::Campaigning || state == State::Leading;
+    }
+
+    void beginTerm();
+    void grant();
+    void onGranted(quint64 forTerm, const EtcdStatus &status, qint64 lease);
+    void keepLeaseAlive();
+    void onLeaseFailed(const EtcdStatus &reason);
+    void campaign();
+    void onCampaigned(quint64 forTerm, EtcdTxnReply *reply, const EtcdStatus &status);
+    void retryLater(const EtcdStatus &why);
+    void watchFrom(qint64 revision);
+    void onWatchActive();
+    void onEvents(const QList<EtcdWatchEvent> &events);
+    void revalidate(bool resync);
+    void becomeLeader();
+    void runBody();
+    void onBodyReturned(quint64 forTerm, const QString &threw);
+    void registerParticipation();
+    void casParticipant(qint64 lease, int attemptsLeft, std::function<void(bool)> done);
+
+    void stepDown(const EtcdStatus &reason);
+    void endTerm(End how, const EtcdStatus &reason);
+    void finishTerm();
+    void completeTerm(quint64 forTerm);
+
+    EtcdLeaderSelector *q_ptr;
+    QByteArray path;
+    QByteArray leaderKey;
+    QString clientId;
+    EtcdLeaderSelectorOptions options;
+    EtcdLeaderSelector::TakeLeadership body;
+    EtcdLeaderSelector::RelinquishLeadership relinquish;
+
+    State state = State::Idle;
+    quint64 term = 0; // bumped per start(): answers for older terms are dropped
+    qint64 leaseId = -1;
+    QByteArray token; // this term's LEADER value, "<clientId>:<7 random>"
+    EtcdFencingToken fencing; // set once won
+    bool ledThisTerm = false;
+    bool granting = false;
+    bool campaigning = false; // a compare-and-set is in flight
+    bool campaignAgain = false; // a DELETE came while it was
+    bool wonBeforeStarted = false; // won on the first try: elected() waits for started()
+    bool startedThisTerm = false; // started() was emitted
+    bool resyncPending = false; // the watch waits for a re-read of LEADER
+    bool closing = false;
+    bool closeAwaitsGrant = false;
+    int retryDelayMs = 0;
+    std::unique_ptr<EtcdKeepAlive> keepAlive;
+    std::unique_ptr<EtcdSelfHealingKeepAlive> participation;
+    std::unique_ptr<EtcdWatch> watch;
+    QTimer retryTimer;
+    std::jthread bodyThread;
+    bool bodyRunning = false;
+    bool relinquishRan = false; // the body's thread ran it already
+    std::shared_ptr<Etcd::Internal::TermSync> sync;
+    EtcdElectionCounters counters;
+};

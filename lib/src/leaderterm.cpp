@@ -1,0 +1,489 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+// The term machinery of EtcdLeaderSelector (see etcdleaderselector_p.h for its shape).
+#include "etcdleaderselector_p.h"
+#include "etcdqt_internal_p.h"
+#include "leaseops_p.h"
+#include "recipepaths_p.h"
+
+#include <EtcdQt/etcdclient.h>
+#include <EtcdQt/etcdreplies.h>
+
+#include <QtCore/qpointer.h>
+
+using namespace Etcd::Internal;
+using namespace std::chrono;
+
+namespace {
+constexpr milliseconds kGrantTimeout {5000};
+constexpr int kRetryMinMs = 100;
+
+EtcdStatus lostStatus(const QString &message)
+{
+    return EtcdStatus(Etcd::ErrorCode::LeaseExpired, message);
+}
+} // namespace
+
+EtcdLeaderSelectorPrivate::EtcdLeaderSelectorPrivate(
+    EtcdLeaderSelector *q, const QByteArray &p, const EtcdLeaderSelectorOptions &o)
+    : q_ptr(q), path(p), leaderKey(RecipePaths::leaderKey(p)), options(o),
+      sync(std::make_shared<TermSync>())
+{
+    clientId = options.clientId.isEmpty()
+        ? QStringLiteral("LeaderSelector:") + QString::fromLatin1(RecipePaths::randomId(7))
+        : options.clientId;
+    retryTimer.setSingleShot(true);
+}
+
+bool EtcdLeaderSelectorPrivate::setState(State next)
+{
+    Q_Q(EtcdLeaderSelector);
+    if (std::exchange(state, next) == next)
+        return true;
+    QPointer<EtcdLeaderSelector> guard(q);
+    Q_EMIT q->stateChanged(next);
+    return bool(guard);
+}
+
+void EtcdLeaderSelectorPrivate::beginTerm()
+{
+    Q_Q(EtcdLeaderSelector);
+    ++term;
+    token = RecipePaths::uniqueToken(clientId);
+    fencing = {};
+    ledThisTerm = wonBeforeStarted = campaignAgain = startedThisTerm = resyncPending = false;
+    relinquishRan = false;
+    retryDelayMs = 0;
+    sync->begin();
+    q->setActive(true);
+    registerParticipation();
+    grant();
+}
+
+// A lease for this term, kept alive from now on: the compare-and-set that wins needs no
+// grant on its critical path.
+void EtcdLeaderSelectorPrivate::grant()
+{
+    Q_Q(EtcdLeaderSelector);
+    granting = true;
+    const quint64 forTerm = term;
+    grantLeaseWithin(q->client(), options.ttl, kGrantTimeout, q,
+        [this, forTerm](const EtcdStatus &s, qint64 lease) { onGranted(forTerm, s, lease); });
+}
+
+void EtcdLeaderSelectorPrivate::onGranted(quint64 forTerm, const EtcdStatus &status, qint64 lease)
+{
+    Q_Q(EtcdLeaderSelector);
+    granting = false;
+    if (forTerm != term || !inTerm()) {
+        EtcdReply *revoke = revokeLeaseQuietly(q->client(), lease); // the term ended meanwhile
+        if (std::exchange(closeAwaitsGrant, false))
+            q->emitClosedAfter(revoke);
+        return;
+    }
+    if (!status.isOk()) {
+        if (startedThisTerm)
+            return retryLater(status); // in the running already: keep trying
+        return endTerm(End::Failed, status); // start() itself failed: say so, do not hang
+    }
+    leaseId = lease;
+    keepLeaseAlive();
+    campaign();
+}
+
+void EtcdLeaderSelectorPrivate::keepLeaseAlive()
+{
+    Q_Q(EtcdLeaderSelector);
+    keepAlive = std::make_unique<EtcdKeepAlive>(q->client(), leaseId, options.ttl);
+    EtcdKeepAlive *k = keepAlive.get();
+    QObject::connect(k, &EtcdKeepAlive::suspended, q,
+        [q] { q->reportConnectionState(EtcdRecipe::ConnectionState::Suspended); });
+    QObject::connect(k, &EtcdKeepAlive::resumed, q, [this, q] {
+        q->reportConnectionState(EtcdRecipe::ConnectionState::Reconnected);
+        revalidate(false);
+    });
+    QObject::connect(k, &EtcdKeepAlive::keepAliveFailed, q,
+        [this](const EtcdStatus &why) { onLeaseFailed(why); });
+    k->start();
+}
+
+// Leadership is never healed: etcd has already deleted the key and may have a successor.
+// A candidate's lease is only its ticket, so a fresh one is fine.
+void EtcdLeaderSelectorPrivate::onLeaseFailed(const EtcdStatus &reason)
+{
+    keepAlive.reset();
+    leaseId = -1;
+    if (state == State::Leading)
+        return stepDown(reason);
+    if (state != State::Campaigning)
+        return;
+    if (std::exchange(wonBeforeStarted, false))
+        fencing = {}; // won, but the lease went before the term could begin: not ours
+    grant();
+}
+
+void EtcdLeaderSelectorPrivate::campaign()
+{
+    Q_Q(EtcdLeaderSelector);
+    if (state != State::Campaigning || leaseId <= 0)
+        return;
+    if (campaigning) {
+        campaignAgain = true;
+        return;
+    }
+    campaigning = true;
+    campaignAgain = false;
+    EtcdPutOptions put;
+    put.lease = leaseId;
+    EtcdTxn txn;
+    txn.compares = {EtcdCompare::version(leaderKey, Etcd::CompareResult::Equal, 0)};
+    txn.success = {EtcdTxnOp::put(leaderKey, token, put)};
+    txn.failure = {EtcdTxnOp::get(leaderKey)};
+    EtcdTxnReply *reply = q->client()->txn(txn);
+    const quint64 forTerm = term;
+    QObject::connect(reply, &EtcdReply::finished, q,
+        [this, forTerm, reply](const EtcdStatus &s) { onCampaigned(forTerm, reply, s); });
+}
+
+void EtcdLeaderSelectorPrivate::onCampaigned(
+    quint64 forTerm, EtcdTxnReply *reply, const EtcdStatus &status)
+{
+    if (forTerm != term)
+        return;
+    campaigning = false;
+    if (state != State::Campaigning)
+        return;
+    if (!status.isOk())
+        return retryLater(status);
+    retryDelayMs = 0;
+    if (reply->succeeded()) {
+        fencing = {leaderKey, leaseId, reply->revision()};
+        if (!watch) {
+            wonBeforeStarted = true; // started() first, then elected()
+            return watchFrom(reply->revision() + 1);
+        }
+        return becomeLeader();
+    }
+    if (!watch)
+        return watchFrom(reply->revision() + 1); // anchored: no DELETE after this read is missed
+    if (campaignAgain)
+        campaign();
+}
+
+void EtcdLeaderSelectorPrivate::retryLater(const EtcdStatus &why)
+{
+    Q_Q(EtcdLeaderSelector);
+    qCDebug(lcEtcdRecipe).noquote() << "election" << path << "retries after" << why.toString();
+    retryDelayMs = std::clamp(retryDelayMs * 2, kRetryMinMs, int(options.ttl.count() * 500));
+    QObject::disconnect(&retryTimer, nullptr, q, nullptr);
+    QObject::connect(&retryTimer, &QTimer::timeout, q, [this] {
+        if (resyncPending)
+            return revalidate(true);
+        if (state != State::Campaigning)
+            return;
+        if (leaseId <= 0 && !granting)
+            return grant();
+        campaign();
+    });
+    retryTimer.start(retryDelayMs);
+}
+
+void EtcdLeaderSelectorPrivate::watchFrom(qint64 revision)
+{
+    Q_Q(EtcdLeaderSelector);
+    EtcdWatchOptions o;
+    o.startRevision = revision;
+    watch = std::make_unique<EtcdWatch>(q->client(), leaderKey, o);
+    watch->setResyncMode(EtcdWatch::ResyncMode::AwaitResync);
+    EtcdWatch *w = watch.get();
+    QObject::connect(w, &EtcdWatch::eventsReceived, q,
+        [this](const QList<EtcdWatchEvent> &events) { onEvents(events); });
+    QObject::connect(w, &EtcdWatch::stateChanged, q, [this](EtcdWatch::State s) {
+        if (s == EtcdWatch::State::Active)
+            onWatchActive();
+    });
+    QObject::connect(w, &EtcdWatch::suspended, q,
+        [q] { q->reportConnectionState(EtcdRecipe::ConnectionState::Suspended); });
+    QObject::connect(w, &EtcdWatch::resubscribed, q, [this, q] {
+        q->reportConnectionState(EtcdRecipe::ConnectionState::Reconnected);
+        revalidate(false);
+    });
+    QObject::connect(w, &EtcdWatch::resyncRequested, q, [this, q] {
+        q->reportConnectionState(EtcdRecipe::ConnectionState::Reconnected);
+        revalidate(true);
+    });
+    QObject::connect(w, &EtcdWatch::failed, q, [this](const EtcdStatus &why) {
+        watch.release()->deleteLater(); // we are inside its signal
+        endTerm(state == State::Leading ? End::SteppedDown : End::Failed, why);
+    });
+    w->start();
+}
+
+void EtcdLeaderSelectorPrivate::onWatchActive()
+{
+    Q_Q(EtcdLeaderSelector);
+    if (!inTerm() || std::exchange(startedThisTerm, true))
+        return;
+    sync->markStarted();
+    QPointer<EtcdLeaderSelector> guard(q);
+    Q_EMIT q->started();
+    if (guard && std::exchange(wonBeforeStarted, false) && state == State::Campaigning)
+        becomeLeader();
+}
+
+void EtcdLeaderSelectorPrivate::onEvents(const QList<EtcdWatchEvent> &events)
+{
+    for (const EtcdWatchEvent &e : events) {
+        const bool deleted = e.type == EtcdWatchEvent::Type::Delete;
+        if (state == State::Leading && e.revision > fencing.revision) {
+            if (deleted)
+                return stepDown(lostStatus(EtcdLeaderSelector::tr("the leader key was deleted")));
+            if (e.keyValue.value != token)
+                return stepDown(
+                    lostStatus(EtcdLeaderSelector::tr("another node holds the leader key")));
+        } else if (state == State::Campaigning && deleted) {
+            campaign();
+        }
+    }
+}
+
+// After a reconnect the stream may have missed nothing, but leadership is re-read anyway:
+// the key must still be ours with the revision we won it at. `resync`: the watch lost its
+// history to compaction and resumes from this read.
+void EtcdLeaderSelectorPrivate::revalidate(bool resync)
+{
+    Q_Q(EtcdLeaderSelector);
+    if (!inTerm())
+        return;
+    resyncPending = resyncPending || resync;
+    auto *reply = q->client()->get(leaderKey);
+    const quint64 forTerm = term;
+    QObject::connect(
+        reply, &EtcdReply::finished, q, [this, reply, forTerm, resync](const EtcdStatus &s) {
+            if (forTerm != term || !inTerm())
+                return;
+            if (!s.isOk())
+                return resync ? retryLater(s) : void(); // the keep-alive and watch keep watching
+            const auto kvs = reply->keyValues();
+            if (resync && watch) {
+                resyncPending = false;
+                watch->resync(reply->revision() + 1);
+            }
+            const bool ours = !kvs.isEmpty() && kvs.first().value == token
+                && kvs.first().createRevision == fencing.revision;
+            if (state == State::Leading && !ours)
+                return stepDown(lostStatus(
+                    EtcdLeaderSelector::tr("leadership was not confirmed after reconnecting")));
+            if (state == State::Campaigning && kvs.isEmpty())
+                campaign();
+        });
+}
+
+void EtcdLeaderSelectorPrivate::becomeLeader()
+{
+    Q_Q(EtcdLeaderSelector);
+    ledThisTerm = true;
+    ++counters.acquired;
+    sync->markLeader(fencing);
+    qCDebug(lcEtcdRecipe).noquote() << clientId << "leads" << path << "token" << fencing.revision;
+    if (!setState(State::Leading))
+        return;
+    if (body)
+        runBody();
+    Q_EMIT q->elected();
+}
+
+void EtcdLeaderSelectorPrivate::runBody()
+{
+    Q_Q(EtcdLeaderSelector);
+    bodyRunning = true;
+    const quint64 forTerm = term;
+    bodyThread = std::jthread(
+        [q, forTerm, body = body, relinquish = relinquish, sync = sync](std::stop_token stop) {
+            QString threw;
+            try {
+                body(*q, stop);
+            } catch (const std::exception &e) {
+                threw = QString::fromLocal8Bit(e.what());
+            } catch (...) {
+                threw = QStringLiteral("unknown exception");
+            }
+            sync->markEnding(); // the term is over the moment the body returns
+            try {
+                if (relinquish)
+                    relinquish(*q);
+            } catch (...) {
+                threw += QStringLiteral(" (relinquishLeadership threw too)");
+            }
+            QMetaObject::invokeMethod(
+                q, [q, forTerm, threw] { q->d_func()->onBodyReturned(forTerm, threw); },
+                Qt::QueuedConnection);
+        });
+}
+
+void EtcdLeaderSelectorPrivate::onBodyReturned(quint64 forTerm, const QString &threw)
+{
+    Q_Q(EtcdLeaderSelector);
+    if (bodyThread.joinable())
+        bodyThread.join(); // it has returned already: this only reaps it
+    bodyRunning = false;
+    if (forTerm != term)
+        return;
+    if (!threw.isEmpty())
+        q->recordError(EtcdStatus(Etcd::ErrorCode::Aborted,
+            EtcdLeaderSelector::tr("takeLeadership threw: %1").arg(threw)));
+    relinquishRan = true; // on the body's thread, right after it returned
+    if (state == State::Leading)
+        return endTerm(End::Resigned, {});
+    if (state == State::Relinquishing)
+        finishTerm();
+}
+
+void EtcdLeaderSelectorPrivate::stepDown(const EtcdStatus &reason)
+{
+    if (state != State::Leading)
+        return;
+    ++counters.steppedDown;
+    endTerm(End::SteppedDown, reason);
+}
+
+// isLeader turns false and the waits are released first; then the body is asked to stop
+// (always for resign/close, on lease loss only with interruptOnLeaseLoss); the term finishes
+// once the body has returned and relinquishLeadership ran.
+void EtcdLeaderSelectorPrivate::endTerm(End how, const EtcdStatus &reason)
+{
+    Q_Q(EtcdLeaderSelector);
+    if (!inTerm())
+        return;
+    const bool wasLeader = state == State::Leading;
+    retryTimer.stop();
+    sync->markEnding();
+    if (bodyRunning && (how != End::SteppedDown || options.interruptOnLeaseLoss))
+        bodyThread.request_stop();
+    QPointer<EtcdLeaderSelector> guard(q);
+    if (!setState(State::Relinquishing))
+        return;
+    if (how == End::SteppedDown) {
+        qCWarning(lcEtcdRecipe).noquote()
+            << clientId << "steps down from" << path << reason.toString();
+        q->reportConnectionState(EtcdRecipe::ConnectionState::Lost);
+        if (guard)
+            q->keepError(reason);
+        if (guard)
+            Q_EMIT q->leadershipLost(reason);
+    } else if (how == End::Failed) {
+        q->recordError(reason);
+        if (guard)
+            Q_EMIT q->failed(reason);
+    }
+    if (!guard || bodyRunning)
+        return; // the body's return finishes the term
+    if (wasLeader && relinquish && !relinquishRan) {
+        try {
+            relinquish(*q);
+        } catch (...) {
+            q->recordError(EtcdStatus(
+                Etcd::ErrorCode::Aborted, EtcdLeaderSelector::tr("relinquishLeadership threw")));
+        }
+    }
+    if (guard)
+        finishTerm();
+}
+
+// The lease goes first (the key with it: a successor can win now), then participation and
+// the watch; relinquished() if this term led. The term is over once etcd answered the
+// revoke: then termFinished() (a handler may start() the next term) and, when closing,
+// closed(). Until then a write guarded by this term's token could still commit.
+void EtcdLeaderSelectorPrivate::finishTerm()
+{
+    Q_Q(EtcdLeaderSelector);
+    keepAlive.reset();
+    EtcdReply *revoke = revokeLeaseQuietly(q->client(), std::exchange(leaseId, -1));
+    if (participation) {
+        participation->close();
+        participation.release()->deleteLater(); // its closed() may be in flight
+    }
+    watch.reset();
+    retryTimer.stop();
+    campaigning = false;
+    if (ledThisTerm) {
+        ++counters.relinquished;
+        QPointer<EtcdLeaderSelector> guard(q);
+        Q_EMIT q->relinquished();
+        if (!guard)
+            return;
+    }
+    const quint64 forTerm = term;
+    if (revoke)
+        QObject::connect(
+            revoke, &EtcdReply::finished, q, [this, forTerm] { completeTerm(forTerm); });
+    else
+        QMetaObject::invokeMethod(
+            q, [this, forTerm] { completeTerm(forTerm); }, Qt::QueuedConnection);
+}
+
+void EtcdLeaderSelectorPrivate::completeTerm(quint64 forTerm)
+{
+    Q_Q(EtcdLeaderSelector);
+    if (forTerm != term || state != State::Relinquishing)
+        return;
+    sync->finish();
+    QPointer<EtcdLeaderSelector> guard(q);
+    if (!setState(closing ? State::Closed : State::Idle))
+        return;
+    q->setActive(false);
+    if (guard)
+        Q_EMIT q->termFinished();
+    if (!guard || !closing)
+        return;
+    if (granting)
+        closeAwaitsGrant = true; // closed() once that lease is revoked too
+    else
+        q->emitClosedAfter(nullptr);
+}
+
+void EtcdLeaderSelectorPrivate::registerParticipation()
+{
+    Q_Q(EtcdLeaderSelector);
+    auto hook = [this](qint64 lease, std::function<void(bool)> done) {
+        // A key left by an earlier process with this client id lives out its TTL first.
+        casParticipant(lease, int(options.ttl.count()) * 8, std::move(done));
+    };
+    participation = std::make_unique<EtcdSelfHealingKeepAlive>(
+        q->client(), options.ttl, hook, options.participation);
+    QObject::connect(
+        participation.get(), &EtcdSelfHealingKeepAlive::failed, q, [q](const EtcdStatus &why) {
+            q->recordError(EtcdStatus(why.code(),
+                EtcdLeaderSelector::tr("participation registration failed: %1")
+                    .arg(why.message())));
+        });
+    participation->start();
+}
+
+void EtcdLeaderSelectorPrivate::casParticipant(
+    qint64 lease, int attemptsLeft, std::function<void(bool)> done)
+{
+    Q_Q(EtcdLeaderSelector);
+    const QByteArray key = RecipePaths::participantKey(path, clientId);
+    EtcdPutOptions put;
+    put.lease = lease;
+    EtcdTxn txn;
+    txn.compares = {EtcdCompare::version(key, Etcd::CompareResult::Equal, 0)};
+    txn.success = {EtcdTxnOp::put(key, clientId.toUtf8(), put)};
+    auto *reply = q->client()->txn(txn);
+    QPointer<EtcdSelfHealingKeepAlive> owner(participation.get());
+    QObject::connect(reply, &EtcdReply::finished, q,
+        [this, q, reply, lease, attemptsLeft, done, owner](const EtcdStatus &s) {
+            if (!owner)
+                return done(false);
+            if (s.isOk() && reply->succeeded())
+                return done(true);
+            if (attemptsLeft <= 0)
+                return done(false);
+            QTimer::singleShot(250, q, [this, lease, attemptsLeft, done, owner] {
+                if (!owner)
+                    return done(false);
+                casParticipant(lease, attemptsLeft - 1, done);
+            });
+        });
+}

@@ -1,0 +1,416 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+// EtcdLeaderSelector and election participants against a real etcd: the scenarios of
+// etcd-recipes' SerialLeaderSelectorTests, ThreadedLeaderSelectorTests, ParticipantTests,
+// LeaderSelectorReuseTests and LeaderSelectorCloseDeadlockTests, plus our own: golden bytes,
+// the anchored leader watch, fencing, no lease left behind.
+#include "electionutil.h"
+
+#include <etcdtestserver.h>
+
+#include <QtCore/qregularexpression.h>
+
+#include <condition_variable>
+#include <thread>
+
+using namespace Qt::StringLiterals;
+using namespace std::chrono_literals;
+
+namespace {
+constexpr auto kTtl = 2s;
+constexpr int kWaitMs = 5 * 2000; // five TTLs: generous on a loaded 2-core machine
+
+EtcdLeaderSelectorOptions withId(const QString &id, std::chrono::seconds ttl = kTtl)
+{
+    EtcdLeaderSelectorOptions o;
+    o.ttl = ttl;
+    o.clientId = id;
+    return o;
+}
+} // namespace
+
+class tst_EtcdLeaderSelector : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void badInput();
+    void secondStartDuringTermFails();
+    void serialElection();
+    void tenCandidatesEachLeadOnceNeverTwoAtOnce();
+    void participantsShrinkAsLeadersResign();
+    void leaderAndParticipantKeysAreGolden();
+    void reusableForManyTerms();
+    void closeReleasesBodyParkedInWaitUntilFinished();
+    void bodyThatThrowsStillRelinquishes();
+    void anchoredWatchNeverMissesHandOff();
+    void guardedTxnCommitsOnlyDuringTheTerm();
+    void waitsRefuseTheOwnerThread();
+    void closeLeavesNoLease();
+
+private:
+    EtcdTestServer m_server;
+    std::unique_ptr<EtcdClient> m_client;
+};
+
+void tst_EtcdLeaderSelector::initTestCase()
+{
+    ETCDQT_START_OR_SKIP(m_server);
+    m_client = connectedClient(m_server.clientUrl());
+}
+
+void tst_EtcdLeaderSelector::badInput()
+{
+    struct Case
+    {
+        EtcdClient *client;
+        QByteArray path;
+        std::chrono::seconds ttl;
+        Etcd::ErrorCode code;
+    };
+    const Case cases[] = {
+        {m_client.get(), {}, kTtl, Etcd::ErrorCode::InvalidArgument},
+        {m_client.get(), "/", kTtl, Etcd::ErrorCode::InvalidArgument},
+        {m_client.get(), "/el/bad", 0s, Etcd::ErrorCode::InvalidArgument},
+        {m_client.get(), "/el/bad", -3s, Etcd::ErrorCode::InvalidArgument},
+        {nullptr, "/el/bad", kTtl, Etcd::ErrorCode::NotConnected},
+    };
+    for (const Case &c : cases) {
+        EtcdLeaderSelector selector(c.client, c.path, withId(u"bad"_s, c.ttl));
+        TermLog log(&selector);
+        QVERIFY(!selector.start());
+        QTRY_COMPARE_WITH_TIMEOUT(log.count(u"failed"_s), 1, kWaitMs);
+        QCOMPARE(log.failure.code(), c.code);
+        QCOMPARE(selector.errors().size(), 1);
+        QCOMPARE(selector.state(), EtcdLeaderSelector::State::Idle);
+    }
+    // Unreachable etcd: start() goes ahead, then fails with the reason instead of hanging.
+    EtcdClient nowhere({QUrl(u"http://127.0.0.1:1"_s)});
+    nowhere.setConnectTimeout(500ms);
+    nowhere.connectToEndpoints();
+    EtcdLeaderSelector selector(&nowhere, "/el/bad", withId(u"nowhere"_s));
+    TermLog log(&selector);
+    QVERIFY(selector.start());
+    QTRY_COMPARE_WITH_TIMEOUT(log.count(u"finished"_s), 1, kWaitMs);
+    QCOMPARE(log.events, QStringList({u"failed"_s, u"finished"_s}));
+    QVERIFY(!selector.isActive());
+}
+
+void tst_EtcdLeaderSelector::secondStartDuringTermFails()
+{
+    EtcdLeaderSelector selector(m_client.get(), "/el/twice", withId(u"twice"_s));
+    TermLog log(&selector);
+    QVERIFY(selector.start());
+    QVERIFY(!selector.start());
+    QCOMPARE(selector.errors().constLast().code(), Etcd::ErrorCode::FailedPrecondition);
+    QVERIFY(selector.errors().constLast().message().contains(
+        u"previous call to start() not complete"_s));
+    QTRY_COMPARE_WITH_TIMEOUT(log.count(u"elected"_s), 1, kWaitMs);
+    QVERIFY(!selector.start());
+    selector.resign();
+    QTRY_COMPARE_WITH_TIMEOUT(log.count(u"finished"_s), 1, kWaitMs);
+    QTRY_COMPARE_WITH_TIMEOUT(log.count(u"failed"_s), 2, kWaitMs); // the refusals, queued
+}
+
+// Five selectors one after another, each with a body; a caller thread waits for each term.
+void tst_EtcdLeaderSelector::serialElection()
+{
+    int led = 0;
+    for (int i = 0; i < 5; ++i) {
+        EtcdLeaderSelector selector(m_client.get(), "/el/serial", withId(u"serial-%1"_s.arg(i)));
+        std::atomic<int> relinquished = 0;
+        std::atomic<bool> leaderInBody = false;
+        selector.setTakeLeadership([&leaderInBody](EtcdLeaderSelector &s, std::stop_token) {
+            leaderInBody = s.isLeader();
+        });
+        selector.setRelinquishLeadership([&relinquished](EtcdLeaderSelector &) { ++relinquished; });
+        std::atomic<bool> complete = false;
+        QVERIFY(selector.start());
+        std::thread caller([&] { complete = selector.waitOnLeadershipComplete(10s); });
+        QTRY_VERIFY_WITH_TIMEOUT(complete, kWaitMs);
+        caller.join();
+        QCOMPARE(relinquished.load(), 1);
+        QVERIFY(leaderInBody.load());
+        led += int(selector.counters().acquired);
+        QCOMPARE(selector.counters().relinquished, 1u);
+        QVERIFY(!selector.isLeader());
+    }
+    QCOMPARE(led, 5);
+}
+
+void tst_EtcdLeaderSelector::tenCandidatesEachLeadOnceNeverTwoAtOnce()
+{
+    Overlap overlap;
+    std::vector<std::unique_ptr<EtcdClient>> clients;
+    std::vector<std::unique_ptr<EtcdLeaderSelector>> selectors;
+    std::vector<std::unique_ptr<TermLog>> logs;
+    std::atomic<int> bodies = 0;
+    for (int i = 0; i < 10; ++i) {
+        clients.push_back(connectedClient(m_server.clientUrl())); // ten processes' worth
+        auto s = std::make_unique<EtcdLeaderSelector>(
+            clients.back().get(), "/el/ten", withId(u"ten-%1"_s.arg(i)));
+        s->setTakeLeadership([&](EtcdLeaderSelector &self, std::stop_token stop) {
+            overlap.enter();
+            ++bodies;
+            // Lead a little while, honouring stop.
+            self.waitUntilFinished(20ms);
+            overlap.leave();
+            Q_UNUSED(stop);
+        });
+        logs.push_back(std::make_unique<TermLog>(s.get()));
+        selectors.push_back(std::move(s));
+    }
+    for (auto &s : selectors)
+        QVERIFY(s->start());
+    for (auto &log : logs)
+        QTRY_COMPARE_WITH_TIMEOUT(log->count(u"finished"_s), 1, 3 * kWaitMs);
+    QCOMPARE(bodies.load(), 10);
+    QCOMPARE(overlap.most.load(), 1);
+    for (auto &log : logs)
+        QCOMPARE(log->events,
+            QStringList({u"started"_s, u"elected"_s, u"relinquished"_s, u"finished"_s}));
+    for (auto &s : selectors)
+        QCOMPARE(s->counters().acquired, 1u);
+    QVERIFY(keyValueOf(*m_client, "/el/ten/LEADER").key.isEmpty());
+}
+
+// Ten body-less candidates; each leader in turn sees the participants it should (10, 9, ...,
+// 1), the live model agrees, then it resigns. The list is empty at the end.
+void tst_EtcdLeaderSelector::participantsShrinkAsLeadersResign()
+{
+    EtcdParticipantsModel model(m_client.get(), "/el/participants");
+    QSignalSpy modelStarted(&model, &EtcdParticipantsModel::started);
+    model.start();
+    QVERIFY(modelStarted.wait(kWaitMs));
+    std::vector<std::unique_ptr<EtcdLeaderSelector>> selectors;
+    for (int i = 0; i < 10; ++i) {
+        selectors.push_back(std::make_unique<EtcdLeaderSelector>(
+            m_client.get(), "/el/participants", withId(u"p-%1"_s.arg(i))));
+        QVERIFY(selectors.back()->start());
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 10, kWaitMs);
+    for (int k = 0; k < 10; ++k) {
+        EtcdLeaderSelector *leader = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT((leader = [&]() -> EtcdLeaderSelector * {
+            for (auto &s : selectors)
+                if (s->isLeader())
+                    return s.get();
+            return nullptr;
+        }()),
+            kWaitMs);
+        int leaders = 0;
+        for (auto &s : selectors)
+            leaders += s->isLeader();
+        QCOMPARE(leaders, 1);
+        QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 10 - k, kWaitMs);
+        QTRY_COMPARE_WITH_TIMEOUT(model.leader(), leader->clientId(), kWaitMs);
+        const auto read
+            = await(EtcdLeaderSelector::participants(m_client.get(), "/el/participants"));
+        QVERIFY_OK(read.status);
+        QCOMPARE(read->participants().size(), 10 - k);
+        QCOMPARE(read->leader(), leader->clientId());
+        QCOMPARE(std::count_if(read->participants().cbegin(), read->participants().cend(),
+                     [](const EtcdParticipant &p) { return p.isLeader; }),
+            1);
+        QSignalSpy finished(leader, &EtcdLeaderSelector::termFinished);
+        leader->resign(); // without a body the term ends inside resign()
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kWaitMs);
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 0, kWaitMs);
+    QCOMPARE(model.leader(), QString());
+}
+
+// The bytes etcd-recipes writes and reads: "<path>/LEADER" = "<clientId>:<7 of [A-Za-z0-9]>"
+// on the leadership lease; "<path>/participants/<clientId>" = clientId on another lease.
+void tst_EtcdLeaderSelector::leaderAndParticipantKeysAreGolden()
+{
+    EtcdLeaderSelector selector(m_client.get(), "/el/golden/", withId(u"reporter-1"_s));
+    TermLog log(&selector);
+    QVERIFY(selector.start());
+    QTRY_COMPARE_WITH_TIMEOUT(log.count(u"elected"_s), 1, kWaitMs);
+    const EtcdKeyValue leader = keyValueOf(*m_client, "/el/golden/LEADER");
+    QVERIFY(QRegularExpression(u"^reporter-1:[A-Za-z0-9]{7}$"_s)
+                .match(QString::fromLatin1(leader.value))
+                .hasMatch());
+    const EtcdFencingToken token = selector.fencingToken();
+    QCOMPARE(token.key, "/el/golden/LEADER"_ba);
+    QCOMPARE(leader.createRevision, token.revision);
+    QCOMPARE(leader.lease, token.leaseId);
+    QTRY_COMPARE_WITH_TIMEOUT(keyValueOf(*m_client, "/el/golden/participants/reporter-1").value,
+        "reporter-1"_ba, kWaitMs);
+    const EtcdKeyValue participant = keyValueOf(*m_client, "/el/golden/participants/reporter-1");
+    QVERIFY(participant.lease != 0);
+    QVERIFY(participant.lease != leader.lease); // healed separately, never the leadership
+    // Nothing else under the path.
+    EtcdRangeOptions all;
+    all.prefix = true;
+    all.keysOnly = true;
+    QCOMPARE(await(m_client->get("/el/golden/", all))->keyValues().size(), 2);
+    selector.close();
+    QTRY_COMPARE_WITH_TIMEOUT(log.count(u"closed"_s), 1, kWaitMs);
+    QCOMPARE(await(m_client->get("/el/golden/", all))->keyValues().size(), 0);
+}
+
+void tst_EtcdLeaderSelector::reusableForManyTerms()
+{
+    EtcdLeaderSelector selector(m_client.get(), "/el/reuse", withId(u"reuse"_s));
+    TermLog log(&selector);
+    qint64 lastToken = 0;
+    for (int term = 1; term <= 3; ++term) {
+        QVERIFY(selector.start());
+        QTRY_COMPARE_WITH_TIMEOUT(log.count(u"elected"_s), term, kWaitMs);
+        QVERIFY(selector.fencingToken().revision > lastToken); // every term a newer token
+        lastToken = selector.fencingToken().revision;
+        selector.resign();
+        QTRY_COMPARE_WITH_TIMEOUT(log.count(u"finished"_s), term, kWaitMs);
+    }
+    QCOMPARE(selector.counters().acquired, 3u);
+    QCOMPARE(selector.counters().relinquished, 3u);
+    QCOMPARE(selector.counters().steppedDown, 0u);
+}
+
+void tst_EtcdLeaderSelector::closeReleasesBodyParkedInWaitUntilFinished()
+{
+    for (int round = 0; round < 2; ++round) { // across start()/close() reuse of the path
+        EtcdLeaderSelector selector(m_client.get(), "/el/park", withId(u"park"_s));
+        std::atomic<int> released = -1;
+        std::atomic<bool> relinquished = false;
+        selector.setTakeLeadership([&](EtcdLeaderSelector &s, std::stop_token) {
+            released = s.waitUntilFinished(std::chrono::hours(1)) ? 1 : 0;
+        });
+        selector.setRelinquishLeadership([&](EtcdLeaderSelector &) { relinquished = true; });
+        TermLog log(&selector);
+        QVERIFY(selector.start());
+        QTRY_COMPARE_WITH_TIMEOUT(log.count(u"elected"_s), 1, kWaitMs);
+        std::atomic<bool> callerDone = false;
+        std::thread caller(
+            [&] { callerDone = selector.waitOnLeadershipComplete(std::chrono::hours(1)); });
+        selector.close();
+        QTRY_COMPARE_WITH_TIMEOUT(log.count(u"closed"_s), 1, kWaitMs);
+        caller.join();
+        QCOMPARE(released.load(), 1);
+        QVERIFY(relinquished.load());
+        QVERIFY(callerDone.load());
+        QCOMPARE(log.events,
+            QStringList(
+                {u"started"_s, u"elected"_s, u"relinquished"_s, u"finished"_s, u"closed"_s}));
+        QCOMPARE(selector.state(), EtcdLeaderSelector::State::Closed);
+    }
+}
+
+void tst_EtcdLeaderSelector::bodyThatThrowsStillRelinquishes()
+{
+    EtcdLeaderSelector selector(m_client.get(), "/el/throw", withId(u"thrower"_s));
+    std::atomic<bool> relinquished = false;
+    selector.setTakeLeadership(
+        [](EtcdLeaderSelector &, std::stop_token) { throw std::runtime_error("boom"); });
+    selector.setRelinquishLeadership([&](EtcdLeaderSelector &) { relinquished = true; });
+    TermLog log(&selector);
+    QVERIFY(selector.start());
+    QTRY_COMPARE_WITH_TIMEOUT(log.count(u"finished"_s), 1, kWaitMs);
+    QVERIFY(relinquished.load());
+    QVERIFY(selector.errors().constLast().message().contains(u"boom"_s));
+    QVERIFY(keyValueOf(*m_client, "/el/throw/LEADER").key.isEmpty()); // handed off at once
+}
+
+// etcd-recipes' selector watches LEADER from "now", after its first compare-and-set: a
+// DELETE between the two is missed and it never runs again. Ours watches from the
+// compare-and-set's revision + 1. Here the incumbent leaves at every moment of that window.
+void tst_EtcdLeaderSelector::anchoredWatchNeverMissesHandOff()
+{
+    for (int round = 0; round < 20; ++round) {
+        QVERIFY_OK(await(m_client->put("/el/anchor/LEADER", "incumbent:0000000")).status);
+        EtcdLeaderSelector selector(m_client.get(), "/el/anchor", withId(u"challenger"_s));
+        TermLog log(&selector);
+        QVERIFY(selector.start());
+        for (int turn = 0; turn < round % 5; ++turn) // leave after 0..4 event-loop turns
+            QCoreApplication::processEvents();
+        m_client->remove("/el/anchor/LEADER");
+        QTRY_COMPARE_WITH_TIMEOUT(log.count(u"elected"_s), 1, kWaitMs);
+        QCOMPARE(log.events.first(), u"started"_s);
+        selector.close();
+        QTRY_COMPARE_WITH_TIMEOUT(log.count(u"closed"_s), 1, kWaitMs);
+    }
+}
+
+// guardedTxn() commits while the term holds LEADER; once the term is over, the same guard
+// (the old fencing token) fails, even if this node leads again under a newer token.
+void tst_EtcdLeaderSelector::guardedTxnCommitsOnlyDuringTheTerm()
+{
+    EtcdLeaderSelector selector(m_client.get(), "/el/fence", withId(u"fenced"_s));
+    TermLog log(&selector);
+    EtcdTxn write;
+    write.success = {EtcdTxnOp::put("/el/fence-data", "first")};
+    QVERIFY(!await(selector.guardedTxn(write))->succeeded()); // no term yet
+    QVERIFY(selector.start());
+    QTRY_COMPARE_WITH_TIMEOUT(log.count(u"elected"_s), 1, kWaitMs);
+    const EtcdFencingToken first = selector.fencingToken();
+    QVERIFY(first.isValid());
+    auto during = await(selector.guardedTxn(write));
+    QVERIFY_OK(during.status);
+    QVERIFY(during->succeeded());
+    selector.resign();
+    QTRY_COMPARE_WITH_TIMEOUT(log.count(u"finished"_s), 1, kWaitMs);
+    QVERIFY(!await(selector.guardedTxn(write))->succeeded());
+    QVERIFY(selector.start());
+    QTRY_COMPARE_WITH_TIMEOUT(log.count(u"elected"_s), 2, kWaitMs);
+    EtcdTxn stale = write;
+    stale.success = {EtcdTxnOp::put("/el/fence-data", "stale")};
+    QVERIFY(!await(m_client->txn(first.guard(stale)))->succeeded());
+    QCOMPARE(keyValueOf(*m_client, "/el/fence-data").value, "first"_ba);
+    selector.close();
+    QTRY_COMPARE_WITH_TIMEOUT(log.count(u"closed"_s), 1, kWaitMs);
+}
+
+void tst_EtcdLeaderSelector::waitsRefuseTheOwnerThread()
+{
+    EtcdLeaderSelector selector(m_client.get(), "/el/refuse", withId(u"refuse"_s));
+    QElapsedTimer t;
+    t.start();
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(u"own thread"_s));
+    QVERIFY(!selector.waitUntilFinished(10s));
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(u"own thread"_s));
+    QVERIFY(!selector.waitOnLeadershipComplete(10s));
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(u"own thread"_s));
+    QVERIFY(!selector.waitForStarted(10s));
+    QVERIFY(t.elapsed() < 1000); // refused, not waited
+}
+
+// After close(), etcd holds none of the selector's leases: neither the leadership lease nor
+// the participation lease, for a leader and for a candidate that never led.
+void tst_EtcdLeaderSelector::closeLeavesNoLease()
+{
+    const QList<qint64> before = liveLeases(*m_client);
+    QVERIFY(!before.contains(-1));
+    EtcdLeaderSelector leader(m_client.get(), "/el/leak", withId(u"leak-a"_s));
+    EtcdLeaderSelector follower(m_client.get(), "/el/leak", withId(u"leak-b"_s));
+    TermLog a(&leader), b(&follower);
+    QVERIFY(leader.start());
+    QTRY_COMPARE_WITH_TIMEOUT(a.count(u"elected"_s), 1, kWaitMs);
+    QVERIFY(follower.start());
+    QTRY_COMPARE_WITH_TIMEOUT(b.count(u"started"_s), 1, kWaitMs);
+    // Two leases each (leadership, participation); wait until both participants registered.
+    QList<qint64> ours;
+    QTRY_COMPARE_WITH_TIMEOUT((ours =
+                                      [&] {
+                                          QList<qint64> now = liveLeases(*m_client);
+                                          now.removeIf(
+                                              [&](qint64 id) { return before.contains(id); });
+                                          return now;
+                                      }())
+                                  .size(),
+        4, kWaitMs);
+    follower.close();
+    leader.close();
+    QTRY_COMPARE_WITH_TIMEOUT(a.count(u"closed"_s) + b.count(u"closed"_s), 2, kWaitMs);
+    const auto stillThere = [&] {
+        const QList<qint64> now = liveLeases(*m_client);
+        return std::count_if(
+            ours.cbegin(), ours.cend(), [&](qint64 id) { return now.contains(id); });
+    };
+    QTRY_COMPARE_WITH_TIMEOUT(stillThere(), 0, kWaitMs);
+    QCOMPARE(b.count(u"elected"_s), 0); // closing a candidate hands nothing to it
+}
+
+QTEST_MAIN(tst_EtcdLeaderSelector)
+#include "tst_etcdleaderselector.moc"
