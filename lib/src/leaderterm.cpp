@@ -226,7 +226,10 @@ void EtcdLeaderSelectorPrivate::onWatchActive()
         return;
     sync->markStarted();
     QPointer<EtcdLeaderSelector> guard(q);
-    Q_EMIT q->started();
+    if (q->connectionState() == EtcdRecipe::ConnectionState::Lost)
+        q->reportConnectionState(EtcdRecipe::ConnectionState::Reconnected); // a new term runs
+    if (guard)
+        Q_EMIT q->started();
     if (guard && std::exchange(wonBeforeStarted, false) && state == State::Campaigning)
         becomeLeader();
 }
@@ -451,6 +454,9 @@ void EtcdLeaderSelectorPrivate::registerParticipation()
     };
     participation = std::make_unique<EtcdSelfHealingKeepAlive>(
         q->client(), options.ttl, hook, options.participation);
+    // Presence heals: Expired moves the state to Lost, Restored back to Reconnected.
+    QObject::connect(participation.get(), &EtcdSelfHealingKeepAlive::leaseEvent, q,
+        [q](const EtcdLeaseEvent &e) { q->reportLeaseEvent(e); });
     QObject::connect(
         participation.get(), &EtcdSelfHealingKeepAlive::failed, q, [q](const EtcdStatus &why) {
             q->recordError(EtcdStatus(why.code(),
