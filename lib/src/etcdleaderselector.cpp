@@ -10,6 +10,10 @@
 
 #include <QtCore/qthread.h>
 
+#include <condition_variable>
+#include <mutex>
+#include <optional>
+
 using namespace Etcd::Internal;
 using namespace std::chrono;
 
@@ -26,9 +30,10 @@ using namespace std::chrono;
 
     start() returns at once; started() follows when this node is in the running (its first
     compare-and-set answered and the watch on LEADER is live); waitForStarted() is the
-    blocking form for worker threads. The watch starts at the revision that compare-and-set
-    read, plus one, so a hand-off between the two is never missed, and etcd serves it from its
-    live group rather than its 100 ms catch-up loop.
+    blocking form for worker threads. The watch goes live before that first compare-and-set,
+    so a hand-off between the two is never missed (etcd-recipes watches after it and can
+    miss one), and etcd serves it from its live group: a watch that starts at an older
+    revision waits for etcd's 100 ms catch-up loop.
 
     When this node wins, elected() is emitted and the body set with setTakeLeadership() runs
     on a thread of its own with a \c std::stop_token. Returning from it ends the term: the
@@ -181,6 +186,65 @@ EtcdElectionCounters EtcdLeaderSelector::counters() const
 EtcdTxnReply *EtcdLeaderSelector::guardedTxn(const EtcdTxn &txn)
 {
     return client() ? client()->txn(fencingToken().guard(txn)) : nullptr;
+}
+
+/*!
+    For the body (or any thread but this object's): sends \a txn guarded by the fencing token
+    as it is now, and waits at most \a timeout for etcd's answer. Returns true when it
+    committed. Otherwise \a status (when given) says why: the term is over
+    (FailedPrecondition), etcd refused or could not be reached, or no answer came in time
+    (DeadlineExceeded; the write may still commit, but only while the term holds). Refused,
+    returning false, in this object's thread, whose events the answer needs.
+*/
+bool EtcdLeaderSelector::commitGuarded(const EtcdTxn &txn, milliseconds timeout, EtcdStatus *status)
+{
+    struct Outcome
+    {
+        std::mutex mutex;
+        std::condition_variable answered;
+        std::optional<EtcdStatus> status;
+        bool committed = false;
+    };
+    const auto report = [status](const EtcdStatus &s) {
+        if (status)
+            *status = s;
+    };
+    if (QThread::currentThread() == thread()) {
+        qCWarning(lcEtcdRecipe, "commitGuarded() called in the selector's own thread; refused");
+        report(EtcdStatus(Etcd::ErrorCode::WrongThread, tr("called in the selector's own thread")));
+        return false;
+    }
+    auto outcome = std::make_shared<Outcome>();
+    const auto answer = [outcome](const EtcdStatus &s, bool committed) {
+        {
+            std::lock_guard lock(outcome->mutex);
+            outcome->status = s;
+            outcome->committed = committed;
+        }
+        outcome->answered.notify_all();
+    };
+    const EtcdFencingToken token = fencingToken(); // the caller's term, not a later one
+    QMetaObject::invokeMethod(
+        this,
+        [this, token, txn, answer] {
+            EtcdTxnReply *reply = client() ? client()->txn(token.guard(txn)) : nullptr;
+            if (!reply)
+                return answer(EtcdStatus(Etcd::ErrorCode::NotConnected, tr("no client")), false);
+            connect(reply, &EtcdReply::finished, this, [reply, answer](const EtcdStatus &s) {
+                answer(s.isOk() && !reply->succeeded()
+                        ? EtcdStatus(Etcd::ErrorCode::FailedPrecondition, tr("the term is over"))
+                        : s,
+                    s.isOk() && reply->succeeded());
+            });
+        },
+        Qt::QueuedConnection);
+    std::unique_lock lock(outcome->mutex);
+    if (!outcome->answered.wait_for(lock, timeout, [&] { return outcome->status.has_value(); })) {
+        report(EtcdStatus(Etcd::ErrorCode::DeadlineExceeded, tr("no answer in time")));
+        return false;
+    }
+    report(*outcome->status);
+    return outcome->committed;
 }
 
 namespace {

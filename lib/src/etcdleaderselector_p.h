@@ -18,10 +18,10 @@
 
 class EtcdTxnReply;
 
-// One term at a time, all in the owner thread: grant a lease, compare-and-set LEADER with
-// it, watch LEADER from the revision that answer carried (+1) and try again on every
-// DELETE; once won, keep the lease alive, run the body on its own thread, and step down the
-// moment etcd says the key or its lease is gone. The lease is never healed.
+// One term at a time, all in the owner thread: grant a lease and make the LEADER watch
+// live, compare-and-set LEADER with the lease and try again on every DELETE; once won, keep the
+// lease alive, run the body on its own thread, and step down the moment etcd says the key or its
+// lease is gone. The lease is never healed.
 class EtcdLeaderSelectorPrivate
 {
     Q_DECLARE_PUBLIC(EtcdLeaderSelector)
@@ -46,8 +46,9 @@ public:
     void campaign();
     void onCampaigned(quint64 forTerm, EtcdTxnReply *reply, const EtcdStatus &status);
     void retryLater(const EtcdStatus &why);
-    void watchFrom(qint64 revision);
+    void watchLeader();
     void onWatchActive();
+    bool announceStarted();
     void onEvents(const QList<EtcdWatchEvent> &events);
     void revalidate(bool resync);
     void becomeLeader();
@@ -59,6 +60,7 @@ public:
     void stepDown(const EtcdStatus &reason);
     void endTerm(End how, const EtcdStatus &reason);
     void finishTerm();
+    void releaseParticipation(quint64 forTerm);
     void completeTerm(quint64 forTerm);
 
     EtcdLeaderSelector *q_ptr;
@@ -78,7 +80,7 @@ public:
     bool granting = false;
     bool campaigning = false; // a compare-and-set is in flight
     bool campaignAgain = false; // a DELETE came while it was
-    bool wonBeforeStarted = false; // won on the first try: elected() waits for started()
+    bool watchLive = false; // the LEADER watch went live this term: campaigns may start
     bool startedThisTerm = false; // started() was emitted
     bool resyncPending = false; // the watch waits for a re-read of LEADER
     bool closing = false;

@@ -51,12 +51,13 @@ void EtcdLeaderSelectorPrivate::beginTerm()
     ++term;
     token = RecipePaths::uniqueToken(clientId);
     fencing = {};
-    ledThisTerm = wonBeforeStarted = campaignAgain = startedThisTerm = resyncPending = false;
+    ledThisTerm = campaignAgain = startedThisTerm = resyncPending = watchLive = false;
     relinquishRan = false;
     retryDelayMs = 0;
     sync->begin();
     q->setActive(true);
     registerParticipation();
+    watchLeader();
     grant();
 }
 
@@ -117,16 +118,14 @@ void EtcdLeaderSelectorPrivate::onLeaseFailed(const EtcdStatus &reason)
         return stepDown(reason);
     if (state != State::Campaigning)
         return;
-    if (std::exchange(wonBeforeStarted, false))
-        fencing = {}; // won, but the lease went before the term could begin: not ours
     grant();
 }
 
 void EtcdLeaderSelectorPrivate::campaign()
 {
     Q_Q(EtcdLeaderSelector);
-    if (state != State::Campaigning || leaseId <= 0)
-        return;
+    if (state != State::Campaigning || leaseId <= 0 || !watchLive)
+        return; // the grant or the watch is still on its way; whichever comes last campaigns
     if (campaigning) {
         campaignAgain = true;
         return;
@@ -156,16 +155,12 @@ void EtcdLeaderSelectorPrivate::onCampaigned(
     if (!status.isOk())
         return retryLater(status);
     retryDelayMs = 0;
+    if (!announceStarted())
+        return;
     if (reply->succeeded()) {
         fencing = {leaderKey, leaseId, reply->revision()};
-        if (!watch) {
-            wonBeforeStarted = true; // started() first, then elected()
-            return watchFrom(reply->revision() + 1);
-        }
         return becomeLeader();
     }
-    if (!watch)
-        return watchFrom(reply->revision() + 1); // anchored: no DELETE after this read is missed
     if (campaignAgain)
         campaign();
 }
@@ -188,12 +183,13 @@ void EtcdLeaderSelectorPrivate::retryLater(const EtcdStatus &why)
     retryTimer.start(retryDelayMs);
 }
 
-void EtcdLeaderSelectorPrivate::watchFrom(qint64 revision)
+// The watch goes live before the first compare-and-set, from "now": it misses no DELETE
+// after that read (it began earlier), and etcd serves it from its synced group. A watch
+// anchored at an older revision, even by one write, is caught up only by etcd's 100 ms loop.
+void EtcdLeaderSelectorPrivate::watchLeader()
 {
     Q_Q(EtcdLeaderSelector);
-    EtcdWatchOptions o;
-    o.startRevision = revision;
-    watch = std::make_unique<EtcdWatch>(q->client(), leaderKey, o);
+    watch = std::make_unique<EtcdWatch>(q->client(), leaderKey);
     watch->setResyncMode(EtcdWatch::ResyncMode::AwaitResync);
     EtcdWatch *w = watch.get();
     QObject::connect(w, &EtcdWatch::eventsReceived, q,
@@ -221,17 +217,24 @@ void EtcdLeaderSelectorPrivate::watchFrom(qint64 revision)
 
 void EtcdLeaderSelectorPrivate::onWatchActive()
 {
+    if (inTerm() && !std::exchange(watchLive, true))
+        campaign();
+}
+
+// Once per term, after the first compare-and-set answered with the watch live: this node is
+// in the running. Returns false when a handler ended the term (or destroyed the selector).
+bool EtcdLeaderSelectorPrivate::announceStarted()
+{
     Q_Q(EtcdLeaderSelector);
-    if (!inTerm() || std::exchange(startedThisTerm, true))
-        return;
+    if (std::exchange(startedThisTerm, true))
+        return true;
     sync->markStarted();
     QPointer<EtcdLeaderSelector> guard(q);
     if (q->connectionState() == EtcdRecipe::ConnectionState::Lost)
         q->reportConnectionState(EtcdRecipe::ConnectionState::Reconnected); // a new term runs
     if (guard)
         Q_EMIT q->started();
-    if (guard && std::exchange(wonBeforeStarted, false) && state == State::Campaigning)
-        becomeLeader();
+    return guard && state == State::Campaigning;
 }
 
 void EtcdLeaderSelectorPrivate::onEvents(const QList<EtcdWatchEvent> &events)
@@ -393,36 +396,45 @@ void EtcdLeaderSelectorPrivate::endTerm(End how, const EtcdStatus &reason)
         finishTerm();
 }
 
-// The lease goes first (the key with it: a successor can win now), then participation and
-// the watch; relinquished() if this term led. The term is over once etcd answered the
-// revoke: then termFinished() (a handler may start() the next term) and, when closing,
-// closed(). Until then a write guarded by this term's token could still commit.
+// The leadership lease is revoked first, before any teardown: the key goes with it and a
+// successor's wait ends now. Participation is released once that revoke is answered (so its
+// delete cannot overtake LEADER's), and the term is over when both are gone: then
+// termFinished() (a handler may start() the next term) and, when closing, closed(). Until
+// then a write guarded by this term's token could still commit.
 void EtcdLeaderSelectorPrivate::finishTerm()
 {
     Q_Q(EtcdLeaderSelector);
-    keepAlive.reset();
     EtcdReply *revoke = revokeLeaseQuietly(q->client(), std::exchange(leaseId, -1));
-    if (participation) {
-        participation->close();
-        participation.release()->deleteLater(); // its closed() may be in flight
-    }
+    keepAlive.reset();
     watch.reset();
     retryTimer.stop();
     campaigning = false;
-    if (ledThisTerm) {
-        ++counters.relinquished;
-        QPointer<EtcdLeaderSelector> guard(q);
-        Q_EMIT q->relinquished();
-        if (!guard)
-            return;
-    }
     const quint64 forTerm = term;
     if (revoke)
         QObject::connect(
-            revoke, &EtcdReply::finished, q, [this, forTerm] { completeTerm(forTerm); });
+            revoke, &EtcdReply::finished, q, [this, forTerm] { releaseParticipation(forTerm); });
     else
         QMetaObject::invokeMethod(
-            q, [this, forTerm] { completeTerm(forTerm); }, Qt::QueuedConnection);
+            q, [this, forTerm] { releaseParticipation(forTerm); }, Qt::QueuedConnection);
+    if (ledThisTerm) {
+        ++counters.relinquished;
+        Q_EMIT q->relinquished();
+    }
+}
+
+void EtcdLeaderSelectorPrivate::releaseParticipation(quint64 forTerm)
+{
+    Q_Q(EtcdLeaderSelector);
+    if (forTerm != term)
+        return;
+    EtcdSelfHealingKeepAlive *p = participation.release();
+    if (!p)
+        return completeTerm(forTerm);
+    QObject::connect(p, &EtcdRecipe::closed, q, [this, p, forTerm] {
+        p->deleteLater(); // we are inside its signal
+        completeTerm(forTerm);
+    });
+    p->close();
 }
 
 void EtcdLeaderSelectorPrivate::completeTerm(quint64 forTerm)

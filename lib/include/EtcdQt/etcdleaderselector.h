@@ -66,6 +66,8 @@ public:
     [[nodiscard]] EtcdElectionCounters counters() const;
 
     EtcdTxnReply *guardedTxn(const EtcdTxn &txn);
+    bool commitGuarded(
+        const EtcdTxn &txn, std::chrono::milliseconds timeout, EtcdStatus *status = nullptr);
 
     bool waitForStarted(std::chrono::milliseconds timeout);
     bool waitOnLeadershipComplete(std::chrono::milliseconds timeout);
