@@ -176,7 +176,7 @@ void EtcdLeaderObserver::start()
     d->read(true);
 }
 
-/*! Stops observing. Idempotent; no signal follows. */
+/*! Stops observing. Idempotent; closed() follows on the next loop turn. */
 void EtcdLeaderObserver::close()
 {
     Q_D(EtcdLeaderObserver);

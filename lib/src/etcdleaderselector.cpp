@@ -366,7 +366,7 @@ void EtcdLeaderSelector::close()
     if (d->inTerm())
         return d->endTerm(EtcdLeaderSelectorPrivate::End::Closed, {});
     if (d->state == State::Relinquishing) {
-        d->bodyThread.request_stop(); // finishTerm() follows when the body returns
+        d->bodyThread.request_stop(); // the term finishes as it was going to, then closes
         return;
     }
     d->setState(State::Closed);

@@ -4,6 +4,7 @@
 //  W A R N I N G: internal header, not part of the EtcdQt API.
 #pragma once
 
+#include "participantqueue_p.h"
 #include "termsync_p.h"
 
 #include <EtcdQt/etcdkeepalive.h>
@@ -44,6 +45,7 @@ public:
     void keepLeaseAlive();
     void onLeaseFailed(const EtcdStatus &reason);
     void campaign();
+    void campaignInTurn();
     void onCampaigned(quint64 forTerm, EtcdTxnReply *reply, const EtcdStatus &status);
     void retryLater(const EtcdStatus &why);
     void watchLeader();
@@ -90,6 +92,9 @@ public:
     std::unique_ptr<EtcdSelfHealingKeepAlive> participation;
     std::unique_ptr<EtcdWatch> watch;
     QTimer retryTimer;
+    QTimer turnTimer; // this candidate's turn in the queue after LEADER was vacated
+    QString holder; // who held LEADER when last seen (not a rival for the next turn)
+    std::unique_ptr<Etcd::Internal::ParticipantQueue> queue;
     std::jthread bodyThread;
     bool bodyRunning = false;
     bool relinquishRan = false; // the body's thread ran it already

@@ -4,6 +4,7 @@
 #include "etcdleaderselector_p.h"
 #include "etcdqt_internal_p.h"
 #include "leaseops_p.h"
+#include "participantqueue_p.h"
 #include "recipepaths_p.h"
 
 #include <EtcdQt/etcdclient.h>
@@ -17,6 +18,10 @@ using namespace std::chrono;
 namespace {
 constexpr milliseconds kGrantTimeout {5000};
 constexpr int kRetryMinMs = 100;
+// The wait per place in the queue when LEADER is vacated: longer than a compare-and-set and
+// its watch event take on a LAN, short next to any TTL.
+constexpr int kTurnStepMs = 5;
+constexpr int kMaxTurnSteps = 20;
 
 EtcdStatus lostStatus(const QString &message)
 {
@@ -33,6 +38,8 @@ EtcdLeaderSelectorPrivate::EtcdLeaderSelectorPrivate(
         ? QStringLiteral("LeaderSelector:") + QString::fromLatin1(RecipePaths::randomId(7))
         : options.clientId;
     retryTimer.setSingleShot(true);
+    turnTimer.setSingleShot(true);
+    QObject::connect(&turnTimer, &QTimer::timeout, &turnTimer, [this] { campaign(); });
 }
 
 bool EtcdLeaderSelectorPrivate::setState(State next)
@@ -57,6 +64,8 @@ void EtcdLeaderSelectorPrivate::beginTerm()
     sync->begin();
     q->setActive(true);
     registerParticipation();
+    queue = std::make_unique<ParticipantQueue>(q->client(), path, nullptr);
+    queue->start();
     watchLeader();
     grant();
 }
@@ -157,6 +166,10 @@ void EtcdLeaderSelectorPrivate::onCampaigned(
     retryDelayMs = 0;
     if (!announceStarted())
         return;
+    if (!reply->succeeded() && !reply->results().isEmpty()) {
+        const auto held = reply->results().constFirst().keyValues;
+        holder = held.isEmpty() ? QString() : RecipePaths::stripUniqueSuffix(held.first().value);
+    }
     if (reply->succeeded()) {
         fencing = {leaderKey, leaseId, reply->revision()};
         return becomeLeader();
@@ -248,9 +261,23 @@ void EtcdLeaderSelectorPrivate::onEvents(const QList<EtcdWatchEvent> &events)
                 return stepDown(
                     lostStatus(EtcdLeaderSelector::tr("another node holds the leader key")));
         } else if (state == State::Campaigning && deleted) {
-            campaign();
+            campaignInTurn();
+        } else if (state == State::Campaigning) {
+            holder = RecipePaths::stripUniqueSuffix(e.keyValue.value);
+            turnTimer.stop(); // someone won: no attempt needed
         }
     }
+}
+
+// LEADER was vacated: the first candidate in the queue tries now, the n-th after n steps
+// unless the new leader's key shows up first (then the attempt is not needed).
+void EtcdLeaderSelectorPrivate::campaignInTurn()
+{
+    const int place = queue ? queue->placeOf(clientId, holder) : 0;
+    holder.clear();
+    if (place == 0)
+        return campaign();
+    turnTimer.start(std::min(place, kMaxTurnSteps) * kTurnStepMs);
 }
 
 // After a reconnect the stream may have missed nothing, but leadership is re-read anyway:
@@ -407,7 +434,9 @@ void EtcdLeaderSelectorPrivate::finishTerm()
     EtcdReply *revoke = revokeLeaseQuietly(q->client(), std::exchange(leaseId, -1));
     keepAlive.reset();
     watch.reset();
+    queue.reset();
     retryTimer.stop();
+    turnTimer.stop();
     campaigning = false;
     const quint64 forTerm = term;
     if (revoke)

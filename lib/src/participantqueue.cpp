@@ -1,0 +1,81 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+#include "participantqueue_p.h"
+#include "recipepaths_p.h"
+
+#include <EtcdQt/etcdclient.h>
+#include <EtcdQt/etcdreplies.h>
+#include <EtcdQt/etcdwatch.h>
+
+namespace Etcd::Internal {
+
+ParticipantQueue::ParticipantQueue(
+    EtcdClient *client, const QByteArray &electionPath, QObject *parent)
+    : QObject(parent), m_client(client),
+      m_prefix(RecipePaths::appendToPath(electionPath, "participants/"))
+{ }
+
+ParticipantQueue::~ParticipantQueue() = default;
+
+void ParticipantQueue::start()
+{
+    read(false);
+}
+
+int ParticipantQueue::placeOf(const QString &self, const QString &leader) const
+{
+    return place(m_created, self, leader);
+}
+
+int ParticipantQueue::place(
+    const QHash<QString, qint64> &created, const QString &self, const QString &leader)
+{
+    const auto mine = created.constFind(self);
+    if (mine == created.cend())
+        return 0; // not seen yet: better one attempt too many than a wait for nothing
+    int ahead = 0;
+    for (auto it = created.cbegin(); it != created.cend(); ++it)
+        ahead += it.key() != leader && it.key() != self && it.value() < mine.value();
+    return ahead;
+}
+
+void ParticipantQueue::read(bool resync)
+{
+    if (!m_client)
+        return;
+    EtcdRangeOptions o;
+    o.prefix = true;
+    o.keysOnly = true;
+    EtcdRangeReply *reply = m_client->get(m_prefix, o);
+    connect(reply, &EtcdReply::finished, this, [this, reply, resync](const EtcdStatus &s) {
+        if (!s.isOk())
+            return; // no queue: every candidate simply tries at once
+        m_created.clear();
+        for (const EtcdKeyValue &kv : reply->keyValues())
+            m_created.insert(QString::fromUtf8(kv.key.mid(m_prefix.size())), kv.createRevision);
+        if (resync && m_watch)
+            return m_watch->resync(reply->revision() + 1);
+        EtcdWatchOptions w;
+        w.prefix = true;
+        w.startRevision = reply->revision() + 1;
+        m_watch = std::make_unique<EtcdWatch>(m_client, m_prefix, w);
+        m_watch->setResyncMode(EtcdWatch::ResyncMode::AwaitResync);
+        connect(m_watch.get(), &EtcdWatch::eventsReceived, this,
+            [this](const QList<EtcdWatchEvent> &events) { onEvents(events); });
+        connect(m_watch.get(), &EtcdWatch::resyncRequested, this, [this] { read(true); });
+        m_watch->start();
+    });
+}
+
+void ParticipantQueue::onEvents(const QList<EtcdWatchEvent> &events)
+{
+    for (const EtcdWatchEvent &e : events) {
+        const QString id = QString::fromUtf8(e.keyValue.key.mid(m_prefix.size()));
+        if (e.type == EtcdWatchEvent::Type::Delete)
+            m_created.remove(id);
+        else
+            m_created.insert(id, e.keyValue.createRevision);
+    }
+}
+
+} // namespace Etcd::Internal

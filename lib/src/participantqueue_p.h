@@ -1,0 +1,50 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+//
+//  W A R N I N G: internal header, not part of the EtcdQt API.
+#pragma once
+
+#include "etcdqt_internal_p.h"
+
+#include <QtCore/qhash.h>
+#include <QtCore/qobject.h>
+#include <QtCore/qpointer.h>
+
+#include <memory>
+
+class EtcdClient;
+class EtcdWatch;
+struct EtcdWatchEvent;
+
+namespace Etcd::Internal {
+
+// The candidates of one election in the order they registered (their participant keys'
+// create revisions), kept by one prefix watch. When LEADER is vacated, only the first in this
+// queue tries at once; the others wait a few milliseconds per place and give up when the new
+// leader's key appears. So a hand-off among N candidates costs one compare-and-set, not N,
+// and the first candidate is not slowed. Advisory only: the compare-and-set decides, and a
+// queue that is stale or unknown only means an extra attempt or a short wait.
+class ParticipantQueue : public QObject
+{
+public:
+    ParticipantQueue(EtcdClient *client, const QByteArray &electionPath, QObject *parent);
+    ~ParticipantQueue() override;
+
+    void start();
+    // `self`'s place among the candidates other than `leader` (0: first, or unknown).
+    [[nodiscard]] int placeOf(const QString &self, const QString &leader) const;
+
+    ETCDQT_AUTOTEST_EXPORT static int place(
+        const QHash<QString, qint64> &created, const QString &self, const QString &leader);
+
+private:
+    void read(bool resync);
+    void onEvents(const QList<EtcdWatchEvent> &events);
+
+    QPointer<EtcdClient> m_client;
+    QByteArray m_prefix;
+    QHash<QString, qint64> m_created; // clientId -> create revision of its participant key
+    std::unique_ptr<EtcdWatch> m_watch;
+};
+
+} // namespace Etcd::Internal
