@@ -55,6 +55,26 @@ void tst_Examples::runs_data()
     QTest::newRow("transientkey") << QStringLiteral(EXAMPLE_TRANSIENTKEY) << QStringList {u"2"_s}
                                   << QStringList {u"/example/nodes/this = {"_s,
                                          u"closed: key and lease revoked"_s};
+    QTest::newRow("selector") << QStringLiteral(EXAMPLE_SELECTOR) << QStringList()
+                              << QStringList {u"in the running as example-selector"_s, u"elected"_s,
+                                     u"[body] batch 3 done, 30 items"_s,
+                                     u"[body] result written under token"_s, u": committed"_s,
+                                     u"[body] relinquish callback"_s, u"relinquished"_s,
+                                     u"/example/election/selector-result = 30"_s, u"closed"_s};
+    QTest::newRow("latch") << QStringLiteral(EXAMPLE_LATCH) << QStringList()
+                           << QStringList {u"joining the election as example-latch"_s,
+                                  u"elected (signal): fencing token"_s,
+                                  u"await() on a worker thread: leading after"_s,
+                                  u"relinquished (signal): hasLeadership is false"_s, u"closed"_s};
+    QTest::newRow("observer") << QStringLiteral(EXAMPLE_OBSERVER) << QStringList()
+                              << QStringList {u"leader now: (nobody)"_s,
+                                     u"leader changed to alpha"_s, u"leader changed to beta"_s,
+                                     u"leader changed to (nobody)"_s, u"closed"_s};
+    QTest::newRow("stepdown") << QStringLiteral(EXAMPLE_STEPDOWN) << QStringList()
+                              << QStringList {u"elected: fencing token"_s,
+                                     u"connection state: Lost"_s, u"leadership lost: "_s,
+                                     u"relinquished"_s, u"late write guarded by token"_s,
+                                     u"refused"_s, u"closed"_s};
 }
 
 void tst_Examples::runs()

@@ -40,5 +40,7 @@ QString takeOption(QStringList &args, const QString &name, const QString &fallba
 bool takeFlag(QStringList &args, const QString &name);
 
 int leaseCommand(const Globals &globals, QStringList args);
+int electCommand(const Globals &globals, QStringList args);
+int observeCommand(const Globals &globals, QStringList args);
 
 } // namespace Cli

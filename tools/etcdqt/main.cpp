@@ -11,6 +11,8 @@ const char *const kUsage
     = "usage: etcdqt [--endpoints URL[,URL...]] [--cacert F --cert F --key F]\n"
       "              [--user NAME[:PASSWORD]] <command> ...\n"
       "commands:\n"
+      "  elect <path> [--id ID] [--ttl S] [--hold-ms N]\n"
+      "  observe <path>\n"
       "  lease keep <key> <value> --ttl S [--no-heal]\n";
 } // namespace
 
@@ -29,6 +31,10 @@ int main(int argc, char **argv)
         return args.isEmpty() ? 2 : 0;
     }
     const QString command = args.takeFirst();
+    if (command == QLatin1String("elect"))
+        return Cli::electCommand(globals, args);
+    if (command == QLatin1String("observe"))
+        return Cli::observeCommand(globals, args);
     if (command == QLatin1String("lease"))
         return Cli::leaseCommand(globals, args);
     return Cli::fail(QStringLiteral("unknown command: %1 (try etcdqt help)").arg(command));
