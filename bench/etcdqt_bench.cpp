@@ -12,92 +12,32 @@
 //   keepalive_1000        1,000 leases (TTL 6 s) kept alive on one client for S6_SECONDS
 //                         (default 30): this process's CPU, and every lease alive at the end
 //                         (the peers' s6)
-#include <EtcdQt/EtcdQt>
-
-#include <QtCore/qcoreapplication.h>
-#include <QtCore/qdir.h>
-#include <QtCore/qelapsedtimer.h>
-#include <QtCore/qfile.h>
-#include <QtCore/qhash.h>
-#include <QtCore/qjsondocument.h>
-#include <QtCore/qjsonobject.h>
-#include <QtCore/qtimer.h>
-
-#include <algorithm>
-#include <cstdio>
-#include <functional>
-
-#include <unistd.h>
+//   election_handoff      two EtcdLeaderSelectors (own client each, TTL 10 s, no body): the
+//                         follower starts, and once it is in the running (started()) the
+//                         leader leads 100-200 ms more, then resign(); resign() -> the
+//                         follower's elected(); min(N, 20) hand-offs, roles alternate (the
+//                         peers' s3). Also: resign_call_p50_ms (resign() itself, in the owner
+//                         thread), start_to_started_p50_ms (start() -> started()), over_50ms
+//                         (hand-offs that waited for etcd's 100 ms unsynced-watcher loop)
+//   election_handoff_queued  the same, resign() as soon as the follower's started() arrives
+//                         (the peers' s3_immediate)
+//   election_crash_failover  the leader is a child process (this binary in candidate mode,
+//                         TTL 2 s) that is SIGKILLed; kill -> the next child prints that it
+//                         leads; min(N, 5) kills (the peers' s4)
+//   election_requests_100 100 selectors (10 clients x 10, all in this thread) on one path,
+//                         TTL 60 s: the etcd requests one hand-off costs (resign -> next
+//                         elected -> etcd's counters still for 300 ms), from etcd's /metrics:
+//                         gRPC messages received per method (keep-alives left out), MVCC and
+//                         raft counters; medians over min(N, 5) hand-offs, the resigned
+//                         leader rejoining between them. p50_ms: resign -> next elected
+//   etcdqt-bench ENDPOINT_URL election_candidate PATH TTL_S   child mode of the crash scenario:
+#include "benchutil.h"
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
+using namespace Bench;
 
 namespace {
-
-using Step = std::function<EtcdReply *()>;
-
-// utime + stime of a /proc stat file, in clock ticks.
-long cpuTicks(const QString &statPath = u"/proc/self/stat"_s)
-{
-    QFile f(statPath);
-    if (!f.open(QIODevice::ReadOnly))
-        return -1;
-    const QByteArray stat = f.readAll();
-    const QList<QByteArray> fields = stat.mid(stat.lastIndexOf(')') + 2).split(' ');
-    return fields.value(11).toLong() + fields.value(12).toLong();
-}
-
-// CPU ticks per thread name (threads of one name summed): where a scenario's CPU goes.
-QHash<QString, long> cpuTicksByThread()
-{
-    QHash<QString, long> ticks;
-    const QDir tasks(u"/proc/self/task"_s);
-    for (const QString &tid : tasks.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-        QFile comm(tasks.filePath(tid + u"/comm"_s));
-        if (!comm.open(QIODevice::ReadOnly))
-            continue;
-        const QString name = QString::fromUtf8(comm.readAll().trimmed());
-        ticks[name] += cpuTicks(tasks.filePath(tid + u"/stat"_s));
-    }
-    return ticks;
-}
-
-// Runs the event loop until `done` holds. Needs Qt's default (glib) dispatcher: Qt 6.4's
-// UNIX dispatcher (QT_NO_GLIB=1) loses cross-thread wake-ups in processEvents() called
-// outside a running loop (a ten-line QMetaObject::invokeMethod repro hangs the same way).
-template <class Pred>
-void spinUntil(Pred done)
-{
-    while (!done())
-        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
-}
-
-int threadCount()
-{
-    QFile f(u"/proc/self/status"_s);
-    if (!f.open(QIODevice::ReadOnly))
-        return -1;
-    for (const QByteArray &line : f.readAll().split('\n')) {
-        if (line.startsWith("Threads:"))
-            return line.mid(8).trimmed().toInt();
-    }
-    return -1;
-}
-
-void emitLine(QJsonObject o)
-{
-    o.insert(u"impl"_s, u"etcdqt"_s);
-    std::printf("%s\n", QJsonDocument(o).toJson(QJsonDocument::Compact).constData());
-    std::fflush(stdout);
-}
-
-double percentile(std::vector<double> v, double p)
-{
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    return v[std::min(v.size() - 1, size_t(p * double(v.size())))];
-}
 
 // Runs `step` n times one after another, each started when the previous finished, and reports
 // the round trips as seen in this (the owner) thread.
@@ -277,9 +217,14 @@ void benchKeepAlive(EtcdClient &client, int leases, std::chrono::seconds ttl, in
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
+    if (argc == 5 && std::strcmp(argv[2], "election_candidate") == 0)
+        return runCandidate(
+            QUrl(QString::fromLocal8Bit(argv[1])), QByteArray(argv[3]), std::atoi(argv[4]));
     if (argc < 3) {
-        std::fprintf(
-            stderr, "usage: %s ENDPOINT_URL put|txn|put_outstanding_1000[,...] [N]\n", argv[0]);
+        std::fprintf(stderr,
+            "usage: %s ENDPOINT_URL SCENARIO[,SCENARIO...] [N] (scenarios: see the source "
+            "header)\n",
+            argv[0]);
         return 2;
     }
     const int n = argc > 3 ? std::atoi(argv[3]) : 2000;
@@ -299,6 +244,14 @@ int main(int argc, char **argv)
             benchKeepAlive(client, 1000, std::chrono::seconds(6),
                 qEnvironmentVariableIsSet("S6_SECONDS") ? qEnvironmentVariableIntValue("S6_SECONDS")
                                                         : 30);
+        else if (scenario == u"election_handoff")
+            benchHandoff(client.endpoints().first(), std::min(n, 20), true);
+        else if (scenario == u"election_handoff_queued")
+            benchHandoff(client.endpoints().first(), std::min(n, 20), false);
+        else if (scenario == u"election_crash_failover")
+            benchCrashFailover(client.endpoints().first(), std::min(n, 5));
+        else if (scenario == u"election_requests_100")
+            benchElectionRequests(client.endpoints().first(), std::min(n, 5));
         else
             qFatal("unknown scenario %s", qPrintable(scenario));
     }

@@ -3,7 +3,8 @@
 
 usage: summarize.py raw.jsonl
 Each output line: {"summary": true, "scenario", "impl", "runs", "p50_ms", "p99_ms", ...
-medians of every numeric field; and on etcdqt lines, per peer, the median over runs of
+medians of every numeric field (per key for objects of numbers, e.g. election_requests_100's
+"requests_by_method"; true/false fields are true when every run said true); and on etcdqt lines, per peer, the median over runs of
 the ratio etcdqt/peer measured in the same run ("paired_ratio_p50_vs_<peer>" for latency,
 "paired_ratio_cpu_vs_<peer>" for keepalive_1000 client CPU) -- the figure to judge by: on
 a noisy machine both sides of one run share its load -- and the ratio of the medians
@@ -13,6 +14,10 @@ import json
 import statistics
 import sys
 from collections import defaultdict
+
+def is_number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
 
 rows = defaultdict(list)
 for line in open(sys.argv[1]):
@@ -25,10 +30,18 @@ medians = {}
 for (scenario, impl), runs in sorted(rows.items()):
     out = {"summary": True, "scenario": scenario, "impl": impl, "runs": len(runs)}
     for field in sorted({k for r in runs for k in r}):
-        vals = [r[field] for r in runs if isinstance(r.get(field), (int, float))
-                and not isinstance(r.get(field), bool)]
-        if vals and field != "run":
+        if field == "run":
+            continue
+        vals = [r[field] for r in runs if is_number(r.get(field))]
+        flags = [r[field] for r in runs if isinstance(r.get(field), bool)]
+        objects = [r[field] for r in runs if isinstance(r.get(field), dict)]
+        if vals:
             out[field] = round(statistics.median(vals), 4)
+        elif flags:
+            out[field] = all(flags)
+        elif objects:
+            keys = sorted({k for o in objects for k in o if is_number(o[k])})
+            out[field] = {k: round(statistics.median(o.get(k, 0) for o in objects), 4) for k in keys}
     medians[(scenario, impl)] = out
 
 def paired(scenario, peer, field):

@@ -1,0 +1,132 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+// What every benchmark scenario shares: waiting in the event loop, CPU ticks, percentiles and
+// the one-JSON-line output.
+#pragma once
+
+//                         prints "STARTED" and "LEADER" lines, leads until killed
+#include <EtcdQt/EtcdQt>
+
+#include <QtCore/qcoreapplication.h>
+#include <QtCore/qdir.h>
+#include <QtCore/qelapsedtimer.h>
+#include <QtCore/qfile.h>
+#include <QtCore/qhash.h>
+#include <QtCore/qjsondocument.h>
+#include <QtCore/qjsonobject.h>
+#include <QtCore/qprocess.h>
+#include <QtCore/qregularexpression.h>
+#include <QtCore/qtimer.h>
+
+#include <algorithm>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <random>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+using namespace Qt::StringLiterals;
+using namespace std::chrono_literals;
+
+namespace Bench {
+
+using Step = std::function<EtcdReply *()>;
+
+// utime + stime of a /proc stat file, in clock ticks.
+inline long cpuTicks(const QString &statPath = u"/proc/self/stat"_s)
+{
+    QFile f(statPath);
+    if (!f.open(QIODevice::ReadOnly))
+        return -1;
+    const QByteArray stat = f.readAll();
+    const QList<QByteArray> fields = stat.mid(stat.lastIndexOf(')') + 2).split(' ');
+    return fields.value(11).toLong() + fields.value(12).toLong();
+}
+
+// CPU ticks per thread name (threads of one name summed): where a scenario's CPU goes.
+inline QHash<QString, long> cpuTicksByThread()
+{
+    QHash<QString, long> ticks;
+    const QDir tasks(u"/proc/self/task"_s);
+    for (const QString &tid : tasks.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        QFile comm(tasks.filePath(tid + u"/comm"_s));
+        if (!comm.open(QIODevice::ReadOnly))
+            continue;
+        const QString name = QString::fromUtf8(comm.readAll().trimmed());
+        ticks[name] += cpuTicks(tasks.filePath(tid + u"/stat"_s));
+    }
+    return ticks;
+}
+
+// Runs the event loop until `done` holds. Needs Qt's default (glib) dispatcher: Qt 6.4's
+// UNIX dispatcher (QT_NO_GLIB=1) loses cross-thread wake-ups in processEvents() called
+// outside a running loop (a ten-line QMetaObject::invokeMethod repro hangs the same way).
+template <class Pred>
+inline void spinUntil(Pred done)
+{
+    while (!done())
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
+}
+
+// spinUntil() bounded by `timeout`: the timer's event wakes the loop. Returns whether `done`
+// held.
+template <class Pred>
+inline bool spinUntil(Pred done, std::chrono::milliseconds timeout)
+{
+    bool expired = false;
+    QTimer timer;
+    timer.setSingleShot(true);
+    timer.setTimerType(Qt::PreciseTimer);
+    QObject::connect(&timer, &QTimer::timeout, &timer, [&] { expired = true; });
+    timer.start(timeout);
+    while (!done() && !expired)
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
+    return done();
+}
+
+// Runs the event loop for `d` (timers and signals keep being served).
+inline void runFor(std::chrono::milliseconds d)
+{
+    spinUntil([] { return false; }, d);
+}
+
+inline int threadCount()
+{
+    QFile f(u"/proc/self/status"_s);
+    if (!f.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray &line : f.readAll().split('\n')) {
+        if (line.startsWith("Threads:"))
+            return line.mid(8).trimmed().toInt();
+    }
+    return -1;
+}
+
+inline void emitLine(QJsonObject o)
+{
+    o.insert(u"impl"_s, u"etcdqt"_s);
+    std::printf("%s\n", QJsonDocument(o).toJson(QJsonDocument::Compact).constData());
+    std::fflush(stdout);
+}
+
+inline double percentile(std::vector<double> v, double p)
+{
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    return v[std::min(v.size() - 1, size_t(p * double(v.size())))];
+}
+
+// The election scenarios (election_bench.cpp).
+void benchHandoff(const QUrl &url, int n, bool held);
+void benchCrashFailover(const QUrl &url, int n);
+void benchElectionRequests(const QUrl &url, int n);
+int runCandidate(const QUrl &url, const QByteArray &path, int ttlSeconds);
+
+} // namespace Bench
