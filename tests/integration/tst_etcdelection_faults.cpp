@@ -255,6 +255,9 @@ void tst_EtcdElectionFaults::leaderSurvivesEtcdRestart()
     TermLog log(&leader);
     QVERIFY(leader.start());
     QTRY_COMPARE_WITH_TIMEOUT(log.count(u"elected"_s), 1, kWaitMs);
+    EtcdLeaderSelector candidate(&client, "/ef/restart", withId(u"waiting"_s, ttl));
+    TermLog waiting(&candidate);
+    QVERIFY(candidate.start());
     QVERIFY(m_server.restart());
     QTRY_COMPARE_WITH_TIMEOUT(
         leader.connectionState(), EtcdRecipe::ConnectionState::Reconnected, 3 * kWaitMs);
@@ -266,8 +269,14 @@ void tst_EtcdElectionFaults::leaderSurvivesEtcdRestart()
     const auto txn = await(leader.guardedTxn(write));
     QVERIFY_OK(txn.status);
     QVERIFY(txn->succeeded());
+    // etcd-recipes' RecipeFaultTests: a candidate from before the restart is elected once the
+    // leader relinquishes after it.
+    QTRY_COMPARE_WITH_TIMEOUT(waiting.count(u"started"_s), 1, 3 * kWaitMs);
     leader.close();
     QTRY_COMPARE_WITH_TIMEOUT(log.count(u"closed"_s), 1, kWaitMs);
+    QTRY_COMPARE_WITH_TIMEOUT(waiting.count(u"elected"_s), 1, kWaitMs);
+    candidate.close();
+    QTRY_COMPARE_WITH_TIMEOUT(waiting.count(u"closed"_s), 1, kWaitMs);
 }
 
 QTEST_MAIN(tst_EtcdElectionFaults)

@@ -9,6 +9,7 @@
 #include <etcdtestserver.h>
 
 #include <QtCore/qregularexpression.h>
+#include <QtTest/qabstractitemmodeltester.h>
 
 #include <condition_variable>
 #include <thread>
@@ -48,6 +49,8 @@ private Q_SLOTS:
     void bodyCommitsGuardedWrites();
     void waitsRefuseTheOwnerThread();
     void closeLeavesNoLease();
+    void closeRightAfterStartIsClean();
+    void waitForStartedFromAWorkerThread();
 
 private:
     EtcdTestServer m_server;
@@ -180,6 +183,7 @@ void tst_EtcdLeaderSelector::tenCandidatesEachLeadOnceNeverTwoAtOnce()
 void tst_EtcdLeaderSelector::participantsShrinkAsLeadersResign()
 {
     EtcdParticipantsModel model(m_client.get(), "/el/participants");
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     QSignalSpy modelStarted(&model, &EtcdParticipantsModel::started);
     model.start();
     QVERIFY(modelStarted.wait(kWaitMs));
@@ -445,6 +449,47 @@ void tst_EtcdLeaderSelector::closeLeavesNoLease()
     };
     QCOMPARE(stillThere(), 0); // closed() comes after etcd answered every revoke
     QCOMPARE(b.count(u"elected"_s), 0); // closing a candidate hands nothing to it
+}
+
+// etcd-recipes' fix #2: close() right after start() ends cleanly, whatever was in flight
+// (grant, watch, compare-and-set, participation): closed() follows and no lease is left.
+void tst_EtcdLeaderSelector::closeRightAfterStartIsClean()
+{
+    const QList<qint64> before = liveLeases(*m_client);
+    for (int turns = 0; turns < 6; ++turns) {
+        EtcdLeaderSelector selector(m_client.get(), "/el/quick", withId(u"quick"_s));
+        TermLog log(&selector);
+        QVERIFY(selector.start());
+        for (int i = 0; i < turns; ++i) // close at a different point of the start each time
+            QCoreApplication::processEvents();
+        selector.close();
+        QTRY_COMPARE_WITH_TIMEOUT(log.count(u"closed"_s), 1, kWaitMs);
+        QVERIFY(selector.errors().isEmpty());
+        QList<qint64> now = liveLeases(*m_client);
+        now.removeIf([&](qint64 id) { return before.contains(id); });
+        QVERIFY2(now.isEmpty(),
+            qPrintable(u"%1 lease(s) left after %2 turns"_s.arg(now.size()).arg(turns)));
+    }
+    QVERIFY(keyValueOf(*m_client, "/el/quick/LEADER").key.isEmpty());
+}
+
+void tst_EtcdLeaderSelector::waitForStartedFromAWorkerThread()
+{
+    EtcdLeaderSelector holder(m_client.get(), "/el/waitstart", withId(u"holder"_s));
+    TermLog held(&holder);
+    QVERIFY(holder.start());
+    QTRY_COMPARE_WITH_TIMEOUT(held.count(u"elected"_s), 1, kWaitMs);
+    EtcdLeaderSelector follower(m_client.get(), "/el/waitstart", withId(u"follower"_s));
+    std::atomic<int> started = -1;
+    std::thread waiter([&] { started = follower.waitForStarted(10s) ? 1 : 0; });
+    QVERIFY(follower.start());
+    QTRY_VERIFY_WITH_TIMEOUT(started.load() != -1, kWaitMs);
+    waiter.join();
+    QCOMPARE(started.load(), 1); // in the running, not leading
+    QVERIFY(!follower.isLeader());
+    follower.close();
+    holder.close();
+    QTRY_COMPARE_WITH_TIMEOUT(held.count(u"closed"_s), 1, kWaitMs);
 }
 
 QTEST_MAIN(tst_EtcdLeaderSelector)
