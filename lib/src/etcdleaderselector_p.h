@@ -12,6 +12,7 @@
 #include <EtcdQt/etcdselfhealingkeepalive.h>
 #include <EtcdQt/etcdwatch.h>
 
+#include <QtCore/qelapsedtimer.h>
 #include <QtCore/qtimer.h>
 
 #include <memory>
@@ -48,6 +49,7 @@ public:
     void campaignInTurn();
     void onCampaigned(quint64 forTerm, EtcdTxnReply *reply, const EtcdStatus &status);
     void retryLater(const EtcdStatus &why);
+    void retry();
     void watchLeader();
     void onWatchActive();
     bool announceStarted();
@@ -88,6 +90,8 @@ public:
     bool closing = false;
     bool closeAwaitsGrant = false;
     int retryDelayMs = 0;
+    QElapsedTimer startClock; // since start(): how long a failing start keeps trying
+    qint64 lastDelete = 0; // revision of the last DELETE of LEADER seen while campaigning
     std::unique_ptr<EtcdKeepAlive> keepAlive;
     std::unique_ptr<EtcdSelfHealingKeepAlive> participation;
     std::unique_ptr<EtcdWatch> watch;

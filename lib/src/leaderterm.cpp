@@ -38,6 +38,7 @@ EtcdLeaderSelectorPrivate::EtcdLeaderSelectorPrivate(
         ? QStringLiteral("LeaderSelector:") + QString::fromLatin1(RecipePaths::randomId(7))
         : options.clientId;
     retryTimer.setSingleShot(true);
+    QObject::connect(&retryTimer, &QTimer::timeout, &retryTimer, [this] { retry(); });
     turnTimer.setSingleShot(true);
     QObject::connect(&turnTimer, &QTimer::timeout, &turnTimer, [this] { campaign(); });
 }
@@ -61,6 +62,8 @@ void EtcdLeaderSelectorPrivate::beginTerm()
     ledThisTerm = campaignAgain = startedThisTerm = resyncPending = watchLive = false;
     relinquishRan = false;
     retryDelayMs = 0;
+    lastDelete = 0;
+    startClock.start();
     sync->begin();
     q->setActive(true);
     registerParticipation();
@@ -92,9 +95,11 @@ void EtcdLeaderSelectorPrivate::onGranted(quint64 forTerm, const EtcdStatus &sta
         return;
     }
     if (!status.isOk()) {
-        if (startedThisTerm)
-            return retryLater(status); // in the running already: keep trying
-        return endTerm(End::Failed, status); // start() itself failed: say so, do not hang
+        // In the running already, or etcd only blinked (a restart): keep trying. A start()
+        // that cannot reach etcd within the grant timeout fails, and says so.
+        if (startedThisTerm || startClock.elapsed() < kGrantTimeout.count())
+            return retryLater(status);
+        return endTerm(End::Failed, status);
     }
     leaseId = lease;
     keepLeaseAlive();
@@ -170,6 +175,8 @@ void EtcdLeaderSelectorPrivate::onCampaigned(
         const auto held = reply->results().constFirst().keyValues;
         holder = held.isEmpty() ? QString() : RecipePaths::stripUniqueSuffix(held.first().value);
     }
+    if (reply->succeeded() && lastDelete > reply->revision())
+        return campaign(); // won, but the watch already saw that key deleted: not ours
     if (reply->succeeded()) {
         fencing = {leaderKey, leaseId, reply->revision()};
         return becomeLeader();
@@ -180,20 +187,20 @@ void EtcdLeaderSelectorPrivate::onCampaigned(
 
 void EtcdLeaderSelectorPrivate::retryLater(const EtcdStatus &why)
 {
-    Q_Q(EtcdLeaderSelector);
     qCDebug(lcEtcdRecipe).noquote() << "election" << path << "retries after" << why.toString();
     retryDelayMs = std::clamp(retryDelayMs * 2, kRetryMinMs, int(options.ttl.count() * 500));
-    QObject::disconnect(&retryTimer, nullptr, q, nullptr);
-    QObject::connect(&retryTimer, &QTimer::timeout, q, [this] {
-        if (resyncPending)
-            return revalidate(true);
-        if (state != State::Campaigning)
-            return;
-        if (leaseId <= 0 && !granting)
-            return grant();
-        campaign();
-    });
     retryTimer.start(retryDelayMs);
+}
+
+void EtcdLeaderSelectorPrivate::retry()
+{
+    if (resyncPending)
+        return revalidate(true);
+    if (state != State::Campaigning)
+        return;
+    if (leaseId <= 0 && !granting)
+        return grant();
+    campaign();
 }
 
 // The watch goes live before the first compare-and-set, from "now": it misses no DELETE
@@ -261,6 +268,7 @@ void EtcdLeaderSelectorPrivate::onEvents(const QList<EtcdWatchEvent> &events)
                 return stepDown(
                     lostStatus(EtcdLeaderSelector::tr("another node holds the leader key")));
         } else if (state == State::Campaigning && deleted) {
+            lastDelete = e.revision;
             campaignInTurn();
         } else if (state == State::Campaigning) {
             holder = RecipePaths::stripUniqueSuffix(e.keyValue.value);
