@@ -9,11 +9,25 @@
 
 #include <atomic>
 
-// Every signal of one selector, in order, as short names ("started", "elected", ...).
+// Options for a candidate named `id`, with the 2 s TTL the election tests use unless they
+// need a longer one.
+inline EtcdLeaderSelectorOptions withId(
+    const QString &id, std::chrono::seconds ttl = std::chrono::seconds(2))
+{
+    EtcdLeaderSelectorOptions o;
+    o.ttl = ttl;
+    o.clientId = id;
+    return o;
+}
+
+// Every signal of one selector, in order, as short names ("started", "elected", ...), and
+// every connection state it moved to.
 struct TermLog
 {
     explicit TermLog(EtcdLeaderSelector *s)
     {
+        QObject::connect(s, &EtcdRecipe::connectionStateChanged, s,
+            [this](EtcdRecipe::ConnectionState state) { states.append(state); });
         QObject::connect(s, &EtcdLeaderSelector::started, s,
             [this] { events.append(QStringLiteral("started")); });
         QObject::connect(s, &EtcdLeaderSelector::elected, s,
@@ -32,6 +46,7 @@ struct TermLog
     }
     [[nodiscard]] int count(const QString &name) const { return int(events.count(name)); }
     QStringList events;
+    QList<EtcdRecipe::ConnectionState> states;
     EtcdStatus lost;
     EtcdStatus failure;
 };

@@ -13,17 +13,8 @@ using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
 
 namespace {
-constexpr auto kTtl = 2s;
 constexpr int kTtlMs = 2000;
 constexpr int kWaitMs = 5 * kTtlMs;
-
-EtcdLeaderSelectorOptions withId(const QString &id, std::chrono::seconds ttl = kTtl)
-{
-    EtcdLeaderSelectorOptions o;
-    o.ttl = ttl;
-    o.clientId = id;
-    return o;
-}
 
 // Leads until its stop is requested, parked in its own code (not in waitUntilFinished()).
 void parkUntilStopped(std::stop_token stop)
@@ -72,9 +63,6 @@ void tst_EtcdElectionFaults::revokedLeaseStepsDownAndInterruptsBody()
     selector.setRelinquishLeadership(
         [&](EtcdLeaderSelector &s) { relinquishSawLeader = s.isLeader(); });
     TermLog log(&selector);
-    QList<EtcdRecipe::ConnectionState> states;
-    connect(&selector, &EtcdRecipe::connectionStateChanged, this,
-        [&states](EtcdRecipe::ConnectionState s) { states.append(s); });
     QVERIFY(selector.start());
     QTRY_COMPARE_WITH_TIMEOUT(log.count(u"elected"_s), 1, kWaitMs);
     const qint64 lease = selector.fencingToken().leaseId;
@@ -84,7 +72,7 @@ void tst_EtcdElectionFaults::revokedLeaseStepsDownAndInterruptsBody()
         QStringList({u"started"_s, u"elected"_s, u"lost"_s, u"relinquished"_s, u"finished"_s}));
     QVERIFY(stopRequested.load());
     QVERIFY(!relinquishSawLeader.load());
-    QCOMPARE(states, QList<EtcdRecipe::ConnectionState>({EtcdRecipe::ConnectionState::Lost}));
+    QCOMPARE(log.states, QList<EtcdRecipe::ConnectionState>({EtcdRecipe::ConnectionState::Lost}));
     QVERIFY(!selector.errors().isEmpty());
     QCOMPARE(selector.counters().steppedDown, 1u);
     QVERIFY(!selector.isLeader());
@@ -117,9 +105,6 @@ void tst_EtcdElectionFaults::participationHealsAfterItsLeaseIsLost()
 {
     EtcdLeaderSelector selector(m_client.get(), "/ef/presence", withId(u"present"_s));
     TermLog log(&selector);
-    QList<EtcdRecipe::ConnectionState> states;
-    connect(&selector, &EtcdRecipe::connectionStateChanged, this,
-        [&states](EtcdRecipe::ConnectionState s) { states.append(s); });
     QVERIFY(selector.start());
     QTRY_COMPARE_WITH_TIMEOUT(log.count(u"elected"_s), 1, kWaitMs);
     const QByteArray key = "/ef/presence/participants/present";
@@ -132,7 +117,7 @@ void tst_EtcdElectionFaults::participationHealsAfterItsLeaseIsLost()
     QCOMPARE(keyValueOf(*m_client, key).value, "present"_ba);
     QVERIFY(selector.isLeader());
     QCOMPARE(log.count(u"lost"_s), 0);
-    QTRY_COMPARE_WITH_TIMEOUT(states,
+    QTRY_COMPARE_WITH_TIMEOUT(log.states,
         QList<EtcdRecipe::ConnectionState>(
             {EtcdRecipe::ConnectionState::Lost, EtcdRecipe::ConnectionState::Reconnected}),
         kWaitMs);

@@ -12,16 +12,7 @@ using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
 
 namespace {
-constexpr auto kTtl = 2s;
 constexpr int kWaitMs = 5 * 2000;
-
-EtcdLeaderSelectorOptions withId(const QString &id)
-{
-    EtcdLeaderSelectorOptions o;
-    o.ttl = kTtl;
-    o.clientId = id;
-    return o;
-}
 
 struct LatchLog
 {

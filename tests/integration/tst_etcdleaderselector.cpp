@@ -20,14 +20,6 @@ using namespace std::chrono_literals;
 namespace {
 constexpr auto kTtl = 2s;
 constexpr int kWaitMs = 5 * 2000; // five TTLs: generous on a loaded 2-core machine
-
-EtcdLeaderSelectorOptions withId(const QString &id, std::chrono::seconds ttl = kTtl)
-{
-    EtcdLeaderSelectorOptions o;
-    o.ttl = ttl;
-    o.clientId = id;
-    return o;
-}
 } // namespace
 
 class tst_EtcdLeaderSelector : public QObject
