@@ -467,6 +467,7 @@ void EtcdLeaderSelectorPrivate::releaseParticipation(quint64 forTerm)
     EtcdSelfHealingKeepAlive *p = participation.release();
     if (!p)
         return completeTerm(forTerm);
+    p->setParent(q); // a selector destroyed before p's closed() still takes p with it
     QObject::connect(p, &EtcdRecipe::closed, q, [this, p, forTerm] {
         p->deleteLater(); // we are inside its signal
         completeTerm(forTerm);
