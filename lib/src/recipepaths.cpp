@@ -43,4 +43,12 @@ QByteArray participantKey(const QByteArray &electionPath, const QString &clientI
     return appendToPath(appendToPath(electionPath, "participants"), clientId.toUtf8());
 }
 
+QByteArray mutexKey(const QByteArray &path, qint64 leaseId)
+{
+    // etcd grants positive ids only; a negative one is still written as Go would ("-1f").
+    const QByteArray hex = leaseId < 0 ? '-' + QByteArray::number(0ULL - quint64(leaseId), 16)
+                                       : QByteArray::number(leaseId, 16);
+    return path + '/' + hex;
+}
+
 } // namespace Etcd::Internal::RecipePaths

@@ -27,6 +27,10 @@ ETCDQT_AUTOTEST_EXPORT QByteArray leaderKey(const QByteArray &electionPath);
 ETCDQT_AUTOTEST_EXPORT QByteArray participantKey(
     const QByteArray &electionPath, const QString &clientId);
 
+// etcd's concurrency.Mutex layout, so etcdctl lock and Go contend with us: "<path>/" (the
+// '/' appended as Go does, even after one) and the lease id in lowercase hex, as Go's %x.
+ETCDQT_AUTOTEST_EXPORT QByteArray mutexKey(const QByteArray &path, qint64 leaseId);
+
 inline constexpr int kTokenLength = 7;
 
 } // namespace Etcd::Internal::RecipePaths

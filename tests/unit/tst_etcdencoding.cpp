@@ -30,6 +30,7 @@ private Q_SLOTS:
     void endpoints();
     void grpcTargets();
     void recipePathsAreEtcdRecipes();
+    void mutexKeyIsGosLayout();
 };
 
 void tst_EtcdEncoding::int32BigEndian()
@@ -155,6 +156,16 @@ void tst_EtcdEncoding::recipePathsAreEtcdRecipes()
     QCOMPARE(stripUniqueSuffix("LeaderSelector:Ab3dE9x:q1W2e3R"), u"LeaderSelector:Ab3dE9x"_s);
     QVERIFY(randomId() != randomId());
     QCOMPARE(randomId().size(), 10);
+}
+
+// etcd's concurrency.Mutex: fmt.Sprintf("%s/%x", pfx, leaseID), the '/' appended as is.
+void tst_EtcdEncoding::mutexKeyIsGosLayout()
+{
+    using Etcd::Internal::RecipePaths::mutexKey;
+    QCOMPARE(mutexKey("/locks/a", 0x694d8a3b1c2e0f05), "/locks/a/694d8a3b1c2e0f05"_ba);
+    QCOMPARE(mutexKey("lk", 10), "lk/a"_ba); // no padding
+    QCOMPARE(mutexKey("lk/", 255), "lk//ff"_ba); // Go does not normalise the path either
+    QCOMPARE(mutexKey("lk", -31), "lk/-1f"_ba);
 }
 
 QTEST_GUILESS_MAIN(tst_EtcdEncoding)

@@ -1,0 +1,381 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+#include "etcdmutex_p.h"
+#include "etcdqt_internal_p.h"
+#include "leaseops_p.h"
+
+#include <EtcdQt/etcdclient.h>
+#include <EtcdQt/etcdreplies.h>
+
+using namespace Etcd::Internal;
+using namespace std::chrono;
+
+/*!
+    \class EtcdMutex
+    \inmodule EtcdQt
+    \brief The lock alone is advisory: writes that must not interleave go through
+    guardedTxn() or commitGuarded(), which commit only while the hold lasts.
+
+    A distributed, reentrant mutex on etcd. A holder that was paused or partitioned may
+    still run after etcd gave the lock to another; only a write guarded by its
+    fencingToken() is refused then.
+
+    The keys are etcd's own \c concurrency.Mutex layout: an acquisition creates
+    \c{<path>/<lease id in lowercase hex>} with an empty value on a lease of its own, and the
+    lock belongs to the key with the lowest create revision under \c{<path>/}. \c{etcdctl
+    lock}, Go's \c concurrency.Mutex and etcd's Lock RPC on the same path contend with this
+    class, first come first served.
+
+    An acquisition is one transaction: it creates the key and reads the queue. When keys
+    created earlier exist, one watch on the path (per mutex, live before the reads it
+    completes) strikes them off as etcd deletes them, and the lock is taken the moment the
+    last one goes, without another read and without etcd's 100 ms catch-up delay. The lease
+    is granted ahead of time and kept alive, so lock() costs one RPC and unlock() one delete;
+    the used lease is revoked in the background.
+
+    \section1 Threads
+    The blocking forms lock(), tryLock(), unlock() and isLocked() are for worker threads;
+    they carry their RPCs to this object's thread, whose event loop must run, and refuse with
+    a warning when called in it. There, acquire() starts an acquisition and acquired()
+    follows; release() gives the hold back. Holds are per thread and reentrant: a thread that
+    holds the lock takes it again at once, and holdCount() counts how often. Another thread
+    using the same object queues in etcd like another process would.
+
+    \section1 Losing the lock
+    A hold's lease is never healed: etcd deletes the key when the lease runs out (a holder
+    unheard for a TTL, a revoke) and may already have handed the lock on. Loss is
+    cooperative: lockLost() is emitted once, connectionState moves to Lost, the reason is kept
+    in errors(), and the matching unlock() (one per nested lock()) returns false. The holding
+    thread keeps running unless EtcdMutexOptions::interruptOnLockLoss is set, which requests
+    the interruption of its QThread. A waiter whose lease dies queues again, at the tail,
+    with a fresh lease.
+*/
+
+/*! \fn void EtcdMutex::acquired()
+    Emitted in this object's thread when an acquire() succeeded (also for a nested one).
+*/
+/*! \fn void EtcdMutex::lockLost(const EtcdStatus &reason)
+    Emitted once per hold that was lost for \a reason before it was released.
+*/
+
+/*!
+    Constructs a mutex on \a path for \a client with \a options. No I/O happens until the
+    first acquisition.
+*/
+EtcdMutex::EtcdMutex(
+    EtcdClient *client, const QByteArray &path, const EtcdMutexOptions &options, QObject *parent)
+    : EtcdRecipe(
+        client, QStringLiteral("DistributedMutex[%1]").arg(QString::fromUtf8(path)), parent),
+      d_ptr(new EtcdMutexPrivate(this, path, options))
+{ }
+
+/*!
+    Releases every hold and ends every wait (blocked lock() calls return false), revoking
+    the leases without waiting for etcd's answers.
+*/
+EtcdMutex::~EtcdMutex()
+{
+    Q_D(EtcdMutex);
+    d->closing = true;
+    d->sync->close();
+    d->watch.reset();
+    for (auto &[id, a] : d->acquisitions) {
+        a->keepAlive.reset();
+        revokeLeaseQuietly(client(), a->leaseId);
+    }
+    d->acquisitions.clear();
+    if (d->spare) {
+        d->spare->keepAlive.reset();
+        revokeLeaseQuietly(client(), d->spare->id);
+    }
+}
+
+/*! \property EtcdMutex::path The lock's path; its keys live under \c{<path>/}. */
+QByteArray EtcdMutex::path() const
+{
+    return d_func()->path;
+}
+
+/*! The TTL of each acquisition's lease. */
+seconds EtcdMutex::ttl() const
+{
+    return d_func()->options.ttl;
+}
+
+/*! Whether a lost hold requests the interruption of the holding thread. */
+bool EtcdMutex::interruptOnLockLoss() const
+{
+    return d_func()->options.interruptOnLockLoss;
+}
+
+namespace {
+bool refuseOwnThread(const QObject *o, const char *what)
+{
+    if (QThread::currentThread() != o->thread())
+        return false;
+    qCWarning(lcEtcdRecipe,
+        "EtcdMutex::%s called in the mutex's own thread: it would block the events it waits "
+        "for; refused",
+        what);
+    return true;
+}
+
+// How long a blocking call waits beyond its own deadline for the mutex's thread to answer:
+// a frozen event loop must not hold a worker forever.
+milliseconds graceFor(seconds ttl)
+{
+    return std::max<milliseconds>(2 * ttl, seconds(5));
+}
+} // namespace
+
+bool EtcdMutexPrivate::lockBlocking(std::optional<milliseconds> timeout)
+{
+    Q_Q(EtcdMutex);
+    const ThreadId self = std::this_thread::get_id();
+    if (sync->reenter(self))
+        return true;
+    if (sync->isClosed())
+        return false;
+    auto request = std::make_shared<MutexRequest>();
+    std::optional<TimePoint> deadline;
+    if (timeout)
+        deadline = steady_clock::now() + *timeout;
+    QMetaObject::invokeMethod(
+        q,
+        [this, request, self, thread = QPointer<QThread>(QThread::currentThread()), deadline] {
+            start(request, self, thread, deadline);
+        },
+        Qt::QueuedConnection);
+    std::optional<TimePoint> giveUp;
+    if (deadline)
+        giveUp = *deadline + graceFor(options.ttl);
+    if (sync->await(*request, giveUp))
+        return true;
+    if (request->abandoned) // the owner thread did not answer in time; it cleans up later
+        QMetaObject::invokeMethod(
+            q, [this] { cancelAbandoned(); }, Qt::QueuedConnection);
+    return false;
+}
+
+bool EtcdMutexPrivate::unlockBlocking()
+{
+    Q_Q(EtcdMutex);
+    quint64 id = 0;
+    switch (sync->release(std::this_thread::get_id(), &id)) {
+    case MutexSync::Release::Nested:
+        return true;
+    case MutexSync::Release::Dispossessed:
+        return false;
+    case MutexSync::Release::NotHeld:
+        qCWarning(lcEtcdRecipe, "EtcdMutex::unlock() by a thread that holds no lock");
+        return false;
+    case MutexSync::Release::Last:
+        break;
+    }
+    // A delete that gets no answer within a TTL no longer matters: the lease is gone by then.
+    return callInThreadOf<bool>(q, options.ttl, false, [this, id](Answer<bool> answer) {
+        releaseHold(id, answer);
+    }).value_or(true);
+}
+
+/*!
+    For worker threads: blocks until this thread holds the lock, however long that takes.
+    Returns true once held (at once when this thread holds it already), false when the mutex
+    was closed or destroyed meanwhile, on bad input, and in this object's thread (refused).
+*/
+bool EtcdMutex::lock()
+{
+    if (refuseOwnThread(this, "lock()"))
+        return false;
+    return d_func()->lockBlocking(std::nullopt);
+}
+
+/*!
+    For worker threads: like lock(), but gives up after \a timeout and returns false. The
+    first attempt is always answered, so tryLock(0ms) takes a free lock. When it gives up,
+    the waiting key is deleted (its lease revoked) before it returns: nothing is left behind.
+*/
+bool EtcdMutex::tryLock(milliseconds timeout)
+{
+    if (refuseOwnThread(this, "tryLock()"))
+        return false;
+    return d_func()->lockBlocking(std::max(timeout, milliseconds(0)));
+}
+
+/*!
+    For worker threads: releases one hold of this thread. The last one deletes the lock key
+    and returns once etcd answered. Returns true when the hold was this thread's until now;
+    false when it had been lost (lockLost()) or released by close(), when this thread holds
+    nothing (with a warning), and in this object's thread (refused).
+*/
+bool EtcdMutex::unlock()
+{
+    if (refuseOwnThread(this, "unlock()"))
+        return false;
+    return d_func()->unlockBlocking();
+}
+
+/*!
+    For worker threads: whether anyone (any process) holds or waits for the lock now, by one
+    count-only read of \c{<path>/}. Advisory: the answer may be stale when it arrives. False
+    when etcd did not answer within a TTL, and in this object's thread (refused).
+*/
+bool EtcdMutex::isLocked() const
+{
+    if (refuseOwnThread(this, "isLocked()"))
+        return false;
+    auto *self = const_cast<EtcdMutex *>(this);
+    return callInThreadOf<bool>(self, ttl(), false, [self](Answer<bool> answer) {
+        if (!self->client())
+            return answer(false);
+        EtcdRangeOptions count;
+        count.prefix = true;
+        count.countOnly = true;
+        EtcdRangeReply *reply = self->client()->get(self->d_func()->prefix, count);
+        connect(reply, &EtcdReply::finished, self,
+            [reply, answer](const EtcdStatus &s) { answer(s.isOk() && reply->count() > 0); });
+    }).value_or(false);
+}
+
+/*! How many times the calling thread holds the lock now (0 after a loss). Any thread. */
+int EtcdMutex::holdCount() const
+{
+    return d_func()->sync->holdCount(std::this_thread::get_id());
+}
+
+/*! Whether the calling thread holds the lock, as far as etcd has told. Any thread. */
+bool EtcdMutex::isHeldByCurrentThread() const
+{
+    return holdCount() > 0;
+}
+
+/*!
+    The calling thread's proof of its hold: the lock key, its lease and its create revision.
+    Invalid when the thread holds nothing. Any thread.
+*/
+EtcdFencingToken EtcdMutex::fencingToken() const
+{
+    return d_func()->sync->token(std::this_thread::get_id());
+}
+
+/*!
+    In this object's thread: sends \a txn guarded by fencingToken(), so it commits
+    (succeeded() is true) only while this thread's hold still owns the lock key.
+*/
+EtcdTxnReply *EtcdMutex::guardedTxn(const EtcdTxn &txn)
+{
+    return client() ? client()->txn(fencingToken().guard(txn)) : nullptr;
+}
+
+/*!
+    For worker threads: sends \a txn guarded by the calling thread's fencing token and waits
+    at most \a timeout for etcd's answer. Returns true when it committed. Otherwise \a status
+    (when given) says why: the hold is over (FailedPrecondition), etcd refused or could not be
+    reached, or no answer came in time (DeadlineExceeded; the write may still commit, but only
+    while the hold lasts). Refused, returning false with WrongThread, in this object's thread.
+*/
+bool EtcdMutex::commitGuarded(const EtcdTxn &txn, milliseconds timeout, EtcdStatus *status)
+{
+    using Outcome = std::pair<EtcdStatus, bool>;
+    const auto report = [status](const EtcdStatus &s) {
+        if (status)
+            *status = s;
+    };
+    if (refuseOwnThread(this, "commitGuarded()")) {
+        report(EtcdStatus(Etcd::ErrorCode::WrongThread, tr("called in the mutex's own thread")));
+        return false;
+    }
+    const EtcdTxn guarded = fencingToken().guard(txn); // this thread's hold, not a later one
+    const std::optional<Outcome> outcome = callInThreadOf<Outcome>(this, timeout,
+        Outcome {EtcdStatus(Etcd::ErrorCode::Cancelled, tr("the mutex was destroyed")), false},
+        [this, guarded](Answer<Outcome> answer) {
+            EtcdTxnReply *reply = client() ? client()->txn(guarded) : nullptr;
+            if (!reply)
+                return answer({EtcdStatus(Etcd::ErrorCode::NotConnected, tr("no client")), false});
+            connect(reply, &EtcdReply::finished, this, [reply, answer](const EtcdStatus &s) {
+                const bool committed = s.isOk() && reply->succeeded();
+                answer({s.isOk() && !committed
+                        ? EtcdStatus(Etcd::ErrorCode::FailedPrecondition, tr("the hold is over"))
+                        : s,
+                    committed});
+            });
+        });
+    if (!outcome) {
+        report(EtcdStatus(Etcd::ErrorCode::DeadlineExceeded, tr("no answer in time")));
+        return false;
+    }
+    report(outcome->first);
+    return outcome->second;
+}
+
+/*!
+    In this object's thread: starts acquiring the lock for this thread; acquired() follows
+    once it is held. When this thread holds it already, the hold is counted again and
+    acquired() follows on the next loop turn. Returns false, with a warning or the reason in
+    errors(), when called from another thread, while an acquire() is still in flight, after
+    close(), or on bad input. release() abandons an acquire() still in flight.
+*/
+bool EtcdMutex::acquire()
+{
+    Q_D(EtcdMutex);
+    if (QThread::currentThread() != thread()) {
+        qCWarning(lcEtcdRecipe, "EtcdMutex::acquire() called outside the mutex's thread; refused");
+        return false;
+    }
+    if (d->sync->reenter(std::this_thread::get_id())) {
+        QMetaObject::invokeMethod(this, &EtcdMutex::acquired, Qt::QueuedConnection);
+        return true;
+    }
+    if (d->ownerPending) {
+        qCWarning(lcEtcdRecipe, "EtcdMutex::acquire() while one is in flight; refused");
+        return false;
+    }
+    if (!d->start(nullptr, std::this_thread::get_id(), QThread::currentThread(), std::nullopt))
+        return false;
+    d->ownerPending = d->nextId;
+    return true;
+}
+
+/*!
+    In this object's thread: releases one hold taken with acquire(); the last one deletes the
+    lock key without waiting for etcd (a loss found meanwhile is reported by lockLost()).
+    Returns true when the hold was held until now; false when it had been lost or closed, or
+    when nothing was held (an acquire() still in flight is abandoned).
+*/
+bool EtcdMutex::release()
+{
+    Q_D(EtcdMutex);
+    if (QThread::currentThread() != thread()) {
+        qCWarning(lcEtcdRecipe, "EtcdMutex::release() called outside the mutex's thread; refused");
+        return false;
+    }
+    quint64 id = 0;
+    switch (d->sync->release(std::this_thread::get_id(), &id)) {
+    case MutexSync::Release::Nested:
+        return true;
+    case MutexSync::Release::Dispossessed:
+        return false;
+    case MutexSync::Release::NotHeld:
+        if (EtcdMutexPrivate::Acquisition *a = d->find(d->ownerPending))
+            d->cancel(*a);
+        return false;
+    case MutexSync::Release::Last:
+        break;
+    }
+    d->releaseHold(id);
+    return true;
+}
+
+/*!
+    Releases every hold of every thread (their unlock() calls then return false), ends every
+    wait (blocked lock() calls return false), and revokes every lease, which deletes the keys.
+    closed() follows once etcd answered. Never blocks.
+*/
+void EtcdMutex::close()
+{
+    Q_D(EtcdMutex);
+    if (isClosed())
+        return;
+    markClosed();
+    d->closeAll();
+}

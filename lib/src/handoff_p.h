@@ -1,0 +1,92 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+//
+//  W A R N I N G: internal header, not part of the EtcdQt API.
+#pragma once
+
+#include <QtCore/qobject.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <optional>
+
+namespace Etcd::Internal {
+
+// One value that a worker thread waits for and an object's own thread provides, once.
+template <typename T>
+class Handoff
+{
+public:
+    void provide(T v)
+    {
+        {
+            std::lock_guard lock(mutex);
+            if (value)
+                return;
+            value = std::move(v);
+        }
+        answered.notify_all();
+    }
+    std::optional<T> waitFor(std::chrono::milliseconds timeout)
+    {
+        std::unique_lock lock(mutex);
+        answered.wait_for(lock, timeout, [this] { return value.has_value(); });
+        return value;
+    }
+
+private:
+    std::mutex mutex;
+    std::condition_variable answered;
+    std::optional<T> value;
+};
+
+// The providing side of a Handoff, copyable into callbacks. When the last copy goes away
+// unanswered (the object whose thread was to answer died first), the waiter gets `fallback`
+// at once instead of waiting out its timeout.
+template <typename T>
+class Answer
+{
+public:
+    Answer() = default; // answers nobody
+    Answer(std::shared_ptr<Handoff<T>> handoff, T fallback)
+        : state(std::make_shared<State>(std::move(handoff), std::move(fallback)))
+    { }
+    explicit operator bool() const { return bool(state); }
+    void operator()(T v) const
+    {
+        if (state)
+            state->handoff->provide(std::move(v));
+    }
+
+private:
+    struct State
+    {
+        State(std::shared_ptr<Handoff<T>> h, T f)
+            : handoff(std::move(h)), fallback(std::move(f)) { }
+        ~State() { handoff->provide(std::move(fallback)); } // a no-op once answered
+        std::shared_ptr<Handoff<T>> handoff;
+        T fallback;
+    };
+    std::shared_ptr<State> state;
+};
+
+// From a worker thread: runs `start(answer)` in `context`'s thread and waits at most
+// `timeout` for its answer (nullopt when none came in time).
+template <typename T, typename Start>
+std::optional<T> callInThreadOf(
+    QObject *context, std::chrono::milliseconds timeout, T fallback, Start start)
+{
+    auto handoff = std::make_shared<Handoff<T>>();
+    // Only the posted call holds the answer: if it is dropped, the fallback comes at once.
+    QMetaObject::invokeMethod(
+        context,
+        [answer = Answer<T>(handoff, std::move(fallback)), start = std::move(start)]() mutable {
+            start(answer);
+        },
+        Qt::QueuedConnection);
+    return handoff->waitFor(timeout);
+}
+
+} // namespace Etcd::Internal

@@ -1,0 +1,622 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+// The acquisition machinery of EtcdMutex (see etcdmutex_p.h for its shape).
+#include "etcdmutex_p.h"
+#include "etcdqt_internal_p.h"
+#include "leaseops_p.h"
+#include "recipepaths_p.h"
+
+#include <EtcdQt/etcdclient.h>
+#include <EtcdQt/etcdreplies.h>
+
+#include <QtCore/qscopeguard.h>
+
+using namespace Etcd::Internal;
+using namespace std::chrono;
+using namespace Qt::StringLiterals;
+
+namespace {
+constexpr milliseconds kGrantTimeout {5000};
+constexpr int kRetryMinMs = 100;
+
+EtcdStatus lostStatus(const QString &message)
+{
+    return EtcdStatus(Etcd::ErrorCode::LeaseExpired, message);
+}
+
+void dropKeepAlive(std::unique_ptr<EtcdKeepAlive> &k)
+{
+    // Possibly inside its own signal: stop it now, delete it later.
+    if (!k)
+        return;
+    k->disconnect();
+    k->stop();
+    k.release()->deleteLater();
+}
+void dropTimer(std::unique_ptr<QTimer> &t)
+{
+    // Possibly inside its own timeout(): stop it now, delete it later.
+    if (!t)
+        return;
+    t->stop();
+    t.release()->deleteLater();
+}
+} // namespace
+
+EtcdMutexPrivate::EtcdMutexPrivate(EtcdMutex *q, const QByteArray &p, const EtcdMutexOptions &o)
+    : q_ptr(q), path(p), prefix(p + '/'), options(o), sync(std::make_shared<MutexSync>())
+{
+    grantRetry.setSingleShot(true);
+    QObject::connect(&grantRetry, &QTimer::timeout, q, [this] { topUpLeases(); });
+}
+
+EtcdStatus EtcdMutexPrivate::inputProblem() const
+{
+    const Q_Q(EtcdMutex);
+    if (q->isClosed())
+        return EtcdStatus(
+            Etcd::ErrorCode::FailedPrecondition, EtcdMutex::tr("the mutex is closed"));
+    if (path.isEmpty())
+        return EtcdStatus(Etcd::ErrorCode::InvalidArgument, EtcdMutex::tr("empty lock path"));
+    if (options.ttl.count() <= 0)
+        return EtcdStatus(
+            Etcd::ErrorCode::InvalidArgument, EtcdMutex::tr("the lease TTL must be positive"));
+    if (!q->client())
+        return EtcdStatus(Etcd::ErrorCode::NotConnected, EtcdMutex::tr("no client"));
+    return {};
+}
+
+EtcdMutexPrivate::Acquisition *EtcdMutexPrivate::find(quint64 id)
+{
+    const auto it = acquisitions.find(id);
+    return it == acquisitions.end() ? nullptr : it->second.get();
+}
+
+bool EtcdMutexPrivate::start(std::shared_ptr<MutexRequest> request, ThreadId thread,
+    QPointer<QThread> qthread, std::optional<TimePoint> deadline)
+{
+    Q_Q(EtcdMutex);
+    if (const EtcdStatus problem = inputProblem(); !problem.isOk()) {
+        if (!q->isClosed())
+            q->recordError(problem);
+        if (request)
+            sync->fail(*request);
+        return false;
+    }
+    auto owned = std::make_unique<Acquisition>();
+    Acquisition &a = *owned;
+    a.id = ++nextId;
+    a.request = std::move(request);
+    a.thread = thread;
+    a.qthread = std::move(qthread);
+    acquisitions.emplace(a.id, std::move(owned));
+    if (deadline) {
+        a.deadline = std::make_unique<QTimer>();
+        a.deadline->setSingleShot(true);
+        QObject::connect(
+            a.deadline.get(), &QTimer::timeout, q, [this, id = a.id] { onDeadline(id); });
+        const auto left = duration_cast<milliseconds>(*deadline - steady_clock::now());
+        a.deadline->start(std::max(left, milliseconds(0)));
+    }
+    q->setActive(true);
+    ensureWatch();
+    needLease(a);
+    return true;
+}
+
+// The spare lease goes to this acquisition and a new spare is granted at once, alongside
+// the transaction: no grant sits on the path of a lock() that finds a spare.
+void EtcdMutexPrivate::needLease(Acquisition &a)
+{
+    a.phase = Phase::NeedLease;
+    a.key.clear();
+    a.leaseId = 0;
+    if (spare) {
+        a.leaseId = spare->id;
+        a.keepAlive = std::move(spare->keepAlive);
+        spare.reset();
+        topUpLeases();
+        return tryAcquire(a);
+    }
+    leaseWaiters.append(a.id);
+    topUpLeases();
+}
+
+void EtcdMutexPrivate::topUpLeases()
+{
+    Q_Q(EtcdMutex);
+    if (closing || !q->client() || grantRetry.isActive())
+        return;
+    const qsizetype wanted = leaseWaiters.size() + 1; // one spare beyond the waiters
+    for (qsizetype have = grantsInFlight + (spare ? 1 : 0); have < wanted; ++have)
+        grant();
+}
+
+void EtcdMutexPrivate::grant()
+{
+    Q_Q(EtcdMutex);
+    ++grantsInFlight;
+    grantLeaseWithin(q->client(), options.ttl, kGrantTimeout, q,
+        [this](const EtcdStatus &s, qint64 lease) { onGranted(s, lease); });
+}
+
+void EtcdMutexPrivate::onGranted(const EtcdStatus &status, qint64 lease)
+{
+    Q_Q(EtcdMutex);
+    --grantsInFlight;
+    if (closing) {
+        EtcdReply *revoke = status.isOk() ? revokeLeaseQuietly(q->client(), lease) : nullptr;
+        if (!revoke)
+            return closeStep();
+        QObject::connect(revoke, &EtcdReply::finished, q, [this] { closeStep(); });
+        return;
+    }
+    if (!status.isOk()) {
+        q->recordError(status);
+        if (!leaseWaiters.isEmpty()) {
+            grantRetryMs
+                = std::clamp(grantRetryMs * 2, kRetryMinMs, int(options.ttl.count() * 500));
+            grantRetry.start(grantRetryMs);
+        }
+        return;
+    }
+    grantRetryMs = 0;
+    while (!leaseWaiters.isEmpty()) {
+        Acquisition *a = find(leaseWaiters.takeFirst());
+        if (!a || a->phase != Phase::NeedLease)
+            continue;
+        a->leaseId = lease;
+        a->keepAlive = keepAliveFor(lease);
+        return tryAcquire(*a);
+    }
+    if (spare) { // more than needed: the waiter it was for went away
+        revokeLeaseQuietly(q->client(), lease);
+        return;
+    }
+    spare = Lease {lease, keepAliveFor(lease)};
+}
+
+std::unique_ptr<EtcdKeepAlive> EtcdMutexPrivate::keepAliveFor(qint64 lease)
+{
+    Q_Q(EtcdMutex);
+    auto k = std::make_unique<EtcdKeepAlive>(q->client(), lease, options.ttl);
+    QObject::connect(k.get(), &EtcdKeepAlive::suspended, q,
+        [q] { q->reportConnectionState(EtcdRecipe::ConnectionState::Suspended); });
+    QObject::connect(k.get(), &EtcdKeepAlive::resumed, q,
+        [q] { q->reportConnectionState(EtcdRecipe::ConnectionState::Reconnected); });
+    QObject::connect(k.get(), &EtcdKeepAlive::keepAliveFailed, q,
+        [this, lease](const EtcdStatus &why) { onLeaseFailed(lease, why); });
+    k->start();
+    return k;
+}
+
+// A hold's lease is never healed: etcd has deleted the key and may have a new holder. A
+// waiter's lease is only its ticket: it queues again, at the tail, with a fresh one.
+void EtcdMutexPrivate::onLeaseFailed(qint64 lease, const EtcdStatus &why)
+{
+    if (spare && spare->id == lease) {
+        dropKeepAlive(spare->keepAlive);
+        spare.reset();
+        return topUpLeases();
+    }
+    for (auto &[id, owned] : acquisitions) {
+        Acquisition &a = *owned;
+        if (a.leaseId != lease)
+            continue;
+        dropKeepAlive(a.keepAlive);
+        switch (a.phase) {
+        case Phase::Held:
+            return loseHold(
+                a, lostStatus(EtcdMutex::tr("the lock's lease is gone: %1").arg(why.message())));
+        case Phase::Trying:
+        case Phase::Waiting:
+        case Phase::Recheck:
+            ++a.attempt; // an answer still on its way is about the old key
+            // Unheard for a TTL is not always gone: an old key must not stay ahead of us.
+            revokeLeaseQuietly(q_func()->client(), lease);
+            return needLease(a);
+        default:
+            return; // releasing or ending: the key goes anyway
+        }
+    }
+}
+
+// One watch for the whole mutex, from "now": etcd serves it from its synced group (a watch
+// that starts at an older revision waits for etcd's 100 ms catch-up loop). Reads are only
+// trusted once it covers their revision; a read it does not cover is done again once live.
+void EtcdMutexPrivate::ensureWatch()
+{
+    Q_Q(EtcdMutex);
+    if (watch || closing)
+        return;
+    EtcdWatchOptions o;
+    o.prefix = true;
+    o.noPut = true;
+    watch = std::make_unique<EtcdWatch>(q->client(), prefix, o);
+    EtcdWatch *w = watch.get();
+    QObject::connect(w, &EtcdWatch::eventsReceived, q,
+        [this](const QList<EtcdWatchEvent> &events) { onDeletes(events); });
+    QObject::connect(w, &EtcdWatch::stateChanged, q, [this, w](EtcdWatch::State s) {
+        if (s == EtcdWatch::State::Active && watchFrom == 0) {
+            watchFrom = w->nextRevision();
+            onWatchLive();
+        }
+    });
+    QObject::connect(w, &EtcdWatch::resynced, q, [this](qint64, qint64) {
+        watchFrom = 0; // history was compacted away: what was read before is re-read once live
+    });
+    QObject::connect(w, &EtcdWatch::suspended, q,
+        [q] { q->reportConnectionState(EtcdRecipe::ConnectionState::Suspended); });
+    QObject::connect(w, &EtcdWatch::resubscribed, q,
+        [q] { q->reportConnectionState(EtcdRecipe::ConnectionState::Reconnected); });
+    QObject::connect(
+        w, &EtcdWatch::failed, q, [this](const EtcdStatus &why) { onWatchFailed(why); });
+    w->start();
+}
+
+bool EtcdMutexPrivate::watchCovers(qint64 revision) const
+{
+    return watchFrom > 0 && watchFrom <= revision + 1;
+}
+
+void EtcdMutexPrivate::onWatchLive()
+{
+    watchRetryMs = 0;
+    std::vector<quint64> ids;
+    for (const auto &[id, a] : acquisitions)
+        ids.push_back(id);
+    for (quint64 id : ids) {
+        Acquisition *a = find(id);
+        if (!a || watchCovers(a->seen))
+            continue;
+        if (a->phase == Phase::Recheck || a->phase == Phase::Waiting)
+            tryAcquire(*a); // read again, now that no DELETE after it can be missed
+        else if (a->phase == Phase::Held)
+            validate(*a);
+    }
+}
+
+void EtcdMutexPrivate::onWatchFailed(const EtcdStatus &why)
+{
+    Q_Q(EtcdMutex);
+    watchFrom = 0;
+    watch.release()->deleteLater(); // we are inside its signal
+    q->recordError(why);
+    watchRetryMs = std::clamp(watchRetryMs * 2, kRetryMinMs, int(options.ttl.count() * 500));
+    QTimer::singleShot(watchRetryMs, q, [this] {
+        if (!acquisitions.empty())
+            ensureWatch();
+    });
+}
+
+void EtcdMutexPrivate::onDeletes(const QList<EtcdWatchEvent> &events)
+{
+    for (const EtcdWatchEvent &e : events) {
+        if (e.type != EtcdWatchEvent::Type::Delete)
+            continue;
+        const QByteArray &key = e.keyValue.key;
+        if (!txnStarts.empty())
+            recentDeletes.push_back({deleteSeq++, key, e.revision});
+        std::vector<quint64> ids;
+        for (const auto &[id, a] : acquisitions)
+            ids.push_back(id);
+        for (quint64 id : ids) {
+            Acquisition *a = find(id);
+            if (!a || e.revision <= a->seen)
+                continue;
+            if (a->phase == Phase::Held && key == a->key)
+                loseHold(*a, lostStatus(EtcdMutex::tr("the lock key was deleted")));
+            else if (a->phase == Phase::Waiting && key == a->key)
+                tryAcquire(*a); // our key was deleted, not our lease: queue again
+            else if (a->phase == Phase::Waiting && a->ahead.removeAll(key) > 0) {
+                a->seen = e.revision;
+                if (a->ahead.isEmpty())
+                    becomeHeld(*a);
+            }
+        }
+    }
+}
+
+// ONE transaction: create our key unless it exists (etcd's concurrency.Mutex does the same),
+// and read the whole queue by create revision. Whoever was created before us is ahead.
+void EtcdMutexPrivate::tryAcquire(Acquisition &a)
+{
+    Q_Q(EtcdMutex);
+    if (!q->client()) {
+        if (a.request)
+            sync->fail(*a.request);
+        return discard(a.id);
+    }
+    a.phase = Phase::Trying;
+    a.key = RecipePaths::mutexKey(path, a.leaseId);
+    const quint64 attempt = ++a.attempt;
+    EtcdPutOptions put;
+    put.lease = a.leaseId;
+    EtcdRangeOptions queue;
+    queue.prefix = true;
+    queue.keysOnly = true;
+    queue.sortTarget = Etcd::SortTarget::CreateRevision;
+    queue.sortOrder = Etcd::SortOrder::Ascending;
+    EtcdTxn txn;
+    txn.compares = {EtcdCompare::createRevision(a.key, Etcd::CompareResult::Equal, 0)};
+    txn.success = {EtcdTxnOp::put(a.key, {}, put), EtcdTxnOp::get(prefix, queue)};
+    txn.failure = {EtcdTxnOp::get(a.key), EtcdTxnOp::get(prefix, queue)};
+    const quint64 since = deleteSeq;
+    txnStarts.insert(since);
+    EtcdTxnReply *reply = q->client()->txn(txn);
+    QObject::connect(reply, &EtcdReply::finished, q,
+        [this, id = a.id, attempt, since, reply](
+            const EtcdStatus &s) { onTried(id, attempt, since, reply, s); });
+}
+
+void EtcdMutexPrivate::onTried(
+    quint64 id, quint64 attempt, quint64 since, EtcdTxnReply *reply, const EtcdStatus &status)
+{
+    // A DELETE may be seen before the answer of a read that predates it. Deletes are kept
+    // while a transaction sent before them is unanswered.
+    const auto done = qScopeGuard([this, since] {
+        txnStarts.erase(txnStarts.find(since));
+        const quint64 oldest = txnStarts.empty() ? deleteSeq : *txnStarts.begin();
+        while (!recentDeletes.empty() && recentDeletes.front().seq < oldest)
+            recentDeletes.pop_front();
+    });
+    Acquisition *a = find(id);
+    if (!a || a->attempt != attempt || a->phase != Phase::Trying)
+        return;
+    a->answered = true;
+    if (status.code() == Etcd::ErrorCode::LeaseNotFound) { // expired before its keep-alive said
+        dropKeepAlive(a->keepAlive);
+        return needLease(*a);
+    }
+    const QList<EtcdTxnOpResult> results = reply->results();
+    if (!status.isOk() || results.size() < 2)
+        return retryLater(*a, status);
+    a->retryDelayMs = 0;
+    a->seen = reply->revision();
+    a->revision = reply->succeeded()          ? reply->revision()
+        : results.first().keyValues.isEmpty() ? 0
+                                              : results.first().keyValues.first().createRevision;
+    if (a->revision <= 0) // cannot be: the comparison said the key exists
+        return retryLater(*a, EtcdStatus(Etcd::ErrorCode::Internal, u"no create revision"_s));
+    a->ahead.clear();
+    for (const EtcdKeyValue &kv : results.at(1).keyValues) {
+        if (kv.createRevision < a->revision)
+            a->ahead.append(kv.key);
+    }
+    for (const SeenDelete &d : recentDeletes) {
+        if (d.seq < since || d.revision <= a->seen)
+            continue;
+        const QByteArray &key = d.key;
+        if (key == a->key)
+            return tryAcquire(*a); // our key was deleted right after: queue again
+        a->ahead.removeAll(key);
+    }
+    if (a->ahead.isEmpty())
+        return becomeHeld(*a);
+    if (a->expired)
+        return cancel(*a);
+    if (watchCovers(a->seen))
+        a->phase = Phase::Waiting;
+    else if (watchFrom > 0)
+        tryAcquire(*a); // the watch went live after this read: read again, now covered
+    else
+        a->phase = Phase::Recheck; // read again once the watch is live
+}
+
+void EtcdMutexPrivate::retryLater(Acquisition &a, const EtcdStatus &why)
+{
+    Q_Q(EtcdMutex);
+    qCDebug(lcEtcdRecipe).noquote() << "lock" << path << "retries after" << why.toString();
+    if (a.expired)
+        return cancel(a);
+    a.phase = Phase::Recheck;
+    a.retryDelayMs = std::clamp(a.retryDelayMs * 2, kRetryMinMs, int(options.ttl.count() * 500));
+    QTimer::singleShot(a.retryDelayMs, q, [this, id = a.id, attempt = a.attempt] {
+        Acquisition *a = find(id);
+        if (a && a->attempt == attempt && a->phase == Phase::Recheck)
+            tryAcquire(*a);
+    });
+}
+
+void EtcdMutexPrivate::becomeHeld(Acquisition &a)
+{
+    Q_Q(EtcdMutex);
+    a.phase = Phase::Held;
+    dropTimer(a.deadline);
+    const EtcdFencingToken token {a.key, a.leaseId, a.revision};
+    qCDebug(lcEtcdRecipe).noquote() << "lock" << path << "held, token" << a.revision;
+    if (a.request) {
+        if (!sync->grant(*a.request, a.thread, token, a.id))
+            return discard(a.id); // its caller gave up just now: give it back
+    } else {
+        sync->hold(a.thread, token, a.id);
+        ownerPending = 0;
+    }
+    QPointer<EtcdMutex> guard(q);
+    if (q->connectionState() == EtcdRecipe::ConnectionState::Lost)
+        q->reportConnectionState(EtcdRecipe::ConnectionState::Reconnected);
+    if (guard && !a.request)
+        Q_EMIT q->acquired();
+}
+
+// A hold won before the watch covered it: a DELETE of its key in between would have gone
+// unseen, so ask etcd once whether the key is still ours.
+void EtcdMutexPrivate::validate(Acquisition &a)
+{
+    Q_Q(EtcdMutex);
+    EtcdRangeReply *reply = q->client()->get(a.key);
+    QObject::connect(reply, &EtcdReply::finished, q,
+        [this, reply, id = a.id, revision = a.revision](const EtcdStatus &s) {
+            Acquisition *a = find(id);
+            if (!a || a->phase != Phase::Held || !s.isOk())
+                return; // on error the keep-alive and the watch still watch
+            const auto kvs = reply->keyValues();
+            if (kvs.isEmpty() || kvs.first().createRevision != revision)
+                return loseHold(*a, lostStatus(EtcdMutex::tr("the lock key was deleted")));
+            a->seen = std::max(a->seen, reply->revision());
+        });
+}
+
+// A tryLock() deadline: the first transaction is always answered before giving up, so
+// tryLock(0ms) still takes a free lock.
+void EtcdMutexPrivate::onDeadline(quint64 id)
+{
+    Acquisition *a = find(id);
+    if (!a)
+        return;
+    a->expired = true;
+    if (!a->answered)
+        return;
+    if (a->phase == Phase::Waiting || a->phase == Phase::Recheck || a->phase == Phase::NeedLease)
+        cancel(*a);
+}
+
+// Gives up waiting: the lease is revoked (which deletes our key, wherever the transaction
+// is), and only once etcd answered is the caller told, so no key is left behind it.
+void EtcdMutexPrivate::cancel(Acquisition &a)
+{
+    Q_Q(EtcdMutex);
+    a.phase = Phase::Ending;
+    ++a.attempt;
+    leaseWaiters.removeAll(a.id);
+    dropTimer(a.deadline);
+    dropKeepAlive(a.keepAlive);
+    if (!a.request)
+        ownerPending = 0;
+    EtcdReply *revoke = revokeLeaseQuietly(q->client(), std::exchange(a.leaseId, 0));
+    const auto fail = [this, id = a.id] {
+        if (Acquisition *a = find(id)) {
+            if (a->request)
+                sync->fail(*a->request);
+            acquisitions.erase(id);
+        }
+    };
+    if (revoke)
+        QObject::connect(revoke, &EtcdReply::finished, q, fail);
+    else
+        fail();
+}
+
+void EtcdMutexPrivate::cancelAbandoned()
+{
+    std::vector<quint64> ids;
+    for (const auto &[id, a] : acquisitions) {
+        if (a->request && a->phase != Phase::Held && a->phase != Phase::Releasing
+            && a->phase != Phase::Ending && a->request->abandoned)
+            ids.push_back(id);
+    }
+    for (quint64 id : ids)
+        cancel(*find(id));
+}
+
+// The last unlock() of a hold: delete the key (the successor's watch fires now), then revoke
+// the used lease in the background.
+void EtcdMutexPrivate::releaseHold(quint64 id, Answer<bool> answer)
+{
+    Q_Q(EtcdMutex);
+    Acquisition *a = find(id);
+    if (!a || a->phase != Phase::Held)
+        return answer(false); // lost (or closed) before this unlock() got here
+    a->phase = Phase::Releasing;
+    a->unlockAnswer = std::move(answer);
+    ++a->attempt;
+    EtcdDeleteReply *reply = q->client()->remove(a->key);
+    QObject::connect(reply, &EtcdReply::finished, q,
+        [this, id, reply](const EtcdStatus &s) { onReleased(id, reply->deleted(), s); });
+}
+
+void EtcdMutexPrivate::onReleased(quint64 id, qint64 deleted, const EtcdStatus &status)
+{
+    Q_Q(EtcdMutex);
+    Acquisition *a = find(id);
+    if (!a || a->phase != Phase::Releasing)
+        return;
+    const Answer<bool> answer = std::exchange(a->unlockAnswer, {});
+    if (!status.isOk()) // the revoke that follows, or the TTL, removes the key
+        q->recordError(status);
+    const bool wasOurs = !status.isOk() || deleted > 0;
+    if (!wasOurs) { // etcd had deleted it already: the hold was lost before this unlock
+        a->phase = Phase::Held;
+        loseHold(*a, lostStatus(EtcdMutex::tr("the lock was lost before it was released")));
+    } else {
+        discard(id);
+    }
+    answer(wasOurs);
+}
+
+void EtcdMutexPrivate::loseHold(Acquisition &a, const EtcdStatus &why)
+{
+    Q_Q(EtcdMutex);
+    if (a.phase != Phase::Held)
+        return;
+    sync->dispossess(a.id);
+    QPointer<QThread> holder = a.qthread;
+    const bool fromOwner = !a.request;
+    discard(a.id); // the lease may still live when only the key was deleted
+    qCWarning(lcEtcdRecipe).noquote() << "lock" << path << "lost:" << why.toString();
+    QPointer<EtcdMutex> guard(q);
+    q->reportConnectionState(EtcdRecipe::ConnectionState::Lost);
+    if (guard)
+        q->keepError(why);
+    if (guard && options.interruptOnLockLoss && holder && !fromOwner)
+        holder->requestInterruption();
+    if (guard)
+        Q_EMIT q->lockLost(why);
+}
+
+void EtcdMutexPrivate::discard(quint64 id)
+{
+    Q_Q(EtcdMutex);
+    const auto it = acquisitions.find(id);
+    if (it == acquisitions.end())
+        return;
+    std::unique_ptr<Acquisition> a = std::move(it->second);
+    acquisitions.erase(it);
+    leaseWaiters.removeAll(id);
+    if (!a->request && ownerPending == id)
+        ownerPending = 0;
+    dropKeepAlive(a->keepAlive);
+    revokeLeaseQuietly(q->client(), a->leaseId);
+}
+
+// Every hold is released and every wait ended: each acquisition's lease (and the spare) is
+// revoked, which deletes its key. closed() follows once etcd answered all of them.
+void EtcdMutexPrivate::closeAll()
+{
+    Q_Q(EtcdMutex);
+    closing = true;
+    sync->close();
+    grantRetry.stop();
+    watch.reset();
+    watchFrom = 0;
+    closePending = grantsInFlight + 1; // the last step is this function's own
+    const auto revoke = [this, q](qint64 lease) {
+        if (EtcdReply *r = revokeLeaseQuietly(q->client(), lease)) {
+            ++closePending;
+            QObject::connect(r, &EtcdReply::finished, q, [this] { closeStep(); });
+        }
+    };
+    auto all = std::move(acquisitions);
+    acquisitions.clear();
+    leaseWaiters.clear();
+    ownerPending = 0;
+    for (auto &[id, a] : all) {
+        dropKeepAlive(a->keepAlive);
+        a->unlockAnswer(true); // that unlock() came first
+        revoke(a->leaseId);
+    }
+    all.clear();
+    if (spare) {
+        dropKeepAlive(spare->keepAlive);
+        revoke(spare->id);
+        spare.reset();
+    }
+    closeStep();
+}
+
+void EtcdMutexPrivate::closeStep()
+{
+    Q_Q(EtcdMutex);
+    if (--closePending == 0)
+        q->emitClosedAfter(nullptr);
+}
