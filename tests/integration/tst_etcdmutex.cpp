@@ -1,0 +1,690 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+// EtcdMutex against a real etcd: etcd-recipes' DistributedMutexTests, ThreadedMutexTests,
+// MutexTryLockTests and MutexLockLostTests, plus our own: etcd's golden key layout, live
+// contention with `etcdctl lock`, fencing from a worker, no lease left behind.
+#include "electionutil.h"
+
+#include <etcdtestserver.h>
+
+#include <QtCore/qprocess.h>
+#include <QtCore/qregularexpression.h>
+#include <QtCore/qstandardpaths.h>
+#include <QtCore/qthread.h>
+
+#include <csignal>
+#include <future>
+#include <latch>
+#include <mutex>
+#include <optional>
+#include <semaphore>
+#include <thread>
+
+using namespace Qt::StringLiterals;
+using namespace std::chrono_literals;
+
+namespace {
+constexpr auto kTtl = 2s;
+constexpr int kWaitMs = 5 * 2000; // five TTLs: generous on a loaded 2-core machine
+constexpr auto kWait = std::chrono::milliseconds(kWaitMs);
+
+EtcdMutexOptions withTtl(std::chrono::seconds ttl = kTtl)
+{
+    EtcdMutexOptions o;
+    o.ttl = ttl;
+    return o;
+}
+
+// From a worker thread: runs `call(done)` in `client`'s thread and waits for done(value).
+template <typename T, typename Call>
+std::optional<T> inClientThread(EtcdClient *client, Call call)
+{
+    auto promise = std::make_shared<std::promise<T>>();
+    std::future<T> future = promise->get_future();
+    QMetaObject::invokeMethod(
+        client, [promise, call] { call([promise](T v) { promise->set_value(std::move(v)); }); },
+        Qt::QueuedConnection);
+    if (future.wait_for(kWait) != std::future_status::ready)
+        return std::nullopt;
+    return future.get();
+}
+
+// A worker's read of `key` (empty when absent); nullopt when etcd did not answer.
+std::optional<QByteArray> remoteGet(EtcdClient *client, const QByteArray &key)
+{
+    auto v = inClientThread<std::optional<QByteArray>>(client, [client, key](auto done) {
+        EtcdRangeReply *r = client->get(key);
+        QObject::connect(r, &EtcdReply::finished, client, [r, done](const EtcdStatus &s) {
+            if (!s.isOk())
+                return done(std::nullopt);
+            done(r->keyValues().isEmpty() ? QByteArray() : r->keyValues().first().value);
+        });
+    });
+    return v ? *v : std::nullopt;
+}
+
+bool remotePut(EtcdClient *client, const QByteArray &key, const QByteArray &value)
+{
+    return inClientThread<bool>(client, [client, key, value](auto done) {
+        EtcdPutReply *r = client->put(key, value);
+        QObject::connect(
+            r, &EtcdReply::finished, client, [done](const EtcdStatus &s) { done(s.isOk()); });
+    }).value_or(false);
+}
+
+// The keys under "<path>/", by create revision.
+QList<EtcdKeyValue> queueOf(EtcdClient &client, const QByteArray &path)
+{
+    EtcdRangeOptions o;
+    o.prefix = true;
+    o.sortTarget = Etcd::SortTarget::CreateRevision;
+    o.sortOrder = Etcd::SortOrder::Ascending;
+    const auto r = await(client.get(path + '/', o));
+    return r.status.isOk() ? r->keyValues() : QList<EtcdKeyValue>(99); // no size a test expects
+}
+
+QList<qint64> leasesSince(EtcdClient &client, const QList<qint64> &before)
+{
+    QList<qint64> now = liveLeases(client);
+    now.removeIf([&](qint64 id) { return before.contains(id); });
+    return now;
+}
+
+// A worker thread that the test thread awaits with its event loop running: the mutex lives
+// in the test thread and answers the worker's calls there, so a bare join() would stall both.
+class Worker
+{
+public:
+    template <typename F>
+    explicit Worker(F f)
+        : m_thread([this, f = std::move(f)]() mutable {
+              f();
+              m_done = true;
+          })
+    { }
+    ~Worker()
+    {
+        if (!finish() && m_thread.joinable())
+            m_thread.join(); // a hang here is a failed test; ctest's timeout reports it
+    }
+    Worker(const Worker &) = delete;
+    Worker &operator=(const Worker &) = delete;
+
+    bool finish(int timeoutMs = 2 * kWaitMs)
+    {
+        (void)QTest::qWaitFor([this] { return m_done.load(); }, timeoutMs);
+        if (m_done && m_thread.joinable())
+            m_thread.join();
+        return m_done;
+    }
+
+private:
+    std::atomic<bool> m_done {false};
+    std::thread m_thread;
+};
+} // namespace
+
+class tst_EtcdMutex : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+    void keyLayoutIsEtcdsOwn();
+    void mutualExclusionAcrossThreadsAndInstances();
+    void waitersAcquireInFifoOrder();
+    void reentrantPerThread();
+    void tryLockTimesOutAndLeavesNoKey();
+    void tryLockTakesALockFreedInTime();
+    void unlockAfterLossReturnsFalse();
+    void interruptOnLockLoss();
+    void waiterWhoseLeaseDiesQueuesAgain();
+    void closeReleasesEveryHold();
+    void closeLeavesNoLease();
+    void commitGuardedFromTheHolder();
+    void blockingFormsRefuseTheOwnerThread();
+    void contendsWithEtcdctlLock();
+
+private:
+    EtcdTestServer m_server;
+    std::unique_ptr<EtcdClient> m_client;
+};
+
+void tst_EtcdMutex::initTestCase()
+{
+    ETCDQT_START_OR_SKIP(m_server);
+    m_client = connectedClient(m_server.clientUrl());
+}
+
+void tst_EtcdMutex::init()
+{
+    QTest::failOnWarning(QRegularExpression(u"unlock\\(\\) by a thread"_s));
+}
+
+// etcd's concurrency.Mutex layout, byte for byte: "<path>/<lease id in lowercase hex>",
+// empty value, on the hold's own lease of the configured TTL; the token names that key.
+void tst_EtcdMutex::keyLayoutIsEtcdsOwn()
+{
+    EtcdMutex mutex(m_client.get(), "/mx/golden", withTtl(7s));
+    QSignalSpy acquired(&mutex, &EtcdMutex::acquired);
+    QVERIFY(mutex.acquire());
+    QVERIFY(acquired.wait(kWaitMs));
+    const EtcdFencingToken token = mutex.fencingToken();
+    QVERIFY(token.isValid());
+    const QList<EtcdKeyValue> queue = queueOf(*m_client, "/mx/golden");
+    QCOMPARE(queue.size(), 1);
+    QCOMPARE(queue.first().key, "/mx/golden/"_ba + QByteArray::number(token.leaseId, 16));
+    QVERIFY(QRegularExpression(u"^/mx/golden/[0-9a-f]+$"_s)
+                .match(QString::fromLatin1(queue.first().key))
+                .hasMatch());
+    QCOMPARE(queue.first().value, QByteArray());
+    QCOMPARE(queue.first().lease, token.leaseId);
+    QCOMPARE(queue.first().createRevision, token.revision);
+    QCOMPARE(token.key, queue.first().key);
+    const auto ttl = await(m_client->leaseTimeToLive(token.leaseId));
+    QVERIFY_OK(ttl.status);
+    QCOMPARE(ttl->grantedTtl().count(), 7);
+    std::atomic<int> locked = -1;
+    Worker probe([&] { locked = mutex.isLocked() ? 1 : 0; });
+    QTRY_COMPARE_WITH_TIMEOUT(locked.load(), 1, kWaitMs);
+    QCOMPARE(mutex.holdCount(), 1);
+    QVERIFY(mutex.release());
+    QTRY_COMPARE_WITH_TIMEOUT(queueOf(*m_client, "/mx/golden").size(), 0, kWaitMs);
+    QCOMPARE(mutex.holdCount(), 0);
+    QVERIFY(!mutex.fencingToken().isValid());
+}
+
+// Two instances (two clients: two processes' worth), two threads each; every thread adds
+// one to an etcd counter M times by read, then write, inside the lock. Nothing is lost and
+// no two bodies ever overlap.
+void tst_EtcdMutex::mutualExclusionAcrossThreadsAndInstances()
+{
+    constexpr int kThreadsPerMutex = 2;
+    constexpr int kIncrements = 15;
+    const QByteArray counter = "/mx/counter-value";
+    QVERIFY_OK(await(m_client->put(counter, "0")).status);
+    std::unique_ptr<EtcdClient> clients[]
+        = {connectedClient(m_server.clientUrl()), connectedClient(m_server.clientUrl())};
+    EtcdMutex a(clients[0].get(), "/mx/counter", withTtl());
+    EtcdMutex b(clients[1].get(), "/mx/counter", withTtl());
+    Overlap overlap;
+    std::atomic<int> done = 0, failures = 0;
+    std::vector<std::unique_ptr<Worker>> threads;
+    for (EtcdMutex *m : {&a, &b}) {
+        for (int t = 0; t < kThreadsPerMutex; ++t) {
+            threads.push_back(std::make_unique<Worker>([&, m] {
+                for (int i = 0; i < kIncrements; ++i) {
+                    if (!m->lock()) {
+                        ++failures;
+                        break;
+                    }
+                    overlap.enter();
+                    const auto value = remoteGet(m->client(), counter);
+                    if (!value
+                        || !remotePut(m->client(), counter, QByteArray::number(value->toInt() + 1)))
+                        ++failures;
+                    overlap.leave();
+                    if (!m->unlock())
+                        ++failures;
+                }
+                ++done;
+            }));
+        }
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(done.load(), 2 * kThreadsPerMutex, 6 * kWaitMs);
+    threads.clear();
+    QCOMPARE(failures.load(), 0);
+    QCOMPARE(overlap.most.load(), 1);
+    QCOMPARE(keyValueOf(*m_client, counter).value,
+        QByteArray::number(2 * kThreadsPerMutex * kIncrements));
+    QCOMPARE(queueOf(*m_client, "/mx/counter").size(), 0);
+    QSignalSpy closedA(&a, &EtcdRecipe::closed), closedB(&b, &EtcdRecipe::closed);
+    a.close();
+    b.close(); // before the clients go: their revokes must reach etcd
+    QTRY_COMPARE_WITH_TIMEOUT(closedA.count() + closedB.count(), 2, kWaitMs);
+}
+
+// A holder, then four waiters queued one after another (each visible in etcd before the
+// next one starts): they get the lock in that order.
+void tst_EtcdMutex::waitersAcquireInFifoOrder()
+{
+    constexpr int kWaiters = 4;
+    auto other = connectedClient(m_server.clientUrl());
+    EtcdMutex first(m_client.get(), "/mx/fifo", withTtl());
+    EtcdMutex second(other.get(), "/mx/fifo", withTtl());
+    std::binary_semaphore letGo(0);
+    std::atomic<bool> holding = false;
+    Worker holder([&] {
+        holding = first.lock();
+        letGo.acquire();
+        first.unlock();
+    });
+    QTRY_VERIFY_WITH_TIMEOUT(holding.load(), kWaitMs);
+    std::mutex orderMutex;
+    QList<int> order;
+    std::vector<std::unique_ptr<Worker>> waiters;
+    for (int i = 0; i < kWaiters; ++i) {
+        EtcdMutex *m = i % 2 ? &first : &second; // both instances, interleaved
+        waiters.push_back(std::make_unique<Worker>([&, m, i] {
+            if (!m->lock())
+                return;
+            {
+                std::lock_guard lock(orderMutex);
+                order.append(i);
+            }
+            m->unlock();
+        }));
+        QTRY_COMPARE_WITH_TIMEOUT(queueOf(*m_client, "/mx/fifo").size(), i + 2, kWaitMs);
+    }
+    letGo.release();
+    for (auto &w : waiters)
+        QVERIFY(w->finish());
+    QVERIFY(holder.finish());
+    QCOMPARE(order, QList<int>({0, 1, 2, 3}));
+    QCOMPARE(queueOf(*m_client, "/mx/fifo").size(), 0);
+}
+
+// Nested holds by one thread are counted, cost no key and no RPC, and the lock goes only
+// with the last unlock(); the owner thread's acquire()/release() nest the same way.
+void tst_EtcdMutex::reentrantPerThread()
+{
+    EtcdMutex mutex(m_client.get(), "/mx/reentrant", withTtl());
+    std::binary_semaphore step(0), checked(0);
+    std::atomic<int> counts[5] = {-1, -1, -1, -1, -1};
+    std::atomic<int> unlocked = 0;
+    Worker worker([&] {
+        mutex.lock();
+        counts[0] = mutex.holdCount();
+        mutex.lock();
+        counts[1] = mutex.holdCount();
+        counts[2] = mutex.tryLock(0ms) ? mutex.holdCount() : -2;
+        step.release();
+        checked.acquire();
+        unlocked += mutex.unlock();
+        unlocked += mutex.unlock();
+        counts[3] = mutex.holdCount();
+        step.release();
+        checked.acquire();
+        unlocked += mutex.unlock();
+        counts[4] = mutex.holdCount();
+    });
+    QVERIFY(QTest::qWaitFor([&] { return step.try_acquire(); }, kWaitMs)); // once: it consumes
+    QCOMPARE(counts[0].load(), 1);
+    QCOMPARE(counts[1].load(), 2);
+    QCOMPARE(counts[2].load(), 3);
+    QCOMPARE(queueOf(*m_client, "/mx/reentrant").size(), 1); // one key for all three
+    QCOMPARE(mutex.holdCount(), 0); // per thread: this one holds nothing
+    checked.release();
+    QVERIFY(QTest::qWaitFor([&] { return step.try_acquire(); }, kWaitMs)); // once: it consumes
+    QCOMPARE(counts[3].load(), 1);
+    QCOMPARE(queueOf(*m_client, "/mx/reentrant").size(), 1); // still held
+    checked.release();
+    QVERIFY(worker.finish());
+    QCOMPARE(unlocked.load(), 3);
+    QCOMPARE(counts[4].load(), 0);
+    QCOMPARE(queueOf(*m_client, "/mx/reentrant").size(), 0);
+
+    QSignalSpy acquired(&mutex, &EtcdMutex::acquired);
+    QVERIFY(mutex.acquire());
+    QVERIFY(acquired.wait(kWaitMs));
+    QVERIFY(mutex.acquire());
+    QTRY_COMPARE_WITH_TIMEOUT(acquired.count(), 2, kWaitMs);
+    QCOMPARE(mutex.holdCount(), 2);
+    QVERIFY(mutex.release());
+    QCOMPARE(queueOf(*m_client, "/mx/reentrant").size(), 1);
+    QVERIFY(mutex.release());
+    QTRY_COMPARE_WITH_TIMEOUT(queueOf(*m_client, "/mx/reentrant").size(), 0, kWaitMs);
+    QVERIFY(!mutex.release()); // nothing held
+}
+
+// While another instance holds, tryLock() gives up after its timeout (not much later) and
+// etcd holds no key of it when it returns.
+void tst_EtcdMutex::tryLockTimesOutAndLeavesNoKey()
+{
+    EtcdMutex holder(m_client.get(), "/mx/try", withTtl());
+    QSignalSpy acquired(&holder, &EtcdMutex::acquired);
+    QVERIFY(holder.acquire());
+    QVERIFY(acquired.wait(kWaitMs));
+    auto other = connectedClient(m_server.clientUrl());
+    EtcdMutex contender(other.get(), "/mx/try", withTtl());
+    for (const auto timeout : {0ms, 300ms}) {
+        std::atomic<int> got = -1;
+        std::atomic<qint64> tookMs = 0;
+        Worker worker([&] {
+            QElapsedTimer t;
+            t.start();
+            got = contender.tryLock(timeout) ? 1 : 0;
+            tookMs = t.elapsed();
+        });
+        QTRY_VERIFY_WITH_TIMEOUT(got.load() != -1, kWaitMs);
+        QCOMPARE(got.load(), 0);
+        QVERIFY2(tookMs >= timeout.count(), qPrintable(QString::number(tookMs)));
+        QVERIFY2(tookMs < timeout.count() + 1000, qPrintable(QString::number(tookMs)));
+        const QList<EtcdKeyValue> queue = queueOf(*m_client, "/mx/try");
+        QCOMPARE(queue.size(), 1); // the holder's only
+        QCOMPARE(queue.first().key, holder.fencingToken().key);
+    }
+    QVERIFY(holder.release());
+}
+
+void tst_EtcdMutex::tryLockTakesALockFreedInTime()
+{
+    EtcdMutex mutex(m_client.get(), "/mx/tryfree", withTtl());
+    std::atomic<int> free = -1;
+    Worker first([&] {
+        free = mutex.tryLock(0ms) ? 1 : 0; // a free lock: one attempt is enough
+        mutex.unlock();
+    });
+    QTRY_VERIFY_WITH_TIMEOUT(free.load() != -1, kWaitMs);
+    QCOMPARE(free.load(), 1);
+    QVERIFY(first.finish());
+
+    QSignalSpy acquired(&mutex, &EtcdMutex::acquired);
+    QVERIFY(mutex.acquire());
+    QVERIFY(acquired.wait(kWaitMs));
+    std::atomic<int> got = -1;
+    Worker waiter([&] {
+        got = mutex.tryLock(kWait) ? 1 : 0;
+        if (got)
+            mutex.unlock();
+    });
+    QTRY_COMPARE_WITH_TIMEOUT(queueOf(*m_client, "/mx/tryfree").size(), 2, kWaitMs);
+    QVERIFY(mutex.release());
+    QTRY_COMPARE_WITH_TIMEOUT(got.load(), 1, kWaitMs);
+}
+
+// The holder's lease is revoked behind its back: lockLost() once, state Lost, the reason
+// kept, the holder's thread runs on (not interrupted by default), its unlock() says false,
+// and another instance gets the lock.
+void tst_EtcdMutex::unlockAfterLossReturnsFalse()
+{
+    EtcdMutex mutex(m_client.get(), "/mx/lost", withTtl());
+    QSignalSpy lost(&mutex, &EtcdMutex::lockLost);
+    std::binary_semaphore goOn(0);
+    std::atomic<int> held = -1, unlocked = -1, countAfter = -1;
+    std::atomic<bool> interrupted = false;
+    EtcdFencingToken token;
+    Worker holder([&] {
+        const bool ok = mutex.lock();
+        token = mutex.fencingToken(); // before `held`, which publishes it
+        held = ok ? 1 : 0;
+        goOn.acquire();
+        interrupted = QThread::currentThread()->isInterruptionRequested();
+        countAfter = mutex.holdCount();
+        unlocked = mutex.unlock() ? 1 : 0;
+    });
+    QTRY_COMPARE_WITH_TIMEOUT(held.load(), 1, kWaitMs);
+    QVERIFY_OK(await(m_client->revokeLease(token.leaseId)).status);
+    QTRY_COMPARE_WITH_TIMEOUT(lost.count(), 1, kWaitMs);
+    QCOMPARE(mutex.connectionState(), EtcdRecipe::ConnectionState::Lost);
+    QCOMPARE(lost.first().first().value<EtcdStatus>().code(), Etcd::ErrorCode::LeaseExpired);
+    QCOMPARE(mutex.errors().size(), 1);
+    goOn.release();
+    QVERIFY(holder.finish());
+    QCOMPARE(unlocked.load(), 0);
+    QCOMPARE(countAfter.load(), 0);
+    QVERIFY(!interrupted.load());
+    QCOMPARE(lost.count(), 1);
+
+    auto other = connectedClient(m_server.clientUrl());
+    EtcdMutex next(other.get(), "/mx/lost", withTtl());
+    QSignalSpy acquired(&next, &EtcdMutex::acquired);
+    QVERIFY(next.acquire());
+    QVERIFY(acquired.wait(kWaitMs));
+    QVERIFY(next.fencingToken().revision > token.revision);
+    QVERIFY(next.release());
+    // The same mutex acquires again after a loss, and its state says so.
+    QSignalSpy again(&mutex, &EtcdMutex::acquired);
+    QVERIFY(mutex.acquire());
+    QVERIFY(again.wait(kWaitMs));
+    QCOMPARE(mutex.connectionState(), EtcdRecipe::ConnectionState::Reconnected);
+    QVERIFY(mutex.release());
+}
+
+void tst_EtcdMutex::interruptOnLockLoss()
+{
+    EtcdMutexOptions o = withTtl();
+    o.interruptOnLockLoss = true;
+    EtcdMutex mutex(m_client.get(), "/mx/interrupt", o);
+    QVERIFY(mutex.interruptOnLockLoss());
+    QSignalSpy lost(&mutex, &EtcdMutex::lockLost);
+    std::atomic<int> held = -1, unlocked = -1;
+    std::atomic<bool> interrupted = false;
+    EtcdFencingToken token;
+    QThread *holder = QThread::create([&] {
+        const bool ok = mutex.lock();
+        token = mutex.fencingToken(); // before `held`, which publishes it
+        held = ok ? 1 : 0;
+        QElapsedTimer t;
+        t.start();
+        // A body parked until it is interrupted (bounded, so a failure cannot hang).
+        while (!QThread::currentThread()->isInterruptionRequested() && t.elapsed() < kWaitMs)
+            QThread::msleep(5);
+        interrupted = QThread::currentThread()->isInterruptionRequested();
+        unlocked = mutex.unlock() ? 1 : 0;
+    });
+    holder->start();
+    QTRY_COMPARE_WITH_TIMEOUT(held.load(), 1, kWaitMs);
+    QVERIFY_OK(await(m_client->revokeLease(token.leaseId)).status);
+    QTRY_COMPARE_WITH_TIMEOUT(lost.count(), 1, kWaitMs);
+    QTRY_VERIFY_WITH_TIMEOUT(holder->isFinished(), kWaitMs);
+    delete holder;
+    QVERIFY(interrupted.load());
+    QCOMPARE(unlocked.load(), 0);
+}
+
+// A waiter's lease revoked mid-wait: it queues again with a fresh lease (a new key, at the
+// tail) and still gets the lock once the holder lets go.
+void tst_EtcdMutex::waiterWhoseLeaseDiesQueuesAgain()
+{
+    EtcdMutex holder(m_client.get(), "/mx/requeue", withTtl());
+    QSignalSpy acquired(&holder, &EtcdMutex::acquired);
+    QVERIFY(holder.acquire());
+    QVERIFY(acquired.wait(kWaitMs));
+    auto other = connectedClient(m_server.clientUrl());
+    EtcdMutex waiter(other.get(), "/mx/requeue", withTtl());
+    std::atomic<int> got = -1;
+    Worker worker([&] {
+        got = waiter.lock() ? 1 : 0;
+        if (got)
+            waiter.unlock();
+    });
+    QList<EtcdKeyValue> queue;
+    QTRY_COMPARE_WITH_TIMEOUT((queue = queueOf(*m_client, "/mx/requeue")).size(), 2, kWaitMs);
+    const EtcdKeyValue ticket = queue.at(1);
+    QVERIFY_OK(await(m_client->revokeLease(ticket.lease)).status);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (queue = queueOf(*m_client, "/mx/requeue")).size() == 2 && queue.at(1).key != ticket.key,
+        kWaitMs);
+    QCOMPARE(got.load(), -1); // still waiting
+    QVERIFY(holder.release());
+    QTRY_COMPARE_WITH_TIMEOUT(got.load(), 1, kWaitMs);
+    QVERIFY(waiter.errors().isEmpty()); // a waiter's ticket is not a hold: nothing was lost
+}
+
+// close() with a nested hold in one worker, a waiter in another and an acquire() of the
+// owner thread in flight: the waiter's lock() returns false, the holder's unlock()s return
+// false, every key goes, closed() follows, and the mutex refuses further locks.
+void tst_EtcdMutex::closeReleasesEveryHold()
+{
+    auto other = connectedClient(m_server.clientUrl());
+    EtcdMutex blocker(other.get(), "/mx/close", withTtl());
+    EtcdMutex mutex(m_client.get(), "/mx/close", withTtl());
+    QSignalSpy closed(&mutex, &EtcdRecipe::closed);
+    std::binary_semaphore afterClose(0);
+    std::atomic<int> held = -1, waited = -1, unlocks = 0, relock = -1;
+    Worker holder([&] {
+        held = mutex.lock() && mutex.lock() ? 1 : 0;
+        afterClose.acquire();
+        unlocks += mutex.unlock() ? 1 : 0;
+        unlocks += mutex.unlock() ? 1 : 0;
+        relock = mutex.lock() ? 1 : 0;
+    });
+    QTRY_COMPARE_WITH_TIMEOUT(held.load(), 1, kWaitMs);
+    Worker waiter([&] { waited = mutex.lock() ? 1 : 0; });
+    QTRY_COMPARE_WITH_TIMEOUT(queueOf(*m_client, "/mx/close").size(), 2, kWaitMs);
+    QVERIFY(mutex.acquire()); // the owner thread queues too
+    QTRY_COMPARE_WITH_TIMEOUT(queueOf(*m_client, "/mx/close").size(), 3, kWaitMs);
+    mutex.close();
+    QTRY_COMPARE_WITH_TIMEOUT(waited.load(), 0, kWaitMs);
+    QTRY_COMPARE_WITH_TIMEOUT(closed.count(), 1, kWaitMs);
+    QCOMPARE(queueOf(*m_client, "/mx/close").size(), 0); // closed() came after every revoke
+    afterClose.release();
+    QVERIFY(holder.finish());
+    QCOMPARE(unlocks.load(), 0);
+    QCOMPARE(relock.load(), 0);
+    QVERIFY(!mutex.isActive());
+    QVERIFY(!mutex.acquire());
+    QVERIFY(mutex.errors().isEmpty());
+    // Another instance takes the lock at once.
+    QSignalSpy acquired(&blocker, &EtcdMutex::acquired);
+    QVERIFY(blocker.acquire());
+    QVERIFY(acquired.wait(kWaitMs));
+    QVERIFY(blocker.release());
+}
+
+// After close(), etcd holds none of the mutex's leases: not the hold's, not a waiter's, not
+// the spare granted ahead of time.
+void tst_EtcdMutex::closeLeavesNoLease()
+{
+    const QList<qint64> before = liveLeases(*m_client);
+    QVERIFY(!before.contains(-1));
+    EtcdMutex mutex(m_client.get(), "/mx/leak", withTtl());
+    auto other = connectedClient(m_server.clientUrl());
+    EtcdMutex second(other.get(), "/mx/leak", withTtl());
+    QSignalSpy acquired(&mutex, &EtcdMutex::acquired);
+    QSignalSpy closed(&mutex, &EtcdRecipe::closed), closed2(&second, &EtcdRecipe::closed);
+    QVERIFY(mutex.acquire());
+    QVERIFY(acquired.wait(kWaitMs));
+    std::atomic<int> waited = -1;
+    Worker waiter([&] { waited = second.lock() ? 1 : 0; });
+    QTRY_COMPARE_WITH_TIMEOUT(queueOf(*m_client, "/mx/leak").size(), 2, kWaitMs);
+    QTRY_VERIFY_WITH_TIMEOUT(leasesSince(*m_client, before).size() >= 3, kWaitMs); // + spares
+    second.close();
+    mutex.close();
+    QTRY_COMPARE_WITH_TIMEOUT(closed.count() + closed2.count(), 2, kWaitMs);
+    QTRY_COMPARE_WITH_TIMEOUT(waited.load(), 0, kWaitMs);
+    QCOMPARE(leasesSince(*m_client, before), QList<qint64>());
+    QCOMPARE(queueOf(*m_client, "/mx/leak").size(), 0);
+}
+
+// A worker writes through its hold with commitGuarded(); once the hold is released, the
+// same write is refused by etcd.
+void tst_EtcdMutex::commitGuardedFromTheHolder()
+{
+    EtcdMutex mutex(m_client.get(), "/mx/fence", withTtl());
+    std::atomic<int> during = -1, after = -1;
+    EtcdStatus duringWhy, afterWhy;
+    EtcdFencingToken token;
+    Worker worker([&] {
+        EtcdTxn txn;
+        txn.success = {EtcdTxnOp::put("/mx/fence-data", "while held")};
+        if (!mutex.lock())
+            return;
+        token = mutex.fencingToken();
+        during = mutex.commitGuarded(txn, kWait, &duringWhy) ? 1 : 0;
+        mutex.unlock();
+        txn.success = {EtcdTxnOp::put("/mx/fence-data", "after")};
+        after = mutex.commitGuarded(txn, kWait, &afterWhy) ? 1 : 0;
+    });
+    QTRY_VERIFY_WITH_TIMEOUT(after.load() != -1, kWaitMs);
+    QVERIFY(worker.finish());
+    QCOMPARE(during.load(), 1);
+    QVERIFY_OK(duringWhy);
+    QCOMPARE(after.load(), 0);
+    QCOMPARE(afterWhy.code(), Etcd::ErrorCode::FailedPrecondition);
+    QCOMPARE(keyValueOf(*m_client, "/mx/fence-data").value, "while held"_ba);
+    // The old token's guard fails for good, even while the lock is held again.
+    QSignalSpy acquired(&mutex, &EtcdMutex::acquired);
+    QVERIFY(mutex.acquire());
+    QVERIFY(acquired.wait(kWaitMs));
+    EtcdTxn stale;
+    stale.success = {EtcdTxnOp::put("/mx/fence-data", "stale")};
+    QVERIFY(!await(m_client->txn(token.guard(stale)))->succeeded());
+    QVERIFY(await(mutex.guardedTxn(stale))->succeeded());
+    QVERIFY(mutex.release());
+}
+
+void tst_EtcdMutex::blockingFormsRefuseTheOwnerThread()
+{
+    EtcdMutex mutex(m_client.get(), "/mx/refuse", withTtl());
+    QElapsedTimer t;
+    t.start();
+    const QRegularExpression ownThread(u"own thread"_s);
+    QTest::ignoreMessage(QtWarningMsg, ownThread);
+    QVERIFY(!mutex.lock());
+    QTest::ignoreMessage(QtWarningMsg, ownThread);
+    QVERIFY(!mutex.tryLock(10s));
+    QTest::ignoreMessage(QtWarningMsg, ownThread);
+    QVERIFY(!mutex.unlock());
+    QTest::ignoreMessage(QtWarningMsg, ownThread);
+    QVERIFY(!mutex.isLocked());
+    QTest::ignoreMessage(QtWarningMsg, ownThread);
+    EtcdStatus why;
+    QVERIFY(!mutex.commitGuarded({}, 10s, &why));
+    QCOMPARE(why.code(), Etcd::ErrorCode::WrongThread);
+    QVERIFY(t.elapsed() < 1000); // refused, not waited
+    // And the owner-thread forms refuse worker threads.
+    std::atomic<int> acquiredElsewhere = -1;
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(u"outside the mutex's thread"_s));
+    QVERIFY(Worker([&] { acquiredElsewhere = mutex.acquire() ? 1 : 0; }).finish());
+    QCOMPARE(acquiredElsewhere.load(), 0);
+}
+
+// etcdctl lock (Go's concurrency.Mutex) and EtcdMutex on one path contend on one lock, both
+// ways: while etcdctl holds, tryLock() times out; once it let go, we acquire; while we hold,
+// etcdctl queues behind us and runs its command only after release().
+void tst_EtcdMutex::contendsWithEtcdctlLock()
+{
+    const QString etcdctl = QStandardPaths::findExecutable(u"etcdctl"_s);
+    if (etcdctl.isEmpty())
+        QSKIP("etcdctl not installed");
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(u"ETCDCTL_API"_s, u"3"_s);
+    const QString endpoints = u"--endpoints="_s + m_server.endpoint();
+    EtcdMutex mutex(m_client.get(), "/mx/ctl", withTtl());
+
+    QProcess holder;
+    holder.setProcessEnvironment(env);
+    holder.start(etcdctl, {endpoints, u"lock"_s, u"/mx/ctl"_s});
+    QTRY_VERIFY_WITH_TIMEOUT(holder.canReadLine(), kWaitMs); // prints its key once it holds
+    const QByteArray ctlKey = holder.readLine().trimmed();
+    QVERIFY2(ctlKey.startsWith("/mx/ctl/"), ctlKey.constData());
+    std::atomic<int> got = -1;
+    Worker contender([&] { got = mutex.tryLock(500ms) ? 1 : 0; });
+    QTRY_VERIFY_WITH_TIMEOUT(got.load() != -1, kWaitMs);
+    QVERIFY(contender.finish());
+    QCOMPARE(got.load(), 0);
+    QList<EtcdKeyValue> queue = queueOf(*m_client, "/mx/ctl");
+    QCOMPARE(queue.size(), 1);
+    QCOMPARE(queue.first().key, ctlKey);
+    ::kill(pid_t(holder.processId()), SIGINT); // etcdctl unlocks on SIGINT
+    QVERIFY(holder.waitForFinished(kWaitMs));
+    Worker taker([&] {
+        got = mutex.tryLock(kWait) ? 1 : 0;
+        if (got)
+            mutex.unlock();
+    });
+    QTRY_COMPARE_WITH_TIMEOUT(got.load(), 1, kWaitMs);
+    QVERIFY(taker.finish());
+
+    QSignalSpy acquired(&mutex, &EtcdMutex::acquired);
+    QVERIFY(mutex.acquire());
+    QVERIFY(acquired.wait(kWaitMs));
+    QProcess waiter;
+    waiter.setProcessEnvironment(env);
+    waiter.start(etcdctl, {endpoints, u"lock"_s, u"/mx/ctl"_s, u"echo"_s, u"ran"_s});
+    QTRY_COMPARE_WITH_TIMEOUT(queueOf(*m_client, "/mx/ctl").size(), 2, kWaitMs);
+    queue = queueOf(*m_client, "/mx/ctl");
+    QCOMPARE(queue.first().key, mutex.fencingToken().key); // we are first
+    QCOMPARE(waiter.state(), QProcess::Running); // etcdctl waits behind us
+    QVERIFY(mutex.release());
+    QVERIFY(waiter.waitForFinished(kWaitMs));
+    QCOMPARE(waiter.exitCode(), 0);
+    QVERIFY2(
+        waiter.readAllStandardOutput().contains("ran"), waiter.readAllStandardError().constData());
+    QTRY_COMPARE_WITH_TIMEOUT(queueOf(*m_client, "/mx/ctl").size(), 0, kWaitMs);
+}
+
+QTEST_MAIN(tst_EtcdMutex)
+#include "tst_etcdmutex.moc"
