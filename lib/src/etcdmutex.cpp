@@ -379,3 +379,45 @@ void EtcdMutex::close()
     markClosed();
     d->closeAll();
 }
+
+// Every hold is released and every wait ended: each acquisition's lease (and the spare) is
+// revoked, which deletes its key. closed() follows once etcd answered all of them.
+void EtcdMutexPrivate::closeAll()
+{
+    Q_Q(EtcdMutex);
+    closing = true;
+    sync->close();
+    grantRetry.stop();
+    watch.reset();
+    watchFrom = 0;
+    closePending = grantsInFlight + 1; // the last step is this function's own
+    const auto revoke = [this, q](qint64 lease) {
+        if (EtcdReply *r = revokeLeaseQuietly(q->client(), lease)) {
+            ++closePending;
+            QObject::connect(r, &EtcdReply::finished, q, [this] { closeStep(); });
+        }
+    };
+    auto all = std::move(acquisitions);
+    acquisitions.clear();
+    leaseWaiters.clear();
+    ownerPending = 0;
+    for (auto &[id, a] : all) {
+        dropKeepAlive(a->keepAlive);
+        a->unlockAnswer(true); // that unlock() came first
+        revoke(a->leaseId);
+    }
+    all.clear();
+    if (spare) {
+        dropKeepAlive(spare->keepAlive);
+        revoke(spare->id);
+        spare.reset();
+    }
+    closeStep();
+}
+
+void EtcdMutexPrivate::closeStep()
+{
+    Q_Q(EtcdMutex);
+    if (--closePending == 0)
+        q->emitClosedAfter(nullptr);
+}

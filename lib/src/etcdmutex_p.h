@@ -96,6 +96,7 @@ public:
     void loseHold(Acquisition &a, const EtcdStatus &why);
     void discard(quint64 id); // forgets an acquisition and revokes its lease, in the background
     void closeAll();
+    static void dropKeepAlive(std::unique_ptr<EtcdKeepAlive> &k);
     void closeStep();
 
     EtcdMutex *q_ptr;

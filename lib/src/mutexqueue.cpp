@@ -24,15 +24,6 @@ EtcdStatus lostStatus(const QString &message)
     return EtcdStatus(Etcd::ErrorCode::LeaseExpired, message);
 }
 
-void dropKeepAlive(std::unique_ptr<EtcdKeepAlive> &k)
-{
-    // Possibly inside its own signal: stop it now, delete it later.
-    if (!k)
-        return;
-    k->disconnect();
-    k->stop();
-    k.release()->deleteLater();
-}
 void dropTimer(std::unique_ptr<QTimer> &t)
 {
     // Possibly inside its own timeout(): stop it now, delete it later.
@@ -42,6 +33,16 @@ void dropTimer(std::unique_ptr<QTimer> &t)
     t.release()->deleteLater();
 }
 } // namespace
+
+void EtcdMutexPrivate::dropKeepAlive(std::unique_ptr<EtcdKeepAlive> &k)
+{
+    // Possibly inside its own signal: stop it now, delete it later.
+    if (!k)
+        return;
+    k->disconnect();
+    k->stop();
+    k.release()->deleteLater();
+}
 
 EtcdMutexPrivate::EtcdMutexPrivate(EtcdMutex *q, const QByteArray &p, const EtcdMutexOptions &o)
     : q_ptr(q), path(p), prefix(p + '/'), options(o), sync(std::make_shared<MutexSync>())
@@ -577,46 +578,4 @@ void EtcdMutexPrivate::discard(quint64 id)
         ownerPending = 0;
     dropKeepAlive(a->keepAlive);
     revokeLeaseQuietly(q->client(), a->leaseId);
-}
-
-// Every hold is released and every wait ended: each acquisition's lease (and the spare) is
-// revoked, which deletes its key. closed() follows once etcd answered all of them.
-void EtcdMutexPrivate::closeAll()
-{
-    Q_Q(EtcdMutex);
-    closing = true;
-    sync->close();
-    grantRetry.stop();
-    watch.reset();
-    watchFrom = 0;
-    closePending = grantsInFlight + 1; // the last step is this function's own
-    const auto revoke = [this, q](qint64 lease) {
-        if (EtcdReply *r = revokeLeaseQuietly(q->client(), lease)) {
-            ++closePending;
-            QObject::connect(r, &EtcdReply::finished, q, [this] { closeStep(); });
-        }
-    };
-    auto all = std::move(acquisitions);
-    acquisitions.clear();
-    leaseWaiters.clear();
-    ownerPending = 0;
-    for (auto &[id, a] : all) {
-        dropKeepAlive(a->keepAlive);
-        a->unlockAnswer(true); // that unlock() came first
-        revoke(a->leaseId);
-    }
-    all.clear();
-    if (spare) {
-        dropKeepAlive(spare->keepAlive);
-        revoke(spare->id);
-        spare.reset();
-    }
-    closeStep();
-}
-
-void EtcdMutexPrivate::closeStep()
-{
-    Q_Q(EtcdMutex);
-    if (--closePending == 0)
-        q->emitClosedAfter(nullptr);
 }
