@@ -1,14 +1,41 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
-#include "etcdmutex_p.h"
 #include "etcdqt_internal_p.h"
-#include "leaseops_p.h"
+#include "lockqueue_p.h"
+#include "recipepaths_p.h"
 
 #include <EtcdQt/etcdclient.h>
+#include <EtcdQt/etcdmutex.h>
 #include <EtcdQt/etcdreplies.h>
 
 using namespace Etcd::Internal;
 using namespace std::chrono;
+
+// One side of a LockQueue, with etcd's concurrency.Mutex layout.
+class EtcdMutexPrivate
+{
+public:
+    EtcdMutexPrivate(EtcdMutex *q, const QByteArray &path, const EtcdMutexOptions &options)
+        : path(path), sync(std::make_shared<MutexSync>()),
+          queue(q, layoutFor(path), options.ttl, options.interruptOnLockLoss, {sync, nullptr})
+    {
+        queue.onAcquired = [q](LockLayout::Side) { Q_EMIT q->acquired(); };
+        queue.onLost = [q](LockLayout::Side, const EtcdStatus &why) { Q_EMIT q->lockLost(why); };
+    }
+
+    static LockLayout layoutFor(const QByteArray &path)
+    {
+        LockLayout l;
+        l.prefix = path + '/'; // as Go's concurrency.NewMutex builds it, even after a '/'
+        l.entryKey
+            = [path](LockLayout::Side, qint64 lease) { return RecipePaths::mutexKey(path, lease); };
+        return l;
+    }
+
+    QByteArray path;
+    std::shared_ptr<MutexSync> sync;
+    LockQueue queue;
+};
 
 /*!
     \class EtcdMutex
@@ -73,22 +100,7 @@ EtcdMutex::EtcdMutex(
     Releases every hold and ends every wait (blocked lock() calls return false), revoking
     the leases without waiting for etcd's answers.
 */
-EtcdMutex::~EtcdMutex()
-{
-    Q_D(EtcdMutex);
-    d->closing = true;
-    d->sync->close();
-    d->watch.reset();
-    for (auto &[id, a] : d->acquisitions) {
-        a->keepAlive.reset();
-        revokeLeaseQuietly(client(), a->leaseId);
-    }
-    d->acquisitions.clear();
-    if (d->spare) {
-        d->spare->keepAlive.reset();
-        revokeLeaseQuietly(client(), d->spare->id);
-    }
-}
+EtcdMutex::~EtcdMutex() = default;
 
 /*! \property EtcdMutex::path The lock's path; its keys live under \c{<path>/}. */
 QByteArray EtcdMutex::path() const
@@ -99,13 +111,13 @@ QByteArray EtcdMutex::path() const
 /*! The TTL of each acquisition's lease. */
 seconds EtcdMutex::ttl() const
 {
-    return d_func()->options.ttl;
+    return d_func()->queue.ttl;
 }
 
 /*! Whether a lost hold requests the interruption of the holding thread. */
 bool EtcdMutex::interruptOnLockLoss() const
 {
-    return d_func()->options.interruptOnLockLoss;
+    return d_func()->queue.interruptOnLoss;
 }
 
 namespace {
@@ -120,48 +132,13 @@ bool refuseOwnThread(const QObject *o, const char *what)
     return true;
 }
 
-// How long a blocking call waits beyond its own deadline for the mutex's thread to answer:
-// a frozen event loop must not hold a worker forever.
-milliseconds graceFor(seconds ttl)
-{
-    return std::max<milliseconds>(2 * ttl, seconds(5));
-}
 } // namespace
 
-bool EtcdMutexPrivate::lockBlocking(std::optional<milliseconds> timeout)
+namespace {
+bool unlockFromWorker(EtcdMutexPrivate *d)
 {
-    Q_Q(EtcdMutex);
-    const ThreadId self = std::this_thread::get_id();
-    if (sync->reenter(self))
-        return true;
-    if (sync->isClosed())
-        return false;
-    auto request = std::make_shared<MutexRequest>();
-    std::optional<TimePoint> deadline;
-    if (timeout)
-        deadline = steady_clock::now() + *timeout;
-    QMetaObject::invokeMethod(
-        q,
-        [this, request, self, thread = QPointer<QThread>(QThread::currentThread()), deadline] {
-            start(request, self, thread, deadline);
-        },
-        Qt::QueuedConnection);
-    std::optional<TimePoint> giveUp;
-    if (deadline)
-        giveUp = *deadline + graceFor(options.ttl);
-    if (sync->await(*request, giveUp))
-        return true;
-    if (request->abandoned) // the owner thread did not answer in time; it cleans up later
-        QMetaObject::invokeMethod(
-            q, [this] { cancelAbandoned(); }, Qt::QueuedConnection);
-    return false;
-}
-
-bool EtcdMutexPrivate::unlockBlocking()
-{
-    Q_Q(EtcdMutex);
     quint64 id = 0;
-    switch (sync->release(std::this_thread::get_id(), &id)) {
+    switch (d->sync->release(std::this_thread::get_id(), &id)) {
     case MutexSync::Release::Nested:
         return true;
     case MutexSync::Release::Dispossessed:
@@ -172,11 +149,16 @@ bool EtcdMutexPrivate::unlockBlocking()
     case MutexSync::Release::Last:
         break;
     }
-    // A delete that gets no answer within a TTL no longer matters: the lease is gone by then.
-    return callInThreadOf<bool>(q, options.ttl, false, [this, id](Answer<bool> answer) {
-        releaseHold(id, answer);
-    }).value_or(true);
+    return d->queue.releaseBlocking(id);
 }
+
+bool lockFromWorker(EtcdMutexPrivate *d, std::optional<milliseconds> timeout)
+{
+    if (d->sync->reenter(std::this_thread::get_id()))
+        return true;
+    return d->queue.lockBlocking(LockLayout::Exclusive, timeout);
+}
+} // namespace
 
 /*!
     For worker threads: blocks until this thread holds the lock, however long that takes.
@@ -187,7 +169,7 @@ bool EtcdMutex::lock()
 {
     if (refuseOwnThread(this, "lock()"))
         return false;
-    return d_func()->lockBlocking(std::nullopt);
+    return lockFromWorker(d_func(), std::nullopt);
 }
 
 /*!
@@ -199,7 +181,7 @@ bool EtcdMutex::tryLock(milliseconds timeout)
 {
     if (refuseOwnThread(this, "tryLock()"))
         return false;
-    return d_func()->lockBlocking(std::max(timeout, milliseconds(0)));
+    return lockFromWorker(d_func(), std::max(timeout, milliseconds(0)));
 }
 
 /*!
@@ -212,7 +194,7 @@ bool EtcdMutex::unlock()
 {
     if (refuseOwnThread(this, "unlock()"))
         return false;
-    return d_func()->unlockBlocking();
+    return unlockFromWorker(d_func());
 }
 
 /*!
@@ -224,17 +206,8 @@ bool EtcdMutex::isLocked() const
 {
     if (refuseOwnThread(this, "isLocked()"))
         return false;
-    auto *self = const_cast<EtcdMutex *>(this);
-    return callInThreadOf<bool>(self, ttl(), false, [self](Answer<bool> answer) {
-        if (!self->client())
-            return answer(false);
-        EtcdRangeOptions count;
-        count.prefix = true;
-        count.countOnly = true;
-        EtcdRangeReply *reply = self->client()->get(self->d_func()->prefix, count);
-        connect(reply, &EtcdReply::finished, self,
-            [reply, answer](const EtcdStatus &s) { answer(s.isOk() && reply->count() > 0); });
-    }).value_or(false);
+    const EtcdMutexPrivate *d = d_func();
+    return d->queue.countOnly(d->queue.layout.prefix, [](qint64 n) { return n > 0; });
 }
 
 /*! How many times the calling thread holds the lock now (0 after a loss). Any thread. */
@@ -326,14 +299,7 @@ bool EtcdMutex::acquire()
         QMetaObject::invokeMethod(this, &EtcdMutex::acquired, Qt::QueuedConnection);
         return true;
     }
-    if (d->ownerPending) {
-        qCWarning(lcEtcdRecipe, "EtcdMutex::acquire() while one is in flight; refused");
-        return false;
-    }
-    if (!d->start(nullptr, std::this_thread::get_id(), QThread::currentThread(), std::nullopt))
-        return false;
-    d->ownerPending = d->nextId;
-    return true;
+    return d->queue.acquireInOwnerThread(LockLayout::Exclusive);
 }
 
 /*!
@@ -356,13 +322,12 @@ bool EtcdMutex::release()
     case MutexSync::Release::Dispossessed:
         return false;
     case MutexSync::Release::NotHeld:
-        if (EtcdMutexPrivate::Acquisition *a = d->find(d->ownerPending))
-            d->cancel(*a);
+        d->queue.abandonOwnerAcquire();
         return false;
     case MutexSync::Release::Last:
         break;
     }
-    d->releaseHold(id);
+    d->queue.releaseHold(id);
     return true;
 }
 
@@ -377,47 +342,5 @@ void EtcdMutex::close()
     if (isClosed())
         return;
     markClosed();
-    d->closeAll();
-}
-
-// Every hold is released and every wait ended: each acquisition's lease (and the spare) is
-// revoked, which deletes its key. closed() follows once etcd answered all of them.
-void EtcdMutexPrivate::closeAll()
-{
-    Q_Q(EtcdMutex);
-    closing = true;
-    sync->close();
-    grantRetry.stop();
-    watch.reset();
-    watchFrom = 0;
-    closePending = grantsInFlight + 1; // the last step is this function's own
-    const auto revoke = [this, q](qint64 lease) {
-        if (EtcdReply *r = revokeLeaseQuietly(q->client(), lease)) {
-            ++closePending;
-            QObject::connect(r, &EtcdReply::finished, q, [this] { closeStep(); });
-        }
-    };
-    auto all = std::move(acquisitions);
-    acquisitions.clear();
-    leaseWaiters.clear();
-    ownerPending = 0;
-    for (auto &[id, a] : all) {
-        dropKeepAlive(a->keepAlive);
-        a->unlockAnswer(true); // that unlock() came first
-        revoke(a->leaseId);
-    }
-    all.clear();
-    if (spare) {
-        dropKeepAlive(spare->keepAlive);
-        revoke(spare->id);
-        spare.reset();
-    }
-    closeStep();
-}
-
-void EtcdMutexPrivate::closeStep()
-{
-    Q_Q(EtcdMutex);
-    if (--closePending == 0)
-        q->emitClosedAfter(nullptr);
+    d->queue.closeAll();
 }

@@ -2,38 +2,30 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "mutexsync_p.h"
 
+#include <algorithm>
+
 namespace Etcd::Internal {
 
-bool MutexSync::reenter(ThreadId t)
-{
-    std::lock_guard lock(mutex);
-    const auto it = holds.find(t);
-    if (closed || it == holds.end())
-        return false;
-    ++it->second.count;
-    return true;
-}
-
-bool MutexSync::grant(MutexRequest &request, ThreadId t, const EtcdFencingToken &token, quint64 id)
+bool HoldBook::grant(MutexRequest &request, ThreadId t, const EtcdFencingToken &token, quint64 id)
 {
     {
         std::lock_guard lock(mutex);
         if (request.abandoned || closed)
             return false;
         request.outcome = MutexRequest::Outcome::Acquired;
-        holds[t] = Hold {1, token, id};
+        record(t, token, id);
     }
     changed.notify_all();
     return true;
 }
 
-void MutexSync::hold(ThreadId t, const EtcdFencingToken &token, quint64 id)
+void HoldBook::hold(ThreadId t, const EtcdFencingToken &token, quint64 id)
 {
     std::lock_guard lock(mutex);
-    holds[t] = Hold {1, token, id};
+    record(t, token, id);
 }
 
-void MutexSync::fail(MutexRequest &request)
+void HoldBook::fail(MutexRequest &request)
 {
     {
         std::lock_guard lock(mutex);
@@ -43,7 +35,7 @@ void MutexSync::fail(MutexRequest &request)
     changed.notify_all();
 }
 
-bool MutexSync::await(MutexRequest &request, std::optional<TimePoint> giveUp)
+bool HoldBook::await(MutexRequest &request, std::optional<TimePoint> giveUp)
 {
     std::unique_lock lock(mutex);
     const auto answered
@@ -55,6 +47,43 @@ bool MutexSync::await(MutexRequest &request, std::optional<TimePoint> giveUp)
         request.outcome = MutexRequest::Outcome::Failed;
     }
     return request.outcome == MutexRequest::Outcome::Acquired;
+}
+
+bool HoldBook::dispossess(quint64 id)
+{
+    std::lock_guard lock(mutex);
+    return dispossessLocked(id);
+}
+
+void HoldBook::close()
+{
+    {
+        std::lock_guard lock(mutex);
+        closed = true;
+        dispossessAllLocked();
+    }
+    changed.notify_all();
+}
+
+bool HoldBook::isClosed() const
+{
+    std::lock_guard lock(mutex);
+    return closed;
+}
+
+bool MutexSync::reenter(ThreadId t)
+{
+    std::lock_guard lock(mutex);
+    const auto it = holds.find(t);
+    if (it == holds.end())
+        return false;
+    ++it->second.count;
+    return true;
+}
+
+void MutexSync::record(ThreadId t, const EtcdFencingToken &token, quint64 id)
+{
+    holds[t] = Hold {1, token, id};
 }
 
 MutexSync::Release MutexSync::release(ThreadId t, quint64 *id)
@@ -76,9 +105,8 @@ MutexSync::Release MutexSync::release(ThreadId t, quint64 *id)
     return Release::NotHeld;
 }
 
-bool MutexSync::dispossess(quint64 id)
+bool MutexSync::dispossessLocked(quint64 id)
 {
-    std::lock_guard lock(mutex);
     for (auto it = holds.begin(); it != holds.end(); ++it) {
         if (it->second.id == id) {
             dispossessed[it->first] += it->second.count;
@@ -89,22 +117,11 @@ bool MutexSync::dispossess(quint64 id)
     return false;
 }
 
-void MutexSync::close()
+void MutexSync::dispossessAllLocked()
 {
-    {
-        std::lock_guard lock(mutex);
-        closed = true;
-        for (const auto &[t, h] : holds)
-            dispossessed[t] += h.count;
-        holds.clear();
-    }
-    changed.notify_all();
-}
-
-bool MutexSync::isClosed() const
-{
-    std::lock_guard lock(mutex);
-    return closed;
+    for (const auto &[t, h] : holds)
+        dispossessed[t] += h.count;
+    holds.clear();
 }
 
 int MutexSync::holdCount(ThreadId t) const
@@ -119,6 +136,64 @@ EtcdFencingToken MutexSync::token(ThreadId t) const
     std::lock_guard lock(mutex);
     const auto it = holds.find(t);
     return it == holds.end() ? EtcdFencingToken {} : it->second.token;
+}
+
+bool MutexSync::holdsId(ThreadId t, quint64 id) const
+{
+    std::lock_guard lock(mutex);
+    const auto it = holds.find(t);
+    return it != holds.end() && it->second.id == id;
+}
+
+void PermitSync::record(ThreadId, const EtcdFencingToken &token, quint64 id)
+{
+    permits.push_back({id, token, false});
+}
+
+HoldBook::Release PermitSync::release(quint64 *id)
+{
+    std::lock_guard lock(mutex);
+    if (permits.empty())
+        return Release::NotHeld;
+    const Permit p = permits.back();
+    permits.pop_back();
+    if (p.lost)
+        return Release::Dispossessed;
+    *id = p.id;
+    return Release::Last;
+}
+
+bool PermitSync::dispossessLocked(quint64 id)
+{
+    const auto it = std::find_if(
+        permits.begin(), permits.end(), [id](const Permit &p) { return p.id == id; });
+    if (it == permits.end() || it->lost)
+        return false;
+    it->lost = true;
+    return true;
+}
+
+void PermitSync::dispossessAllLocked()
+{
+    for (Permit &p : permits)
+        p.lost = true;
+}
+
+int PermitSync::liveCount() const
+{
+    std::lock_guard lock(mutex);
+    return int(
+        std::count_if(permits.begin(), permits.end(), [](const Permit &p) { return !p.lost; }));
+}
+
+EtcdFencingToken PermitSync::latestToken() const
+{
+    std::lock_guard lock(mutex);
+    for (auto it = permits.rbegin(); it != permits.rend(); ++it) {
+        if (!it->lost)
+            return it->token;
+    }
+    return {};
 }
 
 } // namespace Etcd::Internal

@@ -13,6 +13,9 @@
 class EtcdClient;
 class EtcdReply;
 class EtcdRecipePrivate;
+namespace Etcd::Internal {
+class LockQueue;
+}
 
 class ETCDQT_EXPORT EtcdRecipe : public QObject
 {
@@ -53,6 +56,7 @@ protected:
     void reportConnectionState(ConnectionState state);
 
 private:
+    friend class Etcd::Internal::LockQueue; // the shared machinery of the locks
     Q_DECLARE_PRIVATE(EtcdRecipe)
     std::unique_ptr<EtcdRecipePrivate> const d_ptr;
 };

@@ -1,9 +1,9 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
-// The acquisition machinery of EtcdMutex (see etcdmutex_p.h for its shape).
-#include "etcdmutex_p.h"
+// The acquisition machinery shared by the locks (see lockqueue_p.h for its shape).
 #include "etcdqt_internal_p.h"
 #include "leaseops_p.h"
+#include "lockqueue_p.h"
 #include "recipepaths_p.h"
 
 #include <EtcdQt/etcdclient.h>
@@ -19,12 +19,9 @@ namespace {
 constexpr milliseconds kGrantTimeout {5000};
 constexpr int kRetryMinMs = 100;
 
-EtcdStatus lostStatus(const QString &message)
-{
-    return EtcdStatus(Etcd::ErrorCode::LeaseExpired, message);
-}
+} // namespace
 
-void dropTimer(std::unique_ptr<QTimer> &t)
+void LockQueue::dropTimer(std::unique_ptr<QTimer> &t)
 {
     // Possibly inside its own timeout(): stop it now, delete it later.
     if (!t)
@@ -32,9 +29,8 @@ void dropTimer(std::unique_ptr<QTimer> &t)
     t->stop();
     t.release()->deleteLater();
 }
-} // namespace
 
-void EtcdMutexPrivate::dropKeepAlive(std::unique_ptr<EtcdKeepAlive> &k)
+void LockQueue::dropKeepAlive(std::unique_ptr<EtcdKeepAlive> &k)
 {
     // Possibly inside its own signal: stop it now, delete it later.
     if (!k)
@@ -44,49 +40,50 @@ void EtcdMutexPrivate::dropKeepAlive(std::unique_ptr<EtcdKeepAlive> &k)
     k.release()->deleteLater();
 }
 
-EtcdMutexPrivate::EtcdMutexPrivate(EtcdMutex *q, const QByteArray &p, const EtcdMutexOptions &o)
-    : q_ptr(q), path(p), prefix(p + '/'), options(o), sync(std::make_shared<MutexSync>())
+LockQueue::LockQueue(EtcdRecipe *q, LockLayout l, seconds t, bool interrupt,
+    std::array<std::shared_ptr<HoldBook>, 2> b)
+    : ttl(t), interruptOnLoss(interrupt), layout(std::move(l)), q(q), books(std::move(b))
 {
     grantRetry.setSingleShot(true);
     QObject::connect(&grantRetry, &QTimer::timeout, q, [this] { topUpLeases(); });
 }
 
-EtcdStatus EtcdMutexPrivate::inputProblem() const
+EtcdStatus LockQueue::inputProblem() const
 {
-    const Q_Q(EtcdMutex);
     if (q->isClosed())
+        return EtcdStatus(Etcd::ErrorCode::FailedPrecondition,
+            EtcdRecipe::tr("the %1 is closed").arg(QLatin1StringView(layout.noun)));
+    if (layout.prefix.size() <= 1) // "<path>/" with an empty path
+        return EtcdStatus(Etcd::ErrorCode::InvalidArgument,
+            EtcdRecipe::tr("empty %1 path").arg(QLatin1StringView(layout.noun)));
+    if (ttl.count() <= 0)
         return EtcdStatus(
-            Etcd::ErrorCode::FailedPrecondition, EtcdMutex::tr("the mutex is closed"));
-    if (path.isEmpty())
-        return EtcdStatus(Etcd::ErrorCode::InvalidArgument, EtcdMutex::tr("empty lock path"));
-    if (options.ttl.count() <= 0)
-        return EtcdStatus(
-            Etcd::ErrorCode::InvalidArgument, EtcdMutex::tr("the lease TTL must be positive"));
+            Etcd::ErrorCode::InvalidArgument, EtcdRecipe::tr("the lease TTL must be positive"));
     if (!q->client())
-        return EtcdStatus(Etcd::ErrorCode::NotConnected, EtcdMutex::tr("no client"));
+        return EtcdStatus(Etcd::ErrorCode::NotConnected, EtcdRecipe::tr("no client"));
     return {};
 }
 
-EtcdMutexPrivate::Acquisition *EtcdMutexPrivate::find(quint64 id)
+LockQueue::Acquisition *LockQueue::find(quint64 id)
 {
     const auto it = acquisitions.find(id);
     return it == acquisitions.end() ? nullptr : it->second.get();
 }
 
-bool EtcdMutexPrivate::start(std::shared_ptr<MutexRequest> request, ThreadId thread,
+bool LockQueue::start(Side side, std::shared_ptr<MutexRequest> request, ThreadId thread,
     QPointer<QThread> qthread, std::optional<TimePoint> deadline)
 {
-    Q_Q(EtcdMutex);
     if (const EtcdStatus problem = inputProblem(); !problem.isOk()) {
         if (!q->isClosed())
             q->recordError(problem);
         if (request)
-            sync->fail(*request);
+            book(side).fail(*request);
         return false;
     }
     auto owned = std::make_unique<Acquisition>();
     Acquisition &a = *owned;
     a.id = ++nextId;
+    a.side = side;
     a.request = std::move(request);
     a.thread = thread;
     a.qthread = std::move(qthread);
@@ -101,13 +98,53 @@ bool EtcdMutexPrivate::start(std::shared_ptr<MutexRequest> request, ThreadId thr
     }
     q->setActive(true);
     ensureWatch();
-    needLease(a);
+    if (prepared == Prepared::Yes) {
+        needLease(a);
+    } else {
+        a.phase = Phase::Preparing;
+        runPrepare();
+    }
     return true;
+}
+
+// A semaphore checks its permit count once, before its first entry; everyone else is ready.
+void LockQueue::runPrepare()
+{
+    if (!prepare) {
+        prepared = Prepared::Yes;
+    } else if (prepared == Prepared::No) {
+        prepared = Prepared::Running;
+        return prepare([this](const EtcdStatus &status) {
+            prepared = status.isOk() ? Prepared::Yes : Prepared::No;
+            if (!status.isOk())
+                q->recordError(status);
+            runPrepare();
+        });
+    } else if (prepared == Prepared::Running) {
+        return;
+    }
+    std::vector<quint64> ids;
+    for (const auto &[id, a] : acquisitions) {
+        if (a->phase == Phase::Preparing)
+            ids.push_back(id);
+    }
+    for (quint64 id : ids) {
+        Acquisition *a = find(id);
+        if (!a)
+            continue;
+        if (prepared == Prepared::Yes) {
+            needLease(*a);
+            continue;
+        }
+        if (a->request)
+            book(a->side).fail(*a->request);
+        discard(id);
+    }
 }
 
 // The spare lease goes to this acquisition and a new spare is granted at once, alongside
 // the transaction: no grant sits on the path of a lock() that finds a spare.
-void EtcdMutexPrivate::needLease(Acquisition &a)
+void LockQueue::needLease(Acquisition &a)
 {
     a.phase = Phase::NeedLease;
     a.key.clear();
@@ -123,9 +160,8 @@ void EtcdMutexPrivate::needLease(Acquisition &a)
     topUpLeases();
 }
 
-void EtcdMutexPrivate::topUpLeases()
+void LockQueue::topUpLeases()
 {
-    Q_Q(EtcdMutex);
     if (closing || !q->client() || grantRetry.isActive())
         return;
     const qsizetype wanted = leaseWaiters.size() + 1; // one spare beyond the waiters
@@ -133,17 +169,15 @@ void EtcdMutexPrivate::topUpLeases()
         grant();
 }
 
-void EtcdMutexPrivate::grant()
+void LockQueue::grant()
 {
-    Q_Q(EtcdMutex);
     ++grantsInFlight;
-    grantLeaseWithin(q->client(), options.ttl, kGrantTimeout, q,
+    grantLeaseWithin(q->client(), ttl, kGrantTimeout, q,
         [this](const EtcdStatus &s, qint64 lease) { onGranted(s, lease); });
 }
 
-void EtcdMutexPrivate::onGranted(const EtcdStatus &status, qint64 lease)
+void LockQueue::onGranted(const EtcdStatus &status, qint64 lease)
 {
-    Q_Q(EtcdMutex);
     --grantsInFlight;
     if (closing) {
         EtcdReply *revoke = status.isOk() ? revokeLeaseQuietly(q->client(), lease) : nullptr;
@@ -155,8 +189,7 @@ void EtcdMutexPrivate::onGranted(const EtcdStatus &status, qint64 lease)
     if (!status.isOk()) {
         q->recordError(status);
         if (!leaseWaiters.isEmpty()) {
-            grantRetryMs
-                = std::clamp(grantRetryMs * 2, kRetryMinMs, int(options.ttl.count() * 500));
+            grantRetryMs = std::clamp(grantRetryMs * 2, kRetryMinMs, int(ttl.count() * 500));
             grantRetry.start(grantRetryMs);
         }
         return;
@@ -177,14 +210,13 @@ void EtcdMutexPrivate::onGranted(const EtcdStatus &status, qint64 lease)
     spare = Lease {lease, keepAliveFor(lease)};
 }
 
-std::unique_ptr<EtcdKeepAlive> EtcdMutexPrivate::keepAliveFor(qint64 lease)
+std::unique_ptr<EtcdKeepAlive> LockQueue::keepAliveFor(qint64 lease)
 {
-    Q_Q(EtcdMutex);
-    auto k = std::make_unique<EtcdKeepAlive>(q->client(), lease, options.ttl);
+    auto k = std::make_unique<EtcdKeepAlive>(q->client(), lease, ttl);
     QObject::connect(k.get(), &EtcdKeepAlive::suspended, q,
-        [q] { q->reportConnectionState(EtcdRecipe::ConnectionState::Suspended); });
+        [q = q] { q->reportConnectionState(EtcdRecipe::ConnectionState::Suspended); });
     QObject::connect(k.get(), &EtcdKeepAlive::resumed, q,
-        [q] { q->reportConnectionState(EtcdRecipe::ConnectionState::Reconnected); });
+        [q = q] { q->reportConnectionState(EtcdRecipe::ConnectionState::Reconnected); });
     QObject::connect(k.get(), &EtcdKeepAlive::keepAliveFailed, q,
         [this, lease](const EtcdStatus &why) { onLeaseFailed(lease, why); });
     k->start();
@@ -193,7 +225,7 @@ std::unique_ptr<EtcdKeepAlive> EtcdMutexPrivate::keepAliveFor(qint64 lease)
 
 // A hold's lease is never healed: etcd has deleted the key and may have a new holder. A
 // waiter's lease is only its ticket: it queues again, at the tail, with a fresh one.
-void EtcdMutexPrivate::onLeaseFailed(qint64 lease, const EtcdStatus &why)
+void LockQueue::onLeaseFailed(qint64 lease, const EtcdStatus &why)
 {
     if (spare && spare->id == lease) {
         dropKeepAlive(spare->keepAlive);
@@ -207,14 +239,16 @@ void EtcdMutexPrivate::onLeaseFailed(qint64 lease, const EtcdStatus &why)
         dropKeepAlive(a.keepAlive);
         switch (a.phase) {
         case Phase::Held:
-            return loseHold(
-                a, lostStatus(EtcdMutex::tr("the lock's lease is gone: %1").arg(why.message())));
+            return loseHold(a,
+                EtcdStatus(Etcd::ErrorCode::LeaseExpired,
+                    EtcdRecipe::tr("the %1's lease is gone: %2")
+                        .arg(QLatin1StringView(layout.noun), why.message())));
         case Phase::Trying:
         case Phase::Waiting:
         case Phase::Recheck:
             ++a.attempt; // an answer still on its way is about the old key
             // Unheard for a TTL is not always gone: an old key must not stay ahead of us.
-            revokeLeaseQuietly(q_func()->client(), lease);
+            revokeLeaseQuietly(q->client(), lease);
             return needLease(a);
         default:
             return; // releasing or ending: the key goes anyway
@@ -222,18 +256,17 @@ void EtcdMutexPrivate::onLeaseFailed(qint64 lease, const EtcdStatus &why)
     }
 }
 
-// One watch for the whole mutex, from "now": etcd serves it from its synced group (a watch
+// One watch for the whole lock, from "now": etcd serves it from its synced group (a watch
 // that starts at an older revision waits for etcd's 100 ms catch-up loop). Reads are only
 // trusted once it covers their revision; a read it does not cover is done again once live.
-void EtcdMutexPrivate::ensureWatch()
+void LockQueue::ensureWatch()
 {
-    Q_Q(EtcdMutex);
     if (watch || closing)
         return;
     EtcdWatchOptions o;
     o.prefix = true;
     o.noPut = true;
-    watch = std::make_unique<EtcdWatch>(q->client(), prefix, o);
+    watch = std::make_unique<EtcdWatch>(q->client(), layout.prefix, o);
     EtcdWatch *w = watch.get();
     QObject::connect(w, &EtcdWatch::eventsReceived, q,
         [this](const QList<EtcdWatchEvent> &events) { onDeletes(events); });
@@ -247,20 +280,20 @@ void EtcdMutexPrivate::ensureWatch()
         watchFrom = 0; // history was compacted away: what was read before is re-read once live
     });
     QObject::connect(w, &EtcdWatch::suspended, q,
-        [q] { q->reportConnectionState(EtcdRecipe::ConnectionState::Suspended); });
+        [q = q] { q->reportConnectionState(EtcdRecipe::ConnectionState::Suspended); });
     QObject::connect(w, &EtcdWatch::resubscribed, q,
-        [q] { q->reportConnectionState(EtcdRecipe::ConnectionState::Reconnected); });
+        [q = q] { q->reportConnectionState(EtcdRecipe::ConnectionState::Reconnected); });
     QObject::connect(
         w, &EtcdWatch::failed, q, [this](const EtcdStatus &why) { onWatchFailed(why); });
     w->start();
 }
 
-bool EtcdMutexPrivate::watchCovers(qint64 revision) const
+bool LockQueue::watchCovers(qint64 revision) const
 {
     return watchFrom > 0 && watchFrom <= revision + 1;
 }
 
-void EtcdMutexPrivate::onWatchLive()
+void LockQueue::onWatchLive()
 {
     watchRetryMs = 0;
     std::vector<quint64> ids;
@@ -277,20 +310,19 @@ void EtcdMutexPrivate::onWatchLive()
     }
 }
 
-void EtcdMutexPrivate::onWatchFailed(const EtcdStatus &why)
+void LockQueue::onWatchFailed(const EtcdStatus &why)
 {
-    Q_Q(EtcdMutex);
     watchFrom = 0;
     watch.release()->deleteLater(); // we are inside its signal
     q->recordError(why);
-    watchRetryMs = std::clamp(watchRetryMs * 2, kRetryMinMs, int(options.ttl.count() * 500));
+    watchRetryMs = std::clamp(watchRetryMs * 2, kRetryMinMs, int(ttl.count() * 500));
     QTimer::singleShot(watchRetryMs, q, [this] {
         if (!acquisitions.empty())
             ensureWatch();
     });
 }
 
-void EtcdMutexPrivate::onDeletes(const QList<EtcdWatchEvent> &events)
+void LockQueue::onDeletes(const QList<EtcdWatchEvent> &events)
 {
     for (const EtcdWatchEvent &e : events) {
         if (e.type != EtcdWatchEvent::Type::Delete)
@@ -306,12 +338,12 @@ void EtcdMutexPrivate::onDeletes(const QList<EtcdWatchEvent> &events)
             if (!a || e.revision <= a->seen)
                 continue;
             if (a->phase == Phase::Held && key == a->key)
-                loseHold(*a, lostStatus(EtcdMutex::tr("the lock key was deleted")));
+                loseHold(*a, lostStatus("the %1 key was deleted"));
             else if (a->phase == Phase::Waiting && key == a->key)
                 tryAcquire(*a); // our key was deleted, not our lease: queue again
             else if (a->phase == Phase::Waiting && a->ahead.removeAll(key) > 0) {
                 a->seen = e.revision;
-                if (a->ahead.isEmpty())
+                if (mayHold(*a))
                     becomeHeld(*a);
             }
         }
@@ -320,16 +352,16 @@ void EtcdMutexPrivate::onDeletes(const QList<EtcdWatchEvent> &events)
 
 // ONE transaction: create our key unless it exists (etcd's concurrency.Mutex does the same),
 // and read the whole queue by create revision. Whoever was created before us is ahead.
-void EtcdMutexPrivate::tryAcquire(Acquisition &a)
+void LockQueue::tryAcquire(Acquisition &a)
 {
-    Q_Q(EtcdMutex);
     if (!q->client()) {
         if (a.request)
-            sync->fail(*a.request);
+            book(a.side).fail(*a.request);
         return discard(a.id);
     }
     a.phase = Phase::Trying;
-    a.key = RecipePaths::mutexKey(path, a.leaseId);
+    if (a.key.isEmpty())
+        a.key = layout.entryKey(a.side, a.leaseId);
     const quint64 attempt = ++a.attempt;
     EtcdPutOptions put;
     put.lease = a.leaseId;
@@ -340,8 +372,8 @@ void EtcdMutexPrivate::tryAcquire(Acquisition &a)
     queue.sortOrder = Etcd::SortOrder::Ascending;
     EtcdTxn txn;
     txn.compares = {EtcdCompare::createRevision(a.key, Etcd::CompareResult::Equal, 0)};
-    txn.success = {EtcdTxnOp::put(a.key, {}, put), EtcdTxnOp::get(prefix, queue)};
-    txn.failure = {EtcdTxnOp::get(a.key), EtcdTxnOp::get(prefix, queue)};
+    txn.success = {EtcdTxnOp::put(a.key, layout.value, put), EtcdTxnOp::get(layout.prefix, queue)};
+    txn.failure = {EtcdTxnOp::get(a.key), EtcdTxnOp::get(layout.prefix, queue)};
     const quint64 since = deleteSeq;
     txnStarts.insert(since);
     EtcdTxnReply *reply = q->client()->txn(txn);
@@ -350,7 +382,7 @@ void EtcdMutexPrivate::tryAcquire(Acquisition &a)
             const EtcdStatus &s) { onTried(id, attempt, since, reply, s); });
 }
 
-void EtcdMutexPrivate::onTried(
+void LockQueue::onTried(
     quint64 id, quint64 attempt, quint64 since, EtcdTxnReply *reply, const EtcdStatus &status)
 {
     // A DELETE may be seen before the answer of a read that predates it. Deletes are kept
@@ -381,7 +413,7 @@ void EtcdMutexPrivate::onTried(
         return retryLater(*a, EtcdStatus(Etcd::ErrorCode::Internal, u"no create revision"_s));
     a->ahead.clear();
     for (const EtcdKeyValue &kv : results.at(1).keyValues) {
-        if (kv.createRevision < a->revision)
+        if (kv.createRevision < a->revision && blocks(*a, kv.key))
             a->ahead.append(kv.key);
     }
     for (const SeenDelete &d : recentDeletes) {
@@ -392,7 +424,7 @@ void EtcdMutexPrivate::onTried(
             return tryAcquire(*a); // our key was deleted right after: queue again
         a->ahead.removeAll(key);
     }
-    if (a->ahead.isEmpty())
+    if (mayHold(*a))
         return becomeHeld(*a);
     if (a->expired)
         return cancel(*a);
@@ -404,14 +436,14 @@ void EtcdMutexPrivate::onTried(
         a->phase = Phase::Recheck; // read again once the watch is live
 }
 
-void EtcdMutexPrivate::retryLater(Acquisition &a, const EtcdStatus &why)
+void LockQueue::retryLater(Acquisition &a, const EtcdStatus &why)
 {
-    Q_Q(EtcdMutex);
-    qCDebug(lcEtcdRecipe).noquote() << "lock" << path << "retries after" << why.toString();
+    qCDebug(lcEtcdRecipe).noquote()
+        << layout.noun << layout.prefix << "retries after" << why.toString();
     if (a.expired)
         return cancel(a);
     a.phase = Phase::Recheck;
-    a.retryDelayMs = std::clamp(a.retryDelayMs * 2, kRetryMinMs, int(options.ttl.count() * 500));
+    a.retryDelayMs = std::clamp(a.retryDelayMs * 2, kRetryMinMs, int(ttl.count() * 500));
     QTimer::singleShot(a.retryDelayMs, q, [this, id = a.id, attempt = a.attempt] {
         Acquisition *a = find(id);
         if (a && a->attempt == attempt && a->phase == Phase::Recheck)
@@ -419,32 +451,32 @@ void EtcdMutexPrivate::retryLater(Acquisition &a, const EtcdStatus &why)
     });
 }
 
-void EtcdMutexPrivate::becomeHeld(Acquisition &a)
+void LockQueue::becomeHeld(Acquisition &a)
 {
-    Q_Q(EtcdMutex);
     a.phase = Phase::Held;
     dropTimer(a.deadline);
     const EtcdFencingToken token {a.key, a.leaseId, a.revision};
-    qCDebug(lcEtcdRecipe).noquote() << "lock" << path << "held, token" << a.revision;
+    qCDebug(lcEtcdRecipe).noquote() << layout.noun << layout.prefix << "held, token" << a.revision;
     if (a.request) {
-        if (!sync->grant(*a.request, a.thread, token, a.id))
+        if (!book(a.side).grant(*a.request, a.thread, token, a.id))
             return discard(a.id); // its caller gave up just now: give it back
     } else {
-        sync->hold(a.thread, token, a.id);
+        book(a.side).hold(a.thread, token, a.id);
         ownerPending = 0;
     }
-    QPointer<EtcdMutex> guard(q);
+    const Side side = a.side;
+    const bool fromOwner = !a.request;
+    QPointer<EtcdRecipe> guard(q);
     if (q->connectionState() == EtcdRecipe::ConnectionState::Lost)
         q->reportConnectionState(EtcdRecipe::ConnectionState::Reconnected);
-    if (guard && !a.request)
-        Q_EMIT q->acquired();
+    if (guard && fromOwner && onAcquired)
+        onAcquired(side);
 }
 
 // A hold won before the watch covered it: a DELETE of its key in between would have gone
 // unseen, so ask etcd once whether the key is still ours.
-void EtcdMutexPrivate::validate(Acquisition &a)
+void LockQueue::validate(Acquisition &a)
 {
-    Q_Q(EtcdMutex);
     EtcdRangeReply *reply = q->client()->get(a.key);
     QObject::connect(reply, &EtcdReply::finished, q,
         [this, reply, id = a.id, revision = a.revision](const EtcdStatus &s) {
@@ -453,129 +485,34 @@ void EtcdMutexPrivate::validate(Acquisition &a)
                 return; // on error the keep-alive and the watch still watch
             const auto kvs = reply->keyValues();
             if (kvs.isEmpty() || kvs.first().createRevision != revision)
-                return loseHold(*a, lostStatus(EtcdMutex::tr("the lock key was deleted")));
+                return loseHold(*a, lostStatus("the %1 key was deleted"));
             a->seen = std::max(a->seen, reply->revision());
         });
 }
 
-// A tryLock() deadline: the first transaction is always answered before giving up, so
-// tryLock(0ms) still takes a free lock.
-void EtcdMutexPrivate::onDeadline(quint64 id)
+EtcdStatus LockQueue::lostStatus(const char *what) const
 {
-    Acquisition *a = find(id);
-    if (!a)
-        return;
-    a->expired = true;
-    if (!a->answered)
-        return;
-    if (a->phase == Phase::Waiting || a->phase == Phase::Recheck || a->phase == Phase::NeedLease)
-        cancel(*a);
+    return EtcdStatus(
+        Etcd::ErrorCode::LeaseExpired, EtcdRecipe::tr(what).arg(QLatin1StringView(layout.noun)));
 }
 
-// Gives up waiting: the lease is revoked (which deletes our key, wherever the transaction
-// is), and only once etcd answered is the caller told, so no key is left behind it.
-void EtcdMutexPrivate::cancel(Acquisition &a)
+// Entries created earlier keep an exclusive acquisition waiting; a shared one only waits
+// for the exclusive ones, except its own thread's write hold (a downgrade).
+bool LockQueue::blocks(const Acquisition &a, const QByteArray &earlier) const
 {
-    Q_Q(EtcdMutex);
-    a.phase = Phase::Ending;
-    ++a.attempt;
-    leaseWaiters.removeAll(a.id);
-    dropTimer(a.deadline);
-    dropKeepAlive(a.keepAlive);
-    if (!a.request)
-        ownerPending = 0;
-    EtcdReply *revoke = revokeLeaseQuietly(q->client(), std::exchange(a.leaseId, 0));
-    const auto fail = [this, id = a.id] {
-        if (Acquisition *a = find(id)) {
-            if (a->request)
-                sync->fail(*a->request);
-            acquisitions.erase(id);
-        }
-    };
-    if (revoke)
-        QObject::connect(revoke, &EtcdReply::finished, q, fail);
-    else
-        fail();
-}
-
-void EtcdMutexPrivate::cancelAbandoned()
-{
-    std::vector<quint64> ids;
-    for (const auto &[id, a] : acquisitions) {
-        if (a->request && a->phase != Phase::Held && a->phase != Phase::Releasing
-            && a->phase != Phase::Ending && a->request->abandoned)
-            ids.push_back(id);
+    if (a.side == Side::Exclusive)
+        return true;
+    if (layout.blocksShared && !layout.blocksShared(earlier))
+        return false;
+    for (const auto &[id, other] : acquisitions) {
+        if (other->side == Side::Exclusive && other->thread == a.thread && other->key == earlier
+            && (other->phase == Phase::Held || other->phase == Phase::Releasing))
+            return false;
     }
-    for (quint64 id : ids)
-        cancel(*find(id));
+    return true;
 }
 
-// The last unlock() of a hold: delete the key (the successor's watch fires now), then revoke
-// the used lease in the background.
-void EtcdMutexPrivate::releaseHold(quint64 id, Answer<bool> answer)
+bool LockQueue::mayHold(const Acquisition &a) const
 {
-    Q_Q(EtcdMutex);
-    Acquisition *a = find(id);
-    if (!a || a->phase != Phase::Held)
-        return answer(false); // lost (or closed) before this unlock() got here
-    a->phase = Phase::Releasing;
-    a->unlockAnswer = std::move(answer);
-    ++a->attempt;
-    EtcdDeleteReply *reply = q->client()->remove(a->key);
-    QObject::connect(reply, &EtcdReply::finished, q,
-        [this, id, reply](const EtcdStatus &s) { onReleased(id, reply->deleted(), s); });
-}
-
-void EtcdMutexPrivate::onReleased(quint64 id, qint64 deleted, const EtcdStatus &status)
-{
-    Q_Q(EtcdMutex);
-    Acquisition *a = find(id);
-    if (!a || a->phase != Phase::Releasing)
-        return;
-    const Answer<bool> answer = std::exchange(a->unlockAnswer, {});
-    if (!status.isOk()) // the revoke that follows, or the TTL, removes the key
-        q->recordError(status);
-    const bool wasOurs = !status.isOk() || deleted > 0;
-    if (!wasOurs) { // etcd had deleted it already: the hold was lost before this unlock
-        a->phase = Phase::Held;
-        loseHold(*a, lostStatus(EtcdMutex::tr("the lock was lost before it was released")));
-    } else {
-        discard(id);
-    }
-    answer(wasOurs);
-}
-
-void EtcdMutexPrivate::loseHold(Acquisition &a, const EtcdStatus &why)
-{
-    Q_Q(EtcdMutex);
-    if (a.phase != Phase::Held)
-        return;
-    sync->dispossess(a.id);
-    QPointer<QThread> holder = a.qthread;
-    const bool fromOwner = !a.request;
-    discard(a.id); // the lease may still live when only the key was deleted
-    qCWarning(lcEtcdRecipe).noquote() << "lock" << path << "lost:" << why.toString();
-    QPointer<EtcdMutex> guard(q);
-    q->reportConnectionState(EtcdRecipe::ConnectionState::Lost);
-    if (guard)
-        q->keepError(why);
-    if (guard && options.interruptOnLockLoss && holder && !fromOwner)
-        holder->requestInterruption();
-    if (guard)
-        Q_EMIT q->lockLost(why);
-}
-
-void EtcdMutexPrivate::discard(quint64 id)
-{
-    Q_Q(EtcdMutex);
-    const auto it = acquisitions.find(id);
-    if (it == acquisitions.end())
-        return;
-    std::unique_ptr<Acquisition> a = std::move(it->second);
-    acquisitions.erase(it);
-    leaseWaiters.removeAll(id);
-    if (!a->request && ownerPending == id)
-        ownerPending = 0;
-    dropKeepAlive(a->keepAlive);
-    revokeLeaseQuietly(q->client(), a->leaseId);
+    return a.ahead.size() < layout.allowance;
 }

@@ -1,0 +1,186 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+//
+//  W A R N I N G: internal header, not part of the EtcdQt API.
+#pragma once
+
+#include "handoff_p.h"
+#include "mutexsync_p.h"
+
+#include <EtcdQt/etcdkeepalive.h>
+#include <EtcdQt/etcdrecipe.h>
+#include <EtcdQt/etcdwatch.h>
+
+#include <QtCore/qpointer.h>
+#include <QtCore/qthread.h>
+#include <QtCore/qtimer.h>
+
+#include <array>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+
+class EtcdTxnReply;
+
+namespace Etcd::Internal {
+
+// Where a queue lock keeps its entries and when an entry may hold.
+struct LockLayout
+{
+    enum Side { Exclusive = 0, Shared = 1 };
+    QByteArray prefix; // the entries, read and watched, ordered by create revision
+    QByteArray value; // each entry's value
+    // The entry of an acquisition on `side` holding `lease`. Random names are drawn once per
+    // entry: the function is called again only after the entry is gone.
+    std::function<QByteArray(Side side, qint64 lease)> entryKey;
+    // Whether an earlier entry keeps a Shared acquisition waiting (Exclusive: every one does).
+    std::function<bool(const QByteArray &earlier)> blocksShared;
+    int allowance = 1; // an entry holds while fewer than this many earlier entries block it
+    const char *noun = "lock"; // in messages
+};
+
+// The machinery of EtcdMutex, EtcdReadWriteLock and EtcdSemaphore, in the recipe's thread.
+// Every acquisition takes a kept-alive lease granted ahead of time, then ONE transaction
+// creates its entry under the prefix and reads every entry there; those created before it
+// and blocking it are ahead. One prefix watch per lock (DELETE only), live before the reads
+// it completes, strikes them off as they go; when few enough are left (none for a lock,
+// fewer than the permits for a semaphore), it holds, with no further read. A hold's lease
+// is never healed.
+class LockQueue
+{
+public:
+    using Side = LockLayout::Side;
+    enum class Phase { Preparing, NeedLease, Trying, Waiting, Recheck, Held, Releasing, Ending };
+    using ThreadId = std::thread::id;
+    using TimePoint = std::chrono::steady_clock::time_point;
+
+    struct Acquisition
+    {
+        quint64 id = 0;
+        Side side = Side::Exclusive;
+        std::shared_ptr<MutexRequest> request; // null: the owner thread's acquire()
+        ThreadId thread;
+        QPointer<QThread> qthread; // interrupted on loss with interruptOnLoss
+        Phase phase = Phase::NeedLease;
+        qint64 leaseId = 0;
+        std::unique_ptr<EtcdKeepAlive> keepAlive;
+        QByteArray key;
+        qint64 revision = 0; // the entry's create revision
+        qint64 seen = 0; // the revision up to which `ahead` is known
+        QList<QByteArray> ahead; // blocking entries created before ours, still there at `seen`
+        quint64 attempt = 0; // bumped per transaction: older answers are dropped
+        int retryDelayMs = 0;
+        bool answered = false; // a transaction was answered: a tryLock deadline may give up
+        bool expired = false; // the tryLock deadline passed
+        std::unique_ptr<QTimer> deadline;
+        Answer<bool> unlockAnswer; // the unlock() that waits for the delete
+    };
+
+    LockQueue(EtcdRecipe *q, LockLayout layout, std::chrono::seconds ttl, bool interruptOnLoss,
+        std::array<std::shared_ptr<HoldBook>, 2> books);
+    ~LockQueue(); // revokes every lease without waiting
+
+    // Hooks of the recipe, called in its thread.
+    std::function<void(Side)> onAcquired; // an owner-thread acquire() won
+    std::function<void(Side, const EtcdStatus &)> onLost; // a hold was lost
+    // Runs once before the first entry is written (a semaphore's permit check); calls its
+    // argument with the outcome. A failure fails the acquisitions waiting for it.
+    std::function<void(std::function<void(const EtcdStatus &)>)> prepare;
+
+    [[nodiscard]] EtcdStatus inputProblem() const;
+    Acquisition *find(quint64 id);
+    [[nodiscard]] HoldBook &book(Side side) const { return *books[side]; }
+
+    // Worker side (any thread but the recipe's).
+    bool lockBlocking(Side side, std::optional<std::chrono::milliseconds> timeout);
+    bool releaseBlocking(quint64 id); // the last unlock() of hold `id`
+    bool countOnly(const QByteArray &prefix, std::function<bool(qint64)> answer) const;
+
+    // The recipe's thread.
+    bool start(Side side, std::shared_ptr<MutexRequest> request, ThreadId thread,
+        QPointer<QThread> qthread, std::optional<TimePoint> deadline);
+    bool acquireInOwnerThread(Side side);
+    void abandonOwnerAcquire();
+    void releaseHold(quint64 id, Answer<bool> answer = {});
+    void closeAll();
+
+    std::chrono::seconds ttl;
+    bool interruptOnLoss;
+    LockLayout layout;
+
+private:
+    void runPrepare();
+    void needLease(Acquisition &a);
+    void topUpLeases();
+    void grant();
+    void onGranted(const EtcdStatus &status, qint64 lease);
+    std::unique_ptr<EtcdKeepAlive> keepAliveFor(qint64 lease);
+    void onLeaseFailed(qint64 lease, const EtcdStatus &why);
+
+    void ensureWatch();
+    void onWatchLive();
+    void onWatchFailed(const EtcdStatus &why);
+    void onDeletes(const QList<EtcdWatchEvent> &events);
+    [[nodiscard]] bool watchCovers(qint64 revision) const;
+    [[nodiscard]] bool blocks(const Acquisition &a, const QByteArray &earlier) const;
+    [[nodiscard]] bool mayHold(const Acquisition &a) const;
+
+    void tryAcquire(Acquisition &a);
+    void onTried(
+        quint64 id, quint64 attempt, quint64 since, EtcdTxnReply *reply, const EtcdStatus &status);
+    void retryLater(Acquisition &a, const EtcdStatus &why);
+    void becomeHeld(Acquisition &a);
+    void validate(Acquisition &a);
+    void onDeadline(quint64 id);
+    void cancel(Acquisition &a);
+    void cancelAbandoned();
+    void onReleased(quint64 id, qint64 deleted, const EtcdStatus &status);
+    void loseHold(Acquisition &a, const EtcdStatus &why);
+    void discard(quint64 id); // forgets an acquisition and revokes its lease, in the background
+    static void dropKeepAlive(std::unique_ptr<EtcdKeepAlive> &k);
+    static void dropTimer(std::unique_ptr<QTimer> &t);
+    void closeStep();
+    [[nodiscard]] EtcdStatus lostStatus(const char *what) const;
+
+    EtcdRecipe *q;
+    std::array<std::shared_ptr<HoldBook>, 2> books;
+
+    std::map<quint64, std::unique_ptr<Acquisition>> acquisitions;
+    quint64 nextId = 0;
+    quint64 ownerPending = 0; // the owner thread's acquire() in flight
+
+    enum class Prepared { No, Running, Yes };
+    Prepared prepared = Prepared::No;
+
+    struct Lease
+    {
+        qint64 id = 0;
+        std::unique_ptr<EtcdKeepAlive> keepAlive;
+    };
+    std::optional<Lease> spare; // granted ahead of time and kept alive: lock() is one RPC
+    QList<quint64> leaseWaiters; // acquisitions waiting for a lease, in arrival order
+    int grantsInFlight = 0;
+    int grantRetryMs = 0;
+    QTimer grantRetry;
+
+    std::unique_ptr<EtcdWatch> watch; // DELETEs under the prefix
+    qint64 watchFrom = 0; // no event from this revision on is missed; 0: not live
+    int watchRetryMs = 0;
+    struct SeenDelete
+    {
+        quint64 seq = 0;
+        QByteArray key;
+        qint64 revision = 0;
+    };
+    std::deque<SeenDelete> recentDeletes; // seen while transactions sent before were in flight
+    std::multiset<quint64> txnStarts; // per transaction in flight: deleteSeq when it was sent
+    quint64 deleteSeq = 0;
+
+    bool closing = false;
+    int closePending = 0; // revokes and grants close() waits for before closed()
+};
+
+} // namespace Etcd::Internal
