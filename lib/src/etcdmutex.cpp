@@ -26,6 +26,7 @@ public:
     static LockLayout layoutFor(const QByteArray &path)
     {
         LockLayout l;
+        l.path = path;
         l.prefix = path + '/'; // as Go's concurrency.NewMutex builds it, even after a '/'
         l.entryKey
             = [path](LockLayout::Side, qint64 lease) { return RecipePaths::mutexKey(path, lease); };
@@ -121,20 +122,6 @@ bool EtcdMutex::interruptOnLockLoss() const
 }
 
 namespace {
-bool refuseOwnThread(const QObject *o, const char *what)
-{
-    if (QThread::currentThread() != o->thread())
-        return false;
-    qCWarning(lcEtcdRecipe,
-        "EtcdMutex::%s called in the mutex's own thread: it would block the events it waits "
-        "for; refused",
-        what);
-    return true;
-}
-
-} // namespace
-
-namespace {
 bool unlockFromWorker(EtcdMutexPrivate *d)
 {
     quint64 id = 0;
@@ -167,7 +154,7 @@ bool lockFromWorker(EtcdMutexPrivate *d, std::optional<milliseconds> timeout)
 */
 bool EtcdMutex::lock()
 {
-    if (refuseOwnThread(this, "lock()"))
+    if (refuseOwnThread(this, "EtcdMutex::lock()"))
         return false;
     return lockFromWorker(d_func(), std::nullopt);
 }
@@ -179,7 +166,7 @@ bool EtcdMutex::lock()
 */
 bool EtcdMutex::tryLock(milliseconds timeout)
 {
-    if (refuseOwnThread(this, "tryLock()"))
+    if (refuseOwnThread(this, "EtcdMutex::tryLock()"))
         return false;
     return lockFromWorker(d_func(), std::max(timeout, milliseconds(0)));
 }
@@ -192,7 +179,7 @@ bool EtcdMutex::tryLock(milliseconds timeout)
 */
 bool EtcdMutex::unlock()
 {
-    if (refuseOwnThread(this, "unlock()"))
+    if (refuseOwnThread(this, "EtcdMutex::unlock()"))
         return false;
     return unlockFromWorker(d_func());
 }
@@ -204,7 +191,7 @@ bool EtcdMutex::unlock()
 */
 bool EtcdMutex::isLocked() const
 {
-    if (refuseOwnThread(this, "isLocked()"))
+    if (refuseOwnThread(this, "EtcdMutex::isLocked()"))
         return false;
     const EtcdMutexPrivate *d = d_func();
     return d->queue.countOnly(d->queue.layout.prefix, [](qint64 n) { return n > 0; });
@@ -249,36 +236,9 @@ EtcdTxnReply *EtcdMutex::guardedTxn(const EtcdTxn &txn)
 */
 bool EtcdMutex::commitGuarded(const EtcdTxn &txn, milliseconds timeout, EtcdStatus *status)
 {
-    using Outcome = std::pair<EtcdStatus, bool>;
-    const auto report = [status](const EtcdStatus &s) {
-        if (status)
-            *status = s;
-    };
-    if (refuseOwnThread(this, "commitGuarded()")) {
-        report(EtcdStatus(Etcd::ErrorCode::WrongThread, tr("called in the mutex's own thread")));
+    if (refuseOwnThread(this, "EtcdMutex::commitGuarded()", status))
         return false;
-    }
-    const EtcdTxn guarded = fencingToken().guard(txn); // this thread's hold, not a later one
-    const std::optional<Outcome> outcome = callInThreadOf<Outcome>(this, timeout,
-        Outcome {EtcdStatus(Etcd::ErrorCode::Cancelled, tr("the mutex was destroyed")), false},
-        [this, guarded](Answer<Outcome> answer) {
-            EtcdTxnReply *reply = client() ? client()->txn(guarded) : nullptr;
-            if (!reply)
-                return answer({EtcdStatus(Etcd::ErrorCode::NotConnected, tr("no client")), false});
-            connect(reply, &EtcdReply::finished, this, [reply, answer](const EtcdStatus &s) {
-                const bool committed = s.isOk() && reply->succeeded();
-                answer({s.isOk() && !committed
-                        ? EtcdStatus(Etcd::ErrorCode::FailedPrecondition, tr("the hold is over"))
-                        : s,
-                    committed});
-            });
-        });
-    if (!outcome) {
-        report(EtcdStatus(Etcd::ErrorCode::DeadlineExceeded, tr("no answer in time")));
-        return false;
-    }
-    report(outcome->first);
-    return outcome->second;
+    return d_func()->queue.commitGuarded(fencingToken(), txn, timeout, status);
 }
 
 /*!

@@ -21,6 +21,19 @@ milliseconds graceFor(seconds ttl)
 }
 } // namespace
 
+bool Etcd::Internal::refuseOwnThread(const QObject *o, const char *what, EtcdStatus *status)
+{
+    if (QThread::currentThread() != o->thread())
+        return false;
+    qCWarning(lcEtcdRecipe,
+        "%s called in the object's own thread: it would block the events it waits for; refused",
+        what);
+    if (status)
+        *status = EtcdStatus(
+            Etcd::ErrorCode::WrongThread, EtcdRecipe::tr("called in the object's own thread"));
+    return true;
+}
+
 LockQueue::~LockQueue()
 {
     closing = true;
@@ -90,6 +103,46 @@ bool LockQueue::countOnly(const QByteArray &prefix, std::function<bool(qint64)> 
                 [r, reply, answer](const EtcdStatus &s) { reply(s.isOk() && answer(r->count())); });
         })
         .value_or(false);
+}
+
+// From a worker: sends `txn` guarded by `token` (the calling thread's hold, not a later
+// one) and waits at most `timeout` for etcd's answer. True when it committed.
+bool LockQueue::commitGuarded(const EtcdFencingToken &token, const EtcdTxn &txn,
+    milliseconds timeout, EtcdStatus *status) const
+{
+    using Outcome = std::pair<EtcdStatus, bool>;
+    EtcdRecipe *recipe = q;
+    const EtcdTxn guarded = token.guard(txn);
+    const std::optional<Outcome> outcome = callInThreadOf<Outcome>(recipe, timeout,
+        Outcome {EtcdStatus(Etcd::ErrorCode::Cancelled, EtcdRecipe::tr("the lock was destroyed")),
+            false},
+        [recipe, guarded](Answer<Outcome> answer) {
+            EtcdTxnReply *reply = recipe->client() ? recipe->client()->txn(guarded) : nullptr;
+            if (!reply)
+                return answer(
+                    {EtcdStatus(Etcd::ErrorCode::NotConnected, EtcdRecipe::tr("no client")),
+                        false});
+            QObject::connect(
+                reply, &EtcdReply::finished, recipe, [reply, answer](const EtcdStatus &s) {
+                    const bool committed = s.isOk() && reply->succeeded();
+                    answer({s.isOk() && !committed ? EtcdStatus(Etcd::ErrorCode::FailedPrecondition,
+                                EtcdRecipe::tr("the hold is over"))
+                                                   : s,
+                        committed});
+                });
+        });
+    const EtcdStatus result = outcome
+        ? outcome->first
+        : EtcdStatus(Etcd::ErrorCode::DeadlineExceeded, EtcdRecipe::tr("no answer in time"));
+    if (status)
+        *status = result;
+    return outcome && outcome->second;
+}
+
+void LockQueue::recordErrorOf(const EtcdStatus &status)
+{
+    // Errors are kept in the recipe's thread; a worker's refusal is recorded there.
+    QMetaObject::invokeMethod(q, [recipe = q, status] { recipe->recordError(status); });
 }
 
 // The owner thread's non-blocking acquire: one in flight at a time.

@@ -53,7 +53,10 @@ EtcdStatus LockQueue::inputProblem() const
     if (q->isClosed())
         return EtcdStatus(Etcd::ErrorCode::FailedPrecondition,
             EtcdRecipe::tr("the %1 is closed").arg(QLatin1StringView(layout.noun)));
-    if (layout.prefix.size() <= 1) // "<path>/" with an empty path
+    if (layout.allowance < 1)
+        return EtcdStatus(Etcd::ErrorCode::InvalidArgument,
+            EtcdRecipe::tr("a %1 needs at least one permit").arg(QLatin1StringView(layout.noun)));
+    if (layout.path.isEmpty())
         return EtcdStatus(Etcd::ErrorCode::InvalidArgument,
             EtcdRecipe::tr("empty %1 path").arg(QLatin1StringView(layout.noun)));
     if (ttl.count() <= 0)

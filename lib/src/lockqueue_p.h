@@ -27,10 +27,15 @@ class EtcdTxnReply;
 
 namespace Etcd::Internal {
 
+// True, with a warning (and WrongThread in `status`), when called in `o`'s own thread: a
+// blocking call there would block the events it waits for.
+bool refuseOwnThread(const QObject *o, const char *what, EtcdStatus *status = nullptr);
+
 // Where a queue lock keeps its entries and when an entry may hold.
 struct LockLayout
 {
     enum Side { Exclusive = 0, Shared = 1 };
+    QByteArray path; // the recipe's
     QByteArray prefix; // the entries, read and watched, ordered by create revision
     QByteArray value; // each entry's value
     // The entry of an acquisition on `side` holding `lease`. Random names are drawn once per
@@ -91,6 +96,7 @@ public:
     std::function<void(std::function<void(const EtcdStatus &)>)> prepare;
 
     [[nodiscard]] EtcdStatus inputProblem() const;
+    void recordErrorOf(const EtcdStatus &status); // from any thread
     Acquisition *find(quint64 id);
     [[nodiscard]] HoldBook &book(Side side) const { return *books[side]; }
 
@@ -98,6 +104,8 @@ public:
     bool lockBlocking(Side side, std::optional<std::chrono::milliseconds> timeout);
     bool releaseBlocking(quint64 id); // the last unlock() of hold `id`
     bool countOnly(const QByteArray &prefix, std::function<bool(qint64)> answer) const;
+    bool commitGuarded(const EtcdFencingToken &token, const EtcdTxn &txn,
+        std::chrono::milliseconds timeout, EtcdStatus *status) const;
 
     // The recipe's thread.
     bool start(Side side, std::shared_ptr<MutexRequest> request, ThreadId thread,

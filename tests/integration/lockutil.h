@@ -1,0 +1,118 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+// What the lock tests share: calls from worker threads into a client's thread, a look at
+// the queue of entries under a prefix, and a worker thread the test thread can await.
+#pragma once
+
+#include "electionutil.h"
+
+#include <QtCore/qeventloop.h>
+#include <QtCore/qtimer.h>
+
+#include <atomic>
+#include <future>
+#include <optional>
+#include <thread>
+
+namespace {
+constexpr int kLockWaitMs = 5 * 2000; // five 2 s TTLs: generous on a loaded 2-core machine
+
+// From a worker thread: runs `call(done)` in `client`'s thread and waits for done(value).
+template <typename T, typename Call>
+std::optional<T> inClientThread(EtcdClient *client, Call call)
+{
+    auto promise = std::make_shared<std::promise<T>>();
+    std::future<T> future = promise->get_future();
+    QMetaObject::invokeMethod(
+        client, [promise, call] { call([promise](T v) { promise->set_value(std::move(v)); }); },
+        Qt::QueuedConnection);
+    if (future.wait_for(std::chrono::milliseconds(kLockWaitMs)) != std::future_status::ready)
+        return std::nullopt;
+    return future.get();
+}
+
+// A worker's read of `key` (empty when absent); nullopt when etcd did not answer.
+inline std::optional<QByteArray> remoteGet(EtcdClient *client, const QByteArray &key)
+{
+    auto v = inClientThread<std::optional<QByteArray>>(client, [client, key](auto done) {
+        EtcdRangeReply *r = client->get(key);
+        QObject::connect(r, &EtcdReply::finished, client, [r, done](const EtcdStatus &s) {
+            if (!s.isOk())
+                return done(std::nullopt);
+            done(r->keyValues().isEmpty() ? QByteArray() : r->keyValues().first().value);
+        });
+    });
+    return v ? *v : std::nullopt;
+}
+
+inline bool remotePut(EtcdClient *client, const QByteArray &key, const QByteArray &value)
+{
+    return inClientThread<bool>(client, [client, key, value](auto done) {
+        EtcdPutReply *r = client->put(key, value);
+        QObject::connect(
+            r, &EtcdReply::finished, client, [done](const EtcdStatus &s) { done(s.isOk()); });
+    }).value_or(false);
+}
+
+// The keys under "<path>/", by create revision.
+inline QList<EtcdKeyValue> queueOf(EtcdClient &client, const QByteArray &path)
+{
+    EtcdRangeOptions o;
+    o.prefix = true;
+    o.sortTarget = Etcd::SortTarget::CreateRevision;
+    o.sortOrder = Etcd::SortOrder::Ascending;
+    const auto r = await(client.get(path + '/', o));
+    return r.status.isOk() ? r->keyValues() : QList<EtcdKeyValue>(99); // no size a test expects
+}
+
+inline QList<qint64> leasesSince(EtcdClient &client, const QList<qint64> &before)
+{
+    QList<qint64> now = liveLeases(client);
+    now.removeIf([&](qint64 id) { return before.contains(id); });
+    return now;
+}
+
+// A worker thread that the test thread awaits with its event loop running: the mutex lives
+// in the test thread and answers the worker's calls there, so a bare join() would stall both.
+class Worker
+{
+public:
+    template <typename F>
+    explicit Worker(F f)
+        : m_thread([this, f = std::move(f)]() mutable {
+              f();
+              m_done = true;
+          })
+    { }
+    ~Worker()
+    {
+        if (!finish() && m_thread.joinable())
+            m_thread.join(); // a hang here is a failed test; ctest's timeout reports it
+    }
+    Worker(const Worker &) = delete;
+    Worker &operator=(const Worker &) = delete;
+
+    bool finish(int timeoutMs = 2 * kLockWaitMs)
+    {
+        // A real event loop (QTest::qWaitFor sleeps 10 ms between turns, which would put
+        // that on every hop between the worker and the mutex's thread).
+        QEventLoop loop;
+        QTimer poll;
+        QObject::connect(&poll, &QTimer::timeout, &loop, [&] {
+            if (m_done)
+                loop.quit();
+        });
+        QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+        poll.start(1);
+        if (!m_done)
+            loop.exec();
+        if (m_done && m_thread.joinable())
+            m_thread.join();
+        return m_done;
+    }
+
+private:
+    std::atomic<bool> m_done {false};
+    std::thread m_thread;
+};
+} // namespace
