@@ -279,7 +279,9 @@ void LockQueue::ensureWatch()
             onWatchLive();
         }
     });
-    QObject::connect(w, &EtcdWatch::resynced, q, [this](qint64, qint64) {
+    QObject::connect(w, &EtcdWatch::resynced, q, [this](qint64 compacted, qint64) {
+        qCDebug(lcEtcdRecipe).noquote() << layout.noun << layout.prefix << "history compacted at"
+                                        << compacted << "; re-reading";
         watchFrom = 0; // history was compacted away: what was read before is re-read once live
     });
     QObject::connect(w, &EtcdWatch::suspended, q,
