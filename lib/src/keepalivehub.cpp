@@ -212,6 +212,9 @@ void KeepAliveHub::onTimer()
             std::lock_guard lock(m_router->mutex);
             m_router->generation = 0; // its late acks must not un-suspend; the next stream will
         }
+        // The cancelled stream may take a while to end (its connection answers nothing):
+        // until then it is not silent again, or this timer would fire at once, over and over.
+        m_awaitingAckSince.reset();
         m_stream->cancel();
     }
     arm();
