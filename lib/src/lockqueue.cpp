@@ -306,9 +306,16 @@ void LockQueue::onWatchLive()
         ids.push_back(id);
     for (quint64 id : ids) {
         Acquisition *a = find(id);
-        if (!a || watchCovers(a->seen))
+        if (!a)
             continue;
-        if (a->phase == Phase::Recheck || a->phase == Phase::Waiting)
+        // A Recheck waits for exactly this, whether or not the watch happens to cover its
+        // read (it may: a watch from "now" can start right after it), and deletes were not
+        // applied to it meanwhile: read again.
+        if (a->phase == Phase::Recheck)
+            tryAcquire(*a);
+        else if (watchCovers(a->seen))
+            continue;
+        else if (a->phase == Phase::Waiting)
             tryAcquire(*a); // read again, now that no DELETE after it can be missed
         else if (a->phase == Phase::Held)
             validate(*a);
@@ -333,6 +340,8 @@ void LockQueue::onDeletes(const QList<EtcdWatchEvent> &events)
         if (e.type != EtcdWatchEvent::Type::Delete)
             continue;
         const QByteArray &key = e.keyValue.key;
+        qCDebug(lcEtcdRecipe).noquote()
+            << layout.noun << layout.prefix << "saw" << key << "deleted at" << e.revision;
         if (!txnStarts.empty())
             recentDeletes.push_back({deleteSeq++, key, e.revision});
         std::vector<quint64> ids;
@@ -429,6 +438,9 @@ void LockQueue::onTried(
             return tryAcquire(*a); // our key was deleted right after: queue again
         a->ahead.removeAll(key);
     }
+    qCDebug(lcEtcdRecipe).noquote()
+        << layout.noun << a->key << "created at" << a->revision << "read at" << a->seen << "behind"
+        << a->ahead << "watch from" << watchFrom;
     if (mayHold(*a))
         return becomeHeld(*a);
     if (a->expired)
