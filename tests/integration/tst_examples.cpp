@@ -75,6 +75,26 @@ void tst_Examples::runs_data()
                                      u"connection state: Lost"_s, u"leadership lost: "_s,
                                      u"relinquished"_s, u"late write guarded by token"_s,
                                      u"refused"_s, u"closed"_s};
+    QTest::newRow("mutex") << QStringLiteral(EXAMPLE_MUTEX) << QStringList()
+                           << QStringList {u"two workers take turns"_s,
+                                  u"worker 1 holds the lock"_s, u"worker 2 holds the lock"_s,
+                                  u"counter = 6 after 6 increments"_s, u"closed"_s};
+    QTest::newRow("rwlock") << QStringLiteral(EXAMPLE_RWLOCK) << QStringList()
+                            << QStringList {u"3 readers hold the read lock at once"_s,
+                                   u"writer holds the write lock"_s, u"readers holding now: 0"_s,
+                                   u"writer wrote \"version 2\""_s,
+                                   u"downgraded: unlock() ended the writing and kept the reading "
+                                   u"(write holds 0, read holds 1)"_s,
+                                   u"in etcd: write locked no, read locked yes"_s, u"closed"_s};
+    QTest::newRow("semaphore") << QStringLiteral(EXAMPLE_SEMAPHORE) << QStringList()
+                               << QStringList {u"2 of 2 in use"_s,
+                                      u"5 workers served; at most 2 of 2 permits in use at once"_s,
+                                      u"closed"_s};
+    QTest::newRow("fenced") << QStringLiteral(EXAMPLE_FENCED) << QStringList()
+                            << QStringList {u"A holds the lock: fencing token"_s,
+                                   u"B holds the lock: fencing token"_s,
+                                   u"guarded by that token: refused (succeeded() false)"_s,
+                                   u"unguarded, a plain put: committed"_s, u"closed"_s};
 }
 
 void tst_Examples::runs()
