@@ -2,10 +2,11 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // A distributed mutex guarding a read-modify-write. Two workers, each with its own EtcdMutex
-// on one path (as two processes would have), take turns with the blocking lock()/unlock():
-// under the lock each reads a counter key, adds one, and writes it back with commitGuarded(),
-// which commits only while the hold lasts. Six increments end as 6: none was lost. Then both
-// mutexes close, revoking their leases.
+// on one path (as two processes would have), take turns with the blocking lock()/unlock(),
+// in the order they queue in etcd (the very first lock() of each also grants its lease, so
+// the first turns may go to whichever is quicker). Under the lock each reads a counter key,
+// adds one, and writes it back with commitGuarded(), which commits only while the hold lasts.
+// Six increments end as 6: none was lost. Then both mutexes close, revoking their leases.
 // Usage: etcdqt-example-mutex [http://127.0.0.1:2379]
 #include "exampleutil.h"
 

@@ -3,7 +3,7 @@
 //
 // A distributed counting semaphore, driven by signals: five workers, each with its own
 // EtcdSemaphore on one path (as five processes would have), share 2 permits. Each asks with
-// acquire(), works for 300 ms once acquired() says it has a permit, and gives it back with
+// acquire(), works for 500 ms once acquired() says it has a permit, and gives it back with
 // release(); nothing blocks the main thread. The number holding a permit at once is printed
 // as it changes and never goes above 2. Then every semaphore closes, revoking its leases.
 // The permit count itself stays in etcd, at <path>/permits, for every later user of the path.
@@ -58,8 +58,8 @@ int main(int argc, char **argv)
                   << kPermits << " in use" << Qt::endl;
             if (holding > kPermits)
                 exitCode = 1;
-            // The work: 300 ms on the event loop, then the permit goes back.
-            QTimer::singleShot(300ms, worker, [&, worker] {
+            // The work: 500 ms on the event loop, then the permit goes back.
+            QTimer::singleShot(500ms, worker, [&, worker] {
                 --holding;
                 out() << stamp() << "  " << worker->clientId() << " releases its permit"
                       << Qt::endl;
