@@ -57,9 +57,12 @@ public:
     An acquisition is one transaction: it creates the key and reads the queue. When keys
     created earlier exist, one watch on the path (per mutex, live before the reads it
     completes) strikes them off as etcd deletes them, and the lock is taken the moment the
-    last one goes, without another read and without etcd's 100 ms catch-up delay. The lease
-    is granted ahead of time and kept alive, so lock() costs one RPC and unlock() one delete;
-    the used lease is revoked in the background.
+    last one goes, without another read and without etcd's 100 ms catch-up delay. Each hold
+    has a lease of its own while it lives. A lease whose key a release deleted serves the
+    next acquisition, as Go's session lease does (a lost one is never reused; a new one is
+    granted ahead of time when none is coming back), so lock() costs one RPC and unlock()
+    one delete, and the key's name stays the same: etcd keeps every name used under a
+    prefix until compaction, and a name per acquisition would slow every read of the queue.
 
     \section1 Threads
     The blocking forms lock(), tryLock(), unlock() and isLocked() are for worker threads;

@@ -55,9 +55,10 @@ public:
         l.noun = "read-write lock";
         const QByteArray writePrefix = l.prefix + "write-";
         const QByteArray readPrefix = l.prefix + "read-";
-        l.entryKey = [=](LockLayout::Side side, qint64) {
-            return (side == LockLayout::Shared ? readPrefix : writePrefix)
-                + RecipePaths::uniqueToken(clientId);
+        const QByteArray id = clientId.toUtf8() + ':';
+        l.entryKey = [=](LockLayout::Side side, qint64 lease) {
+            return (side == LockLayout::Shared ? readPrefix : writePrefix) + id
+                + RecipePaths::leaseTag(lease);
         };
         l.blocksShared = [writePrefix](const QByteArray &k) { return k.startsWith(writePrefix); };
         return l;
@@ -117,7 +118,8 @@ public:
 
     Keys are etcd-recipes' \c DistributedReadWriteLock layout:
     \c{<path>/read-<clientId>:<7 random>} or \c{<path>/write-<clientId>:<7 random>}, with the
-    client id as value, on a lease per acquisition that is never healed; Kotlin and C++
+    client id as value, on a lease of the hold that is never healed (reused after a release, as
+    for EtcdMutex, so the 7 characters name the lease); Kotlin and C++
     processes share one lock. Not compatible with EtcdMutex on the same path.
 
     Threads, blocking forms, loss and close() behave as for EtcdMutex, per side: holds are

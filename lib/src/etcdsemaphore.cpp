@@ -46,8 +46,8 @@ public:
         l.value = clientId.toUtf8();
         l.allowance = permits;
         l.noun = "semaphore";
-        l.entryKey = [prefix = l.prefix, clientId](LockLayout::Side, qint64) {
-            return prefix + RecipePaths::uniqueToken(clientId);
+        l.entryKey = [prefix = l.prefix + clientId.toUtf8() + ':'](LockLayout::Side, qint64 lease) {
+            return prefix + RecipePaths::leaseTag(lease);
         };
         return l;
     }
@@ -104,7 +104,8 @@ public:
     as a 4-byte big-endian integer, written by the first instance that uses the path (an
     instance made with another count fails its acquisitions with FailedPrecondition naming
     both), and each holder or waiter is \c{<path>/holders/<clientId>:<7 random>}, with the
-    client id as value, on a lease of its own that is never healed. An entry holds a permit
+    client id as value, on a lease of its own that is never healed (reused after a release, as
+    for EtcdMutex, so the 7 characters name the lease). An entry holds a permit
     while fewer than permits() entries were created before it; one watch on the holders
     admits it the moment enough of them are deleted.
 

@@ -242,6 +242,8 @@ void LockQueue::onReleased(quint64 id, qint64 deleted, const EtcdStatus &status)
     if (!wasOurs) { // etcd had deleted it already: the hold was lost before this unlock
         a->phase = Phase::Held;
         loseHold(*a, lostStatus("the %1 was lost before it was released"));
+    } else if (status.isOk()) {
+        recycle(id);
     } else {
         discard(id);
     }
@@ -266,6 +268,24 @@ void LockQueue::loseHold(Acquisition &a, const EtcdStatus &why)
         holder->requestInterruption();
     if (guard)
         onLost(side, why);
+}
+
+// The hold's key is gone and its lease alive: the lease is the next acquisition's (Go's
+// concurrency.Mutex keeps one session lease for all its locks). Each hold still has a lease
+// of its own while it lives; a lost one is never reused.
+void LockQueue::recycle(quint64 id)
+{
+    const auto it = acquisitions.find(id);
+    if (it == acquisitions.end())
+        return;
+    if (closing || !it->second->keepAlive)
+        return discard(id);
+    std::unique_ptr<Acquisition> a = std::move(it->second);
+    acquisitions.erase(it);
+    leaseWaiters.removeAll(id);
+    if (!a->request && ownerPending == id)
+        ownerPending = 0;
+    adoptLease(a->leaseId, std::move(a->keepAlive));
 }
 
 void LockQueue::discard(quint64 id)

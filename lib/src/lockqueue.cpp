@@ -167,7 +167,13 @@ void LockQueue::topUpLeases()
 {
     if (closing || !q->client() || grantRetry.isActive())
         return;
-    const qsizetype wanted = leaseWaiters.size() + 1; // one spare beyond the waiters
+    // One spare beyond the waiters, unless an acquisition with a lease will hand it back
+    // when it releases: a loop of lock() and unlock() then costs etcd two writes per turn
+    // (the transaction and the delete), not four (plus a grant and a revoke).
+    qsizetype returning = 0;
+    for (const auto &[id, a] : acquisitions)
+        returning += (a->leaseId != 0 && a->phase != Phase::Ending) ? 1 : 0;
+    const qsizetype wanted = leaseWaiters.size() + (returning > 0 ? 0 : 1);
     for (qsizetype have = grantsInFlight + (spare ? 1 : 0); have < wanted; ++have)
         grant();
 }
@@ -198,19 +204,27 @@ void LockQueue::onGranted(const EtcdStatus &status, qint64 lease)
         return;
     }
     grantRetryMs = 0;
+    adoptLease(lease, keepAliveFor(lease));
+}
+
+// A live lease, granted or handed back by a release: to the first acquisition waiting for
+// one, else the spare, else (more than needed) revoked.
+void LockQueue::adoptLease(qint64 lease, std::unique_ptr<EtcdKeepAlive> keepAlive)
+{
     while (!leaseWaiters.isEmpty()) {
         Acquisition *a = find(leaseWaiters.takeFirst());
         if (!a || a->phase != Phase::NeedLease)
             continue;
         a->leaseId = lease;
-        a->keepAlive = keepAliveFor(lease);
+        a->keepAlive = std::move(keepAlive);
         return tryAcquire(*a);
     }
-    if (spare) { // more than needed: the waiter it was for went away
+    if (spare) {
+        dropKeepAlive(keepAlive);
         revokeLeaseQuietly(q->client(), lease);
         return;
     }
-    spare = Lease {lease, keepAliveFor(lease)};
+    spare = Lease {lease, std::move(keepAlive)};
 }
 
 std::unique_ptr<EtcdKeepAlive> LockQueue::keepAliveFor(qint64 lease)

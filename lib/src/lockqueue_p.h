@@ -38,8 +38,8 @@ struct LockLayout
     QByteArray path; // the recipe's
     QByteArray prefix; // the entries, read and watched, ordered by create revision
     QByteArray value; // each entry's value
-    // The entry of an acquisition on `side` holding `lease`. Random names are drawn once per
-    // entry: the function is called again only after the entry is gone.
+    // The entry of an acquisition on `side` holding `lease`: the same for the same lease,
+    // which is reused once a hold on it was released.
     std::function<QByteArray(Side side, qint64 lease)> entryKey;
     // Whether an earlier entry keeps a Shared acquisition waiting (Exclusive: every one does).
     std::function<bool(const QByteArray &earlier)> blocksShared;
@@ -127,6 +127,8 @@ private:
     void onGranted(const EtcdStatus &status, qint64 lease);
     std::unique_ptr<EtcdKeepAlive> keepAliveFor(qint64 lease);
     void onLeaseFailed(qint64 lease, const EtcdStatus &why);
+    void adoptLease(qint64 lease, std::unique_ptr<EtcdKeepAlive> keepAlive);
+    void recycle(quint64 id); // a released hold's lease becomes the spare
 
     void ensureWatch();
     void onWatchLive();

@@ -43,6 +43,17 @@ QByteArray participantKey(const QByteArray &electionPath, const QString &clientI
     return appendToPath(appendToPath(electionPath, "participants"), clientId.toUtf8());
 }
 
+QByteArray leaseTag(qint64 leaseId)
+{
+    static constexpr char kDigits[]
+        = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    auto rest = quint64(leaseId);
+    QByteArray tag(kTokenLength, '0');
+    for (int i = kTokenLength - 1; i >= 0; --i, rest /= 62)
+        tag[i] = kDigits[rest % 62];
+    return tag;
+}
+
 QByteArray mutexKey(const QByteArray &path, qint64 leaseId)
 {
     // etcd grants positive ids only; a negative one is still written as Go would ("-1f").

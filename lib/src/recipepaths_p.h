@@ -33,4 +33,9 @@ ETCDQT_AUTOTEST_EXPORT QByteArray mutexKey(const QByteArray &path, qint64 leaseI
 
 inline constexpr int kTokenLength = 7;
 
+// kTokenLength characters of [0-9A-Za-z] naming a lease: the "<7 random>" of an entry that
+// lives on that lease, so an entry re-created on a reused lease keeps its name (etcd keeps
+// every name ever used under a prefix until compaction; ranges over it slow down with them).
+ETCDQT_AUTOTEST_EXPORT QByteArray leaseTag(qint64 leaseId);
+
 } // namespace Etcd::Internal::RecipePaths
