@@ -31,6 +31,7 @@ private Q_SLOTS:
     void grpcTargets();
     void recipePathsAreEtcdRecipes();
     void mutexKeyIsGosLayout();
+    void leaseTagIsSevenBase62Characters();
 };
 
 void tst_EtcdEncoding::int32BigEndian()
@@ -166,6 +167,21 @@ void tst_EtcdEncoding::mutexKeyIsGosLayout()
     QCOMPARE(mutexKey("lk", 10), "lk/a"_ba); // no padding
     QCOMPARE(mutexKey("lk/", 255), "lk//ff"_ba); // Go does not normalise the path either
     QCOMPARE(mutexKey("lk", -31), "lk/-1f"_ba);
+}
+
+// The "<7 random>" of a read-write or semaphore entry: the lease's low base-62 digits, in
+// etcd-recipes' alphabet, so a reused lease re-creates the same name.
+void tst_EtcdEncoding::leaseTagIsSevenBase62Characters()
+{
+    using Etcd::Internal::RecipePaths::leaseTag;
+    QCOMPARE(leaseTag(0), "0000000"_ba);
+    QCOMPARE(leaseTag(61), "000000z"_ba);
+    QCOMPARE(leaseTag(62), "0000010"_ba);
+    QCOMPARE(leaseTag(0x694d8a3b1c2e0f05), leaseTag(0x694d8a3b1c2e0f05));
+    QVERIFY(leaseTag(0x694d8a3b1c2e0f05) != leaseTag(0x694d8a3b1c2e0f06));
+    const QRegularExpression format(u"^[0-9A-Za-z]{7}$"_s);
+    for (qint64 lease : {qint64(1), qint64(-1), Q_INT64_C(7587883091418455301)})
+        QVERIFY(format.match(QString::fromLatin1(leaseTag(lease))).hasMatch());
 }
 
 QTEST_GUILESS_MAIN(tst_EtcdEncoding)
