@@ -128,18 +128,8 @@ namespace {
 bool unlockFromWorker(EtcdMutexPrivate *d)
 {
     quint64 id = 0;
-    switch (d->sync->release(std::this_thread::get_id(), &id)) {
-    case MutexSync::Release::Nested:
-        return true;
-    case MutexSync::Release::Dispossessed:
-        return false;
-    case MutexSync::Release::NotHeld:
-        qCWarning(lcEtcdRecipe, "EtcdMutex::unlock() by a thread that holds no lock");
-        return false;
-    case MutexSync::Release::Last:
-        break;
-    }
-    return d->queue.releaseBlocking(id);
+    const auto verdict = d->sync->release(std::this_thread::get_id(), &id);
+    return d->queue.settleRelease(verdict, id, LockQueue::Caller::Worker, "EtcdMutex::unlock()");
 }
 
 bool lockFromWorker(EtcdMutexPrivate *d, std::optional<milliseconds> timeout)
@@ -279,19 +269,8 @@ bool EtcdMutex::release()
         return false;
     }
     quint64 id = 0;
-    switch (d->sync->release(std::this_thread::get_id(), &id)) {
-    case MutexSync::Release::Nested:
-        return true;
-    case MutexSync::Release::Dispossessed:
-        return false;
-    case MutexSync::Release::NotHeld:
-        d->queue.abandonOwnerAcquire();
-        return false;
-    case MutexSync::Release::Last:
-        break;
-    }
-    d->queue.releaseHold(id);
-    return true;
+    const auto verdict = d->sync->release(std::this_thread::get_id(), &id);
+    return d->queue.settleRelease(verdict, id, LockQueue::Caller::Owner, "EtcdMutex::release()");
 }
 
 /*!

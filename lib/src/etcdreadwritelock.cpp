@@ -64,6 +64,12 @@ public:
         return l;
     }
 
+    // From a worker: whether any process has an entry of this kind ("read-" or "write-").
+    bool anyEntry(const char *kind) const
+    {
+        return queue.countOnly(queue.layout.prefix + kind, [](qint64 n) { return n > 0; });
+    }
+
     MutexSync &sync(LockLayout::Side s) { return s == LockLayout::Shared ? *reads : *writes; }
 
     // A thread that reads may not start writing: two readers upgrading would wait for each
@@ -225,18 +231,9 @@ bool EtcdReadWriteLock::unlock()
     if (refuseOwnThread(this, "EtcdReadWriteLock::unlock()"))
         return false;
     quint64 id = 0;
-    switch (d->releaseOne(&id)) {
-    case HoldBook::Release::Nested:
-        return true;
-    case HoldBook::Release::Dispossessed:
-        return false;
-    case HoldBook::Release::NotHeld:
-        qCWarning(lcEtcdRecipe, "EtcdReadWriteLock::unlock() by a thread that holds nothing");
-        return false;
-    case HoldBook::Release::Last:
-        break;
-    }
-    return d->queue.releaseBlocking(id);
+    const auto verdict = d->releaseOne(&id);
+    return d->queue.settleRelease(
+        verdict, id, LockQueue::Caller::Worker, "EtcdReadWriteLock::unlock()");
 }
 
 /*!
@@ -247,8 +244,7 @@ bool EtcdReadWriteLock::isReadLocked() const
 {
     if (refuseOwnThread(this, "EtcdReadWriteLock::isReadLocked()"))
         return false;
-    const auto *d = d_func();
-    return d->queue.countOnly(d->queue.layout.prefix + "read-", [](qint64 n) { return n > 0; });
+    return d_func()->anyEntry("read-");
 }
 
 /*!
@@ -259,8 +255,7 @@ bool EtcdReadWriteLock::isWriteLocked() const
 {
     if (refuseOwnThread(this, "EtcdReadWriteLock::isWriteLocked()"))
         return false;
-    const auto *d = d_func();
-    return d->queue.countOnly(d->queue.layout.prefix + "write-", [](qint64 n) { return n > 0; });
+    return d_func()->anyEntry("write-");
 }
 
 /*!
@@ -343,19 +338,9 @@ bool EtcdReadWriteLock::release()
         return false;
     }
     quint64 id = 0;
-    switch (d->releaseOne(&id)) {
-    case HoldBook::Release::Nested:
-        return true;
-    case HoldBook::Release::Dispossessed:
-        return false;
-    case HoldBook::Release::NotHeld:
-        d->queue.abandonOwnerAcquire();
-        return false;
-    case HoldBook::Release::Last:
-        break;
-    }
-    d->queue.releaseHold(id);
-    return true;
+    const auto verdict = d->releaseOne(&id);
+    return d->queue.settleRelease(
+        verdict, id, LockQueue::Caller::Owner, "EtcdReadWriteLock::release()");
 }
 
 /*!

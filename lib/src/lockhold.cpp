@@ -145,6 +145,28 @@ void LockQueue::recordErrorOf(const EtcdStatus &status)
     QMetaObject::invokeMethod(q, [recipe = q, status] { recipe->recordError(status); });
 }
 
+bool LockQueue::settleRelease(HoldBook::Release verdict, quint64 id, Caller caller, const char *who)
+{
+    switch (verdict) {
+    case HoldBook::Release::Nested:
+        return true;
+    case HoldBook::Release::Dispossessed:
+        return false; // lost or closed: lockLost() told, unlock() answers
+    case HoldBook::Release::NotHeld:
+        if (caller == Caller::Worker)
+            qCWarning(lcEtcdRecipe, "%s by a thread that holds nothing", who);
+        else
+            abandonOwnerAcquire();
+        return false;
+    case HoldBook::Release::Last:
+        break;
+    }
+    if (caller == Caller::Worker)
+        return releaseBlocking(id);
+    releaseHold(id);
+    return true;
+}
+
 // The owner thread's non-blocking acquire: one in flight at a time.
 bool LockQueue::acquireInOwnerThread(Side side)
 {

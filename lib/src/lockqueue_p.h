@@ -113,6 +113,10 @@ public:
     bool acquireInOwnerThread(Side side);
     void abandonOwnerAcquire();
     void releaseHold(quint64 id, Answer<bool> answer = {});
+    // Carries out one unlock() (from a worker: waits for the delete) or release() (in this
+    // thread: sends it) after the hold book said `verdict` about hold `id`.
+    enum class Caller { Worker, Owner };
+    bool settleRelease(HoldBook::Release verdict, quint64 id, Caller caller, const char *who);
     void closeAll();
 
     std::chrono::seconds ttl;

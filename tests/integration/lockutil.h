@@ -115,4 +115,15 @@ private:
     std::atomic<bool> m_done {false};
     std::thread m_thread;
 };
+// Closes every recipe and waits (the event loop running) until each said closed(): their
+// revokes have reached etcd. False when one did not within the wait.
+template <typename... Recipes>
+bool closeAndWait(Recipes *...recipes)
+{
+    int closed = 0;
+    QObject context;
+    (QObject::connect(recipes, &EtcdRecipe::closed, &context, [&closed] { ++closed; }), ...);
+    (recipes->close(), ...);
+    return QTest::qWaitFor([&] { return closed == int(sizeof...(recipes)); }, kLockWaitMs);
+}
 } // namespace

@@ -59,8 +59,6 @@ private Q_SLOTS:
     void waiterAcquiresAfterItsHistoryWasCompacted();
 
 private:
-    template <typename... Locks>
-    void closeAll(Locks &...locks);
     EtcdTestServer m_server;
     std::unique_ptr<EtcdClient> m_client;
 };
@@ -69,15 +67,6 @@ void tst_EtcdLockFaults::initTestCase()
 {
     ETCDQT_START_OR_SKIP(m_server);
     m_client = connectedClient(m_server.clientUrl());
-}
-
-template <typename... Locks>
-void tst_EtcdLockFaults::closeAll(Locks &...locks)
-{
-    int closed = 0;
-    (connect(&locks, &EtcdRecipe::closed, this, [&closed] { ++closed; }), ...);
-    (locks.close(), ...);
-    QTRY_COMPARE_WITH_TIMEOUT(closed, int(sizeof...(locks)), kWaitMs);
 }
 
 // The holder is cut off: it cannot renew, reports the loss within its TTL (plus the
@@ -119,7 +108,7 @@ void tst_EtcdLockFaults::partitionedMutexHolderLosesAndWaiterAcquires()
     QVERIFY(fresh->succeeded());
     QVERIFY(!old.release());
     QVERIFY(next.release());
-    closeAll(old, next);
+    QVERIFY(closeAndWait(&old, &next));
     QCOMPARE(queueOf(*m_client, "/lf/mutex").size(), 0);
 }
 
@@ -148,7 +137,7 @@ void tst_EtcdLockFaults::partitionedWriterLosesAndQueuedReadersAcquire()
     QVERIFY(!writer.release());
     QVERIFY(r1.release());
     QVERIFY(r2.release());
-    closeAll(r1, r2, writer);
+    QVERIFY(closeAndWait(&r1, &r2, &writer));
 }
 
 void tst_EtcdLockFaults::partitionedPermitHolderLosesAndWaiterAcquires()
@@ -171,7 +160,7 @@ void tst_EtcdLockFaults::partitionedPermitHolderLosesAndWaiterAcquires()
     awaitReachable(side.client);
     QVERIFY(!holder.release());
     QVERIFY(waiter.release());
-    closeAll(holder, waiter);
+    QVERIFY(closeAndWait(&holder, &waiter));
     QVERIFY_OK(await(m_client->remove("/lf/sem/permits")).status);
 }
 
@@ -198,7 +187,7 @@ void tst_EtcdLockFaults::readerRevokedMidWaitQueuesAgainAndAcquires()
     QTRY_COMPARE_WITH_TIMEOUT(read.count(), 1, kWaitMs);
     QCOMPARE(lost.count(), 0); // a waiter's ticket is not a hold
     QVERIFY(reader.release());
-    closeAll(writer, reader);
+    QVERIFY(closeAndWait(&writer, &reader));
 }
 
 void tst_EtcdLockFaults::semaphoreWaiterRevokedMidWaitQueuesAgainAndAcquires()
@@ -219,7 +208,7 @@ void tst_EtcdLockFaults::semaphoreWaiterRevokedMidWaitQueuesAgainAndAcquires()
     QVERIFY(holder.release());
     QTRY_COMPARE_WITH_TIMEOUT(next.count(), 1, kWaitMs);
     QVERIFY(waiter.release());
-    closeAll(holder, waiter);
+    QVERIFY(closeAndWait(&holder, &waiter));
     QVERIFY_OK(await(m_client->remove("/lf/semwait/permits")).status);
 }
 
@@ -254,7 +243,7 @@ void tst_EtcdLockFaults::waiterAcquiresAfterItsHistoryWasCompacted()
     QTRY_COMPARE_WITH_TIMEOUT(next.count(), 1, kWaitMs);
     QCOMPARE(lost.count(), 0);
     QVERIFY(waiter.release());
-    closeAll(holder, waiter);
+    QVERIFY(closeAndWait(&holder, &waiter));
 }
 
 QTEST_GUILESS_MAIN(tst_EtcdLockFaults)

@@ -53,7 +53,6 @@ private Q_SLOTS:
     void closeReleasesEveryHold();
 
 private:
-    void closeAll(std::initializer_list<EtcdReadWriteLock *> locks);
     EtcdTestServer m_server;
     std::unique_ptr<EtcdClient> m_client;
 };
@@ -62,16 +61,6 @@ void tst_EtcdReadWriteLock::initTestCase()
 {
     ETCDQT_START_OR_SKIP(m_server);
     m_client = connectedClient(m_server.clientUrl());
-}
-
-void tst_EtcdReadWriteLock::closeAll(std::initializer_list<EtcdReadWriteLock *> locks)
-{
-    int closed = 0;
-    for (EtcdReadWriteLock *l : locks) {
-        connect(l, &EtcdRecipe::closed, this, [&closed] { ++closed; });
-        l->close();
-    }
-    QTRY_COMPARE_WITH_TIMEOUT(closed, int(locks.size()), kWaitMs);
 }
 
 // "<path>/read-<clientId>:<7>" and "<path>/write-<clientId>:<7>", the client id as value,
@@ -131,7 +120,7 @@ void tst_EtcdReadWriteLock::readersShareWritersExclude()
     QVERIFY(w.release());
     QTRY_COMPARE_WITH_TIMEOUT(gl.modes.size(), 1, kWaitMs);
     QVERIFY(late.release());
-    closeAll({&r1, &r2, &r3, &w, &late});
+    QVERIFY(closeAndWait(&r1, &r2, &r3, &w, &late));
 }
 
 // A reader holds; a writer queues; readers that come after the writer wait behind it even
@@ -156,7 +145,7 @@ void tst_EtcdReadWriteLock::writerIsNotStarvedByLaterReaders()
     QVERIFY(writer.release());
     QTRY_COMPARE_WITH_TIMEOUT(order, (QStringList {u"writer"_s, u"later reader"_s}), kWaitMs);
     QVERIFY(later.release());
-    closeAll({&first, &writer, &later});
+    QVERIFY(closeAndWait(&first, &writer, &later));
 }
 
 // From a worker: write, then read (admitted at once, past its own write entry), then
@@ -193,7 +182,7 @@ void tst_EtcdReadWriteLock::downgradeKeepsReading()
     QVERIFY(ok);
     QTRY_COMPARE_WITH_TIMEOUT(gw.modes.size(), 1, kWaitMs);
     QVERIFY(writer.release());
-    closeAll({&lock, &other, &writer});
+    QVERIFY(closeAndWait(&lock, &other, &writer));
 }
 
 // A reader asking to write would wait for itself (and two such readers for each other):
@@ -217,7 +206,7 @@ void tst_EtcdReadWriteLock::upgradeIsRefused()
     QVERIFY(timer.elapsed() < 2 * kWaitMs);
     QTRY_VERIFY_WITH_TIMEOUT(!lock.errors().isEmpty(), kWaitMs); // recorded in its thread
     QCOMPARE(lock.errors().last().code(), Etcd::ErrorCode::FailedPrecondition);
-    closeAll({&lock});
+    QVERIFY(closeAndWait(&lock));
     QCOMPARE(queueOf(*m_client, "/rw/up").size(), 0);
 }
 
@@ -237,7 +226,7 @@ void tst_EtcdReadWriteLock::tryLockForWriteTimesOutAndLeavesNoKey()
     QCOMPARE(outcome.load(), 0);
     QCOMPARE(queueOf(*m_client, "/rw/try").size(), 1); // the reader's only
     QVERIFY(reader.release());
-    closeAll({&reader, &writer});
+    QVERIFY(closeAndWait(&reader, &writer));
     QCOMPARE(leasesSince(*m_client, before), QList<qint64>());
 }
 
@@ -261,7 +250,7 @@ void tst_EtcdReadWriteLock::lostWriteHoldIsReported()
     QVERIFY(!writer.release());
     QCOMPARE(lost.count(), 1);
     QVERIFY(reader.release());
-    closeAll({&writer, &reader});
+    QVERIFY(closeAndWait(&writer, &reader));
 }
 
 // A writer entry written the way a Kotlin etcd-recipes process writes it (on its own lease)
@@ -282,7 +271,7 @@ void tst_EtcdReadWriteLock::foreignWriterEntryBlocksReaders()
     QVERIFY_OK(await(m_client->revokeLease(lease->leaseId())).status);
     QTRY_COMPARE_WITH_TIMEOUT(g.modes.size(), 1, kWaitMs);
     QVERIFY(reader.release());
-    closeAll({&reader});
+    QVERIFY(closeAndWait(&reader));
 }
 
 // close() releases the holds of every thread and ends the waits: keys and leases gone,
@@ -302,7 +291,7 @@ void tst_EtcdReadWriteLock::closeReleasesEveryHold()
     QTRY_COMPARE_WITH_TIMEOUT(holder.load(), 1, kWaitMs);
     Worker b([&] { waiter = lock.lockForRead() ? 1 : 0; });
     QTRY_COMPARE_WITH_TIMEOUT(queueOf(*m_client, "/rw/close").size(), 2, kWaitMs);
-    closeAll({&lock});
+    QVERIFY(closeAndWait(&lock));
     QVERIFY(b.finish());
     QCOMPARE(waiter.load(), 0);
     mayUnlock = true;

@@ -48,7 +48,6 @@ private Q_SLOTS:
     void tryAcquireTimesOutAndCloseLeavesNothing();
 
 private:
-    void closeAll(std::initializer_list<EtcdSemaphore *> semaphores);
     EtcdTestServer m_server;
     std::unique_ptr<EtcdClient> m_client;
 };
@@ -57,16 +56,6 @@ void tst_EtcdSemaphore::initTestCase()
 {
     ETCDQT_START_OR_SKIP(m_server);
     m_client = connectedClient(m_server.clientUrl());
-}
-
-void tst_EtcdSemaphore::closeAll(std::initializer_list<EtcdSemaphore *> semaphores)
-{
-    int closed = 0;
-    for (EtcdSemaphore *s : semaphores) {
-        connect(s, &EtcdRecipe::closed, this, [&closed] { ++closed; });
-        s->close();
-    }
-    QTRY_COMPARE_WITH_TIMEOUT(closed, int(semaphores.size()), kWaitMs);
 }
 
 // "<path>/permits" = the count as 4 bytes big-endian, no lease; each holder
@@ -92,7 +81,7 @@ void tst_EtcdSemaphore::keyLayoutIsEtcdRecipes()
     QCOMPARE(sem.heldPermits(), 1);
     QVERIFY(sem.release());
     QTRY_COMPARE_WITH_TIMEOUT(holdersOf(*m_client, "/sem/golden").size(), 0, kWaitMs);
-    closeAll({&sem});
+    QVERIFY(closeAndWait(&sem));
     QVERIFY_OK(await(m_client->remove("/sem/golden/permits")).status);
 }
 
@@ -129,7 +118,7 @@ void tst_EtcdSemaphore::capacityIsNeverExceeded()
     QCOMPARE(failures.load(), 0);
     QCOMPARE(overlap.most.load(), 2);
     QTRY_COMPARE_WITH_TIMEOUT(holdersOf(*m_client, "/sem/cap").size(), 0, kWaitMs);
-    closeAll({&a, &b, &c});
+    QVERIFY(closeAndWait(&a, &b, &c));
 }
 
 // One permit, four queued instances: each release admits the next one in arrival order.
@@ -151,7 +140,7 @@ void tst_EtcdSemaphore::permitsAreGrantedInArrivalOrder()
     }
     QTRY_COMPARE_WITH_TIMEOUT(holdersOf(*m_client, "/sem/fifo").size(), 0, kWaitMs);
     for (auto &s : sems)
-        closeAll({s.get()});
+        QVERIFY(closeAndWait(s.get()));
 }
 
 // The first instance fixes the count; one made with another count fails its acquisitions
@@ -173,7 +162,7 @@ void tst_EtcdSemaphore::permitCountMismatchIsRefused()
     QCOMPARE(holdersOf(*m_client, "/sem/count").size(), 1);
     QCOMPARE(keyValueOf(*m_client, "/sem/count/permits").value, QByteArray::fromHex("00000002"));
     QVERIFY(first.release());
-    closeAll({&first, &second});
+    QVERIFY(closeAndWait(&first, &second));
     QVERIFY_OK(await(m_client->remove("/sem/count/permits")).status);
 }
 
@@ -209,7 +198,7 @@ void tst_EtcdSemaphore::availablePermitsCountsHoldersAndWaiters()
     QVERIFY(c.acquire()); // waits
     QTRY_COMPARE_WITH_TIMEOUT(holdersOf(*m_client, "/sem/avail").size(), 3, kWaitMs);
     QCOMPARE(probe(), 0);
-    closeAll({&a, &b, &c});
+    QVERIFY(closeAndWait(&a, &b, &c));
     QVERIFY_OK(await(m_client->remove("/sem/avail/permits")).status);
 }
 
@@ -232,7 +221,7 @@ void tst_EtcdSemaphore::lostPermitIsReported()
     QTRY_COMPARE_WITH_TIMEOUT(next.count(), 1, kWaitMs);
     QVERIFY(!holder.release());
     QVERIFY(waiter.release());
-    closeAll({&holder, &waiter});
+    QVERIFY(closeAndWait(&holder, &waiter));
 }
 
 // Permits are the instance's, not a thread's: release() gives back the most recent one,
@@ -257,7 +246,7 @@ void tst_EtcdSemaphore::releaseIsLastInFirstOut()
     QVERIFY(sem.release()); // the first
     QVERIFY(!sem.release()); // none left
     QTRY_COMPARE_WITH_TIMEOUT(holdersOf(*m_client, "/sem/lifo").size(), 0, kWaitMs);
-    closeAll({&sem});
+    QVERIFY(closeAndWait(&sem));
 }
 
 // A tryAcquire that times out leaves no entry; close() releases the permits and ends the
@@ -277,7 +266,7 @@ void tst_EtcdSemaphore::tryAcquireTimesOutAndCloseLeavesNothing()
     QCOMPARE(holdersOf(*m_client, "/sem/try").size(), 1);
     Worker w2([&] { blocked = other.waitForPermit() ? 1 : 0; });
     QTRY_COMPARE_WITH_TIMEOUT(holdersOf(*m_client, "/sem/try").size(), 2, kWaitMs);
-    closeAll({&holder, &other});
+    QVERIFY(closeAndWait(&holder, &other));
     QVERIFY(w2.finish());
     QCOMPARE(blocked.load(), 0);
     QVERIFY(!holder.release());
