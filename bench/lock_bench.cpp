@@ -1,0 +1,351 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+// The lock scenarios of etcdqt-bench (see etcdqt_bench.cpp's header for what each measures).
+#include "benchutil.h"
+
+#include <QtCore/qjsonarray.h>
+#include <QtCore/qthread.h>
+
+#include <atomic>
+#include <mutex>
+
+using namespace Qt::StringLiterals;
+using namespace std::chrono_literals;
+
+namespace Bench {
+// ---- locks -------------------------------------------------------------------------------
+
+namespace {
+
+constexpr auto kLockTtl = std::chrono::seconds(10); // the peers' session TTL for s1 and s2
+constexpr int kWarmUpCycles = 20; // the first grant and the watch start are not cycles
+
+// etcd's counters over a stretch of cycles, per cycle: gRPC messages received by method
+// (keep-alives included: here each acquisition's lease sends one), and store/raft work.
+QJsonObject perCycle(const QHash<QString, double> &before, const QHash<QString, double> &after,
+    int cycles, double *requests)
+{
+    QJsonObject byMethod, store;
+    *requests = 0;
+    for (auto it = after.cbegin(); it != after.cend(); ++it) {
+        const double delta = (it.value() - before.value(it.key())) / std::max(cycles, 1);
+        if (delta == 0)
+            continue;
+        if (it.key().startsWith(u"rpc."_s)) {
+            byMethod.insert(it.key().mid(4), delta);
+            *requests += delta;
+        } else {
+            store.insert(it.key(), delta);
+        }
+    }
+    return {{u"requests_by_method"_s, byMethod}, {u"etcd_counters"_s, store}};
+}
+
+QJsonObject latencyFields(const std::vector<double> &lat)
+{
+    return {{u"n"_s, qint64(lat.size())}, {u"p50_ms"_s, percentile(lat, 0.5)},
+        {u"p99_ms"_s, percentile(lat, 0.99)}, {u"min_ms"_s, percentile(lat, 0)},
+        {u"max_ms"_s, percentile(lat, 1)}};
+}
+
+void merge(QJsonObject &into, const QJsonObject &from)
+{
+    for (auto it = from.begin(); it != from.end(); ++it)
+        into.insert(it.key(), it.value());
+}
+
+void closeMutex(EtcdMutex &mutex, const char *scenario)
+{
+    bool closed = false;
+    QObject::connect(&mutex, &EtcdRecipe::closed, &mutex, [&] { closed = true; });
+    mutex.close();
+    if (!spinUntil([&] { return closed; }, std::chrono::seconds(10)))
+        qWarning("%s: the mutex did not report closed() within 10 s", scenario);
+}
+
+} // namespace
+
+// The owner thread's form: acquire() -> acquired() -> release(), the next acquire() at once.
+// release() does not wait for etcd, so a cycle is the period of the loop: whatever the
+// delete (and the background revoke) cost shows up in the next acquisition.
+void benchLockUncontended(const QUrl &url, int n)
+{
+    EtcdClient client({url});
+    client.connectToEndpoints();
+    EtcdMutex mutex(&client, "/bench/etcdqt/lock/uncontended", {.ttl = kLockTtl});
+    int acquired = 0;
+    qint64 acquiredAt = 0;
+    QObject::connect(&mutex, &EtcdMutex::acquired, &mutex, [&] {
+        acquiredAt = now();
+        ++acquired;
+    });
+    QObject::connect(&mutex, &EtcdMutex::lockLost, &mutex, [](const EtcdStatus &why) {
+        qFatal("lock_uncontended: lock lost: %s", qPrintable(why.toString()));
+    });
+    auto cycle = [&](std::vector<double> *lat, std::vector<double> *acq) {
+        const int acquired0 = acquired;
+        const qint64 t0 = now();
+        if (!mutex.acquire())
+            qFatal("lock_uncontended: acquire() refused");
+        if (!spinUntil([&] { return acquired > acquired0; }, std::chrono::seconds(10)))
+            qFatal("lock_uncontended: not acquired within 10 s");
+        if (!mutex.release())
+            qFatal("lock_uncontended: release() said the hold was not ours");
+        if (lat) {
+            lat->push_back(msBetween(t0, now()));
+            acq->push_back(msBetween(t0, acquiredAt));
+        }
+    };
+    for (int i = 0; i < kWarmUpCycles; ++i)
+        cycle(nullptr, nullptr);
+    bool settled = false;
+    const QHash<QString, double> before = quietCounters(url, &settled);
+    std::vector<double> lat, acq;
+    QElapsedTimer wall;
+    wall.start();
+    for (int i = 0; i < n; ++i)
+        cycle(&lat, &acq);
+    const double seconds = double(wall.nsecsElapsed()) / 1e9;
+    bool settledAfter = false;
+    const QHash<QString, double> after = quietCounters(url, &settledAfter);
+    closeMutex(mutex, "lock_uncontended");
+    double requests = 0;
+    QJsonObject line {{u"scenario"_s, u"lock_uncontended"_s}, {u"form"_s, u"owner"_s},
+        {u"ops_per_s"_s, n / seconds}, {u"acquire_p50_ms"_s, percentile(acq, 0.5)},
+        {u"acquire_p99_ms"_s, percentile(acq, 0.99)}, {u"ttl_s"_s, qint64(kLockTtl.count())},
+        {u"settled"_s, settled && settledAfter}};
+    merge(line, latencyFields(lat));
+    merge(line, perCycle(before, after, n, &requests));
+    line.insert(u"requests_per_cycle"_s, requests);
+    emitLine(line);
+}
+
+// The worker thread's form: lock() and unlock() block a QThread while the mutex's own
+// thread (this one) runs the acquisition; a cycle is lock() + unlock(), as Go's s1.
+void benchLockUncontendedWorker(const QUrl &url, int n)
+{
+    EtcdClient client({url});
+    client.connectToEndpoints();
+    EtcdMutex mutex(&client, "/bench/etcdqt/lock/uncontended_worker", {.ttl = kLockTtl});
+    QObject::connect(&mutex, &EtcdMutex::lockLost, &mutex, [](const EtcdStatus &why) {
+        qFatal("lock_uncontended_worker: lock lost: %s", qPrintable(why.toString()));
+    });
+    // Stamped in the worker; read here once it finished.
+    std::vector<double> lat, locked, unlocked;
+    std::atomic<bool> measuring = false, failed = false;
+    auto work = [&](int cycles) {
+        for (int i = 0; i < cycles && !failed; ++i) {
+            const qint64 t0 = now();
+            if (!mutex.lock())
+                failed = true;
+            const qint64 t1 = now();
+            if (!mutex.unlock())
+                failed = true;
+            const qint64 t2 = now();
+            if (measuring) {
+                lat.push_back(msBetween(t0, t2));
+                locked.push_back(msBetween(t0, t1));
+                unlocked.push_back(msBetween(t1, t2));
+            }
+        }
+    };
+    auto runWorker = [&](int cycles) {
+        bool finished = false;
+        std::unique_ptr<QThread> worker(QThread::create(work, cycles));
+        QObject::connect(worker.get(), &QThread::finished, &mutex, [&] { finished = true; });
+        worker->start();
+        spinUntil([&] { return finished; });
+        worker->wait();
+        if (failed)
+            qFatal("lock_uncontended_worker: lock() or unlock() failed");
+    };
+    runWorker(kWarmUpCycles);
+    bool settled = false;
+    const QHash<QString, double> before = quietCounters(url, &settled);
+    measuring = true;
+    QElapsedTimer wall;
+    wall.start();
+    runWorker(n);
+    const double seconds = double(wall.nsecsElapsed()) / 1e9;
+    bool settledAfter = false;
+    const QHash<QString, double> after = quietCounters(url, &settledAfter);
+    closeMutex(mutex, "lock_uncontended_worker");
+    double requests = 0;
+    QJsonObject line {{u"scenario"_s, u"lock_uncontended_worker"_s}, {u"form"_s, u"worker"_s},
+        {u"ops_per_s"_s, n / seconds}, {u"acquire_p50_ms"_s, percentile(locked, 0.5)},
+        {u"acquire_p99_ms"_s, percentile(locked, 0.99)},
+        {u"unlock_p50_ms"_s, percentile(unlocked, 0.5)}, {u"ttl_s"_s, qint64(kLockTtl.count())},
+        {u"settled"_s, settled && settledAfter}};
+    merge(line, latencyFields(lat));
+    merge(line, perCycle(before, after, n, &requests));
+    line.insert(u"requests_per_cycle"_s, requests);
+    emitLine(line);
+}
+
+namespace {
+
+// What the contenders share; every field under `mutex`.
+struct Arena
+{
+    std::mutex mutex;
+    bool stop = false;
+    int holder = -1; // the contender inside its (empty) critical section
+    int overlaps = 0; // acquired() while another contender held: must stay 0
+    qint64 lastRelease = 0; // stamped just before release(), as the peers' s2
+    std::vector<double> handoff;
+    std::vector<int> perClient;
+};
+
+// One contender: its own thread, client and EtcdMutex, as a separate process would have,
+// in the owner thread's form: acquire() again right after each release(). Its first
+// acquisition (a lease grant, the watch start) is a warm-up, before the clock starts.
+class Contender
+{
+public:
+    Contender(int id, Arena &arena, const QUrl &url, const QByteArray &path, QObject *wake)
+        : m_thread(QThread::create([=, this, &arena] { run(id, arena, url, path, wake); }))
+    { }
+
+    void start() { m_thread->start(); }
+    [[nodiscard]] bool ready() const { return m_mutex.load() != nullptr; }
+    void go() // from the main thread: the first timed acquire()
+    {
+        EtcdMutex *m = m_mutex.load();
+        QMetaObject::invokeMethod(
+            m, [m] { m->acquire(); }, Qt::QueuedConnection);
+    }
+    [[nodiscard]] QThread *thread() const { return m_thread.get(); }
+
+private:
+    void run(int id, Arena &arena, const QUrl &url, const QByteArray &path, QObject *wake)
+    {
+        EtcdClient client({url});
+        client.connectToEndpoints();
+        EtcdMutex mutex(&client, path, {.ttl = kLockTtl});
+        QObject::connect(&mutex, &EtcdMutex::lockLost, &mutex, [](const EtcdStatus &why) {
+            qFatal("lock_contended_4: lock lost: %s", qPrintable(why.toString()));
+        });
+        bool warmingUp = true, warm = false;
+        QObject::connect(&mutex, &EtcdMutex::acquired, &mutex, [&] {
+            const qint64 at = now();
+            if (warmingUp) {
+                warm = true;
+                mutex.release();
+                return;
+            }
+            bool again = false;
+            {
+                std::lock_guard lock(arena.mutex);
+                if (arena.holder >= 0)
+                    ++arena.overlaps;
+                arena.holder = id;
+                again = !arena.stop;
+                if (again) {
+                    if (arena.lastRelease > 0)
+                        arena.handoff.push_back(msBetween(arena.lastRelease, at));
+                    ++arena.perClient[size_t(id)];
+                }
+            }
+            {
+                std::lock_guard lock(arena.mutex);
+                arena.holder = -1;
+                arena.lastRelease = now();
+            }
+            if (!mutex.release())
+                qFatal("lock_contended_4: release() said the hold was not ours");
+            if (again)
+                mutex.acquire();
+            else
+                mutex.close(); // closed() ends this thread
+        });
+        mutex.acquire();
+        spinUntil([&] { return warm; });
+        warmingUp = false;
+        QEventLoop loop;
+        QObject::connect(&mutex, &EtcdRecipe::closed, &loop, &QEventLoop::quit);
+        m_mutex = &mutex;
+        QMetaObject::invokeMethod(
+            wake, [] {}, Qt::QueuedConnection); // wakes the main loop
+        loop.exec();
+    }
+
+    std::unique_ptr<QThread> m_thread;
+    std::atomic<EtcdMutex *> m_mutex = nullptr;
+};
+
+} // namespace
+
+// 4 contenders hammer one path for `seconds`: acquisitions/s, hand-off latency (the
+// previous holder's release() -> the next acquired()), each one's share, and mutual
+// exclusion (overlaps).
+void benchLockContended(const QUrl &url, int seconds)
+{
+    constexpr int kContenders = 4;
+    const QByteArray path = "/bench/etcdqt/lock/contended_4"_ba;
+    Arena arena;
+    arena.perClient.assign(kContenders, 0);
+    QObject here;
+    int finished = 0;
+    std::vector<std::unique_ptr<Contender>> all;
+    for (int i = 0; i < kContenders; ++i) {
+        all.push_back(std::make_unique<Contender>(i, arena, url, path, &here));
+        QObject::connect(all.back()->thread(), &QThread::finished, &here, [&] { ++finished; });
+        all.back()->start();
+    }
+    if (!spinUntil(
+            [&] {
+                return std::all_of(
+                    all.begin(), all.end(), [](const auto &c) { return c->ready(); });
+            },
+            std::chrono::seconds(30)))
+        qFatal("lock_contended_4: the contenders did not warm up within 30 s");
+    bool settled = false;
+    const QHash<QString, double> before = quietCounters(url, &settled);
+    const qint64 t0 = now();
+    for (auto &c : all)
+        c->go();
+    runFor(std::chrono::seconds(seconds));
+    qint64 t1 = 0;
+    int total = 0;
+    {
+        std::lock_guard lock(arena.mutex);
+        arena.stop = true;
+        t1 = now();
+        for (int k : arena.perClient)
+            total += k;
+    }
+    if (!spinUntil([&] { return finished == kContenders; }, std::chrono::seconds(30)))
+        qFatal("lock_contended_4: the contenders did not finish within 30 s of the stop");
+    for (auto &c : all)
+        c->thread()->wait();
+    bool settledAfter = false;
+    const QHash<QString, double> after = quietCounters(url, &settledAfter);
+    double shareMin = 1, shareMax = 0;
+    QJsonArray perClient;
+    for (int k : arena.perClient) {
+        const double share = total > 0 ? double(k) / total : 0;
+        shareMin = std::min(shareMin, share);
+        shareMax = std::max(shareMax, share);
+        perClient.append(k);
+    }
+    double requests = 0;
+    QJsonObject line {{u"scenario"_s, u"lock_contended_4"_s}, {u"form"_s, u"owner"_s},
+        {u"clients"_s, kContenders}, {u"window_s"_s, msBetween(t0, t1) / 1000},
+        {u"acquisitions"_s, total}, {u"ops_per_s"_s, total / (msBetween(t0, t1) / 1000)},
+        {u"per_client"_s, perClient}, {u"share_min"_s, shareMin}, {u"share_max"_s, shareMax},
+        // FIFO fairness: every share within +-20 % of an equal one.
+        {u"fair"_s, shareMin >= 0.8 / kContenders && shareMax <= 1.2 / kContenders},
+        {u"overlaps"_s, arena.overlaps}, {u"ttl_s"_s, qint64(kLockTtl.count())},
+        {u"settled"_s, settled && settledAfter}};
+    merge(line, latencyFields(arena.handoff));
+    line.insert(u"over_50ms"_s,
+        qint64(std::count_if(
+            arena.handoff.begin(), arena.handoff.end(), [](double ms) { return ms > 50; })));
+    QJsonObject counts = perCycle(before, after, total, &requests);
+    line.insert(u"requests_per_acquisition"_s, requests);
+    line.insert(u"requests_by_method"_s, counts.value(u"requests_by_method"_s));
+    line.insert(u"etcd_counters"_s, counts.value(u"etcd_counters"_s));
+    emitLine(line);
+}
+
+} // namespace Bench
