@@ -142,5 +142,6 @@ int runCandidate(const QUrl &url, const QByteArray &path, int ttlSeconds);
 void benchLockUncontended(const QUrl &url, int n);
 void benchLockUncontendedWorker(const QUrl &url, int n);
 void benchLockContended(const QUrl &url, int seconds);
+void benchLockRpcPattern(const QUrl &url, int n);
 
 } // namespace Bench

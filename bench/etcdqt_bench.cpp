@@ -46,6 +46,11 @@
 //                         (release() -> the next acquired(), p50/p99), per_client counts and
 //                         shares (fair: each within +-20 % of 25 %), overlaps (must be 0),
 //                         etcd's requests per acquisition (the peers' s2)
+//   lock_rpc_pattern      diagnosis, not in bench/run: lock_uncontended's owner-form cycle
+//                         replayed with plain EtcdClient calls (Txn, DeleteRange not awaited,
+//                         a lease granted per cycle and kept alive, the used one revoked),
+//                         and the same with parts left out; one line per variant (see
+//                         lock_bench.cpp's kPatterns), the variants taking turns
 //   etcdqt-bench ENDPOINT_URL election_candidate PATH TTL_S   child mode of the crash scenario:
 #include "benchutil.h"
 
@@ -272,6 +277,8 @@ int main(int argc, char **argv)
             benchLockUncontended(client.endpoints().first(), n);
         else if (scenario == u"lock_uncontended_worker")
             benchLockUncontendedWorker(client.endpoints().first(), n);
+        else if (scenario == u"lock_rpc_pattern")
+            benchLockRpcPattern(client.endpoints().first(), n);
         else if (scenario == u"lock_contended_4")
             benchLockContended(client.endpoints().first(),
                 qEnvironmentVariableIsSet("LOCK_SECONDS")

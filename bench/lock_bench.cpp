@@ -7,7 +7,9 @@
 #include <QtCore/qthread.h>
 
 #include <atomic>
+#include <map>
 #include <mutex>
+#include <set>
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
@@ -346,6 +348,172 @@ void benchLockContended(const QUrl &url, int seconds)
     line.insert(u"requests_by_method"_s, counts.value(u"requests_by_method"_s));
     line.insert(u"etcd_counters"_s, counts.value(u"etcd_counters"_s));
     emitLine(line);
+}
+
+// ---- where an uncontended cycle's time goes --------------------------------------------
+
+namespace {
+
+// One way to run the recipe's RPCs, with EtcdClient calls and nothing else.
+struct Pattern
+{
+    const char *name;
+    bool pipelined; // the delete is not awaited: the next Txn goes at once (release())
+    bool grant; // a new lease granted per cycle, just before the Txn (the spare's top-up)
+    bool revoke; // the used lease revoked once its delete is answered
+    bool keepAlive; // an EtcdKeepAlive started per lease when granted, stopped after use
+    bool pool; // leases granted ahead, untimed (one per cycle): no grant on the clock
+};
+
+// The recipe's owner-form cycle is `recipe`; the others leave parts of it out.
+constexpr Pattern kPatterns[] = {
+    {"floor", false, false, false, false, false}, // Txn, DeleteRange awaited: Go's s1 shape
+    {"pipelined", true, false, false, false, false}, // two leases taking turns, kept alive
+    {"recipe", true, true, true, true, false},
+    {"no_keepalive", true, true, true, false, false},
+    {"grant_only", true, true, false, false, false},
+    {"revoke_only", true, false, true, false, true},
+    {"keepalive_only", true, false, false, true, true},
+};
+
+struct PatternRun
+{
+    std::vector<double> cycle, txn;
+    int behind = 0; // Txns applied before the previous delete: a recipe would wait for it
+};
+
+// The recipe's transaction: create "<dir><lease hex>" unless it exists, read the queue.
+EtcdTxn recipeTxn(const QByteArray &dir, const QByteArray &key, qint64 lease)
+{
+    const EtcdRangeOptions queue {.prefix = true,
+        .sortOrder = Etcd::SortOrder::Ascending,
+        .sortTarget = Etcd::SortTarget::CreateRevision,
+        .keysOnly = true};
+    return {.compares = {EtcdCompare::createRevision(key, Etcd::CompareResult::Equal, 0)},
+        .success = {EtcdTxnOp::put(key, {}, {.lease = lease}), EtcdTxnOp::get(dir, queue)},
+        .failure = {EtcdTxnOp::get(key), EtcdTxnOp::get(dir, queue)}};
+}
+
+PatternRun runPattern(EtcdClient &client, const Pattern &p, int n)
+{
+    const QByteArray dir = "/bench/etcdqt/lock/pattern/"_ba;
+    std::set<qint64> live; // revoked at the end, untimed, unless a cycle did
+    std::map<qint64, std::unique_ptr<EtcdKeepAlive>> kept;
+    auto keep = [&](qint64 lease) {
+        kept[lease] = std::make_unique<EtcdKeepAlive>(&client, lease, kLockTtl);
+        kept[lease]->start();
+    };
+    auto grant = [&](qint64 *into) {
+        EtcdLeaseGrantReply *g = client.grantLease(kLockTtl);
+        QObject::connect(g, &EtcdReply::finished, &client, [&, g, into](const EtcdStatus &s) {
+            if (!s.isOk())
+                qFatal("lock_rpc_pattern %s: grant failed", p.name);
+            live.insert(g->leaseId());
+            if (p.keepAlive && p.grant)
+                keep(g->leaseId());
+            *into = g->leaseId();
+        });
+    };
+    std::vector<qint64> ahead(p.pool ? n + 1 : 2, 0);
+    for (qint64 &id : ahead)
+        grant(&id);
+    spinUntil(
+        [&] { return std::all_of(ahead.begin(), ahead.end(), [](qint64 id) { return id; }); });
+    if (!p.grant && !p.pool) { // two leases taking turns, kept alive throughout
+        keep(ahead[0]);
+        keep(ahead[1]);
+    }
+    qint64 lease = ahead[0], next = 0;
+    if (p.keepAlive && p.pool)
+        keep(lease);
+    int deletesPending = 0;
+    PatternRun out;
+    for (int i = 0; i < n; ++i) {
+        const qint64 t0 = now();
+        next = 0;
+        if (p.grant) {
+            grant(&next);
+        } else {
+            next = ahead[size_t(p.pool ? i + 1 : (i + 1) % 2)];
+            if (p.keepAlive && p.pool)
+                keep(next);
+        }
+        const QByteArray key = dir + QByteArray::number(lease, 16);
+        bool answered = false;
+        EtcdTxnReply *txn = client.txn(recipeTxn(dir, key, lease));
+        QObject::connect(txn, &EtcdReply::finished, &client, [&, txn](const EtcdStatus &s) {
+            if (!s.isOk() || !txn->succeeded())
+                qFatal("lock_rpc_pattern %s: the Txn failed", p.name);
+            const QList<EtcdTxnOpResult> r = txn->results();
+            if (r.size() > 1 && !r.at(1).keyValues.isEmpty()
+                && r.at(1).keyValues.first().key != key)
+                ++out.behind;
+            answered = true;
+        });
+        spinUntil([&] { return answered; });
+        const qint64 t1 = now();
+        ++deletesPending;
+        EtcdDeleteReply *del = client.remove(key);
+        QObject::connect(del, &EtcdReply::finished, &client, [&, used = lease] {
+            --deletesPending;
+            if (p.keepAlive && (p.grant || p.pool))
+                kept.erase(used); // stops it
+            if (p.revoke) {
+                live.erase(used);
+                client.revokeLease(used);
+            }
+        });
+        if (!p.pipelined)
+            spinUntil([&] { return deletesPending == 0; });
+        spinUntil([&] { return next != 0; }); // without a spare, the recipe waits for its grant
+        out.txn.push_back(msBetween(t0, t1));
+        out.cycle.push_back(msBetween(t0, now()));
+        lease = next;
+    }
+    spinUntil([&] { return deletesPending == 0; });
+    kept.clear();
+    int revoking = 0;
+    for (qint64 id : live) {
+        ++revoking;
+        QObject::connect(
+            client.revokeLease(id), &EtcdReply::finished, &client, [&] { --revoking; });
+    }
+    spinUntil([&] { return revoking == 0; });
+    return out;
+}
+
+} // namespace
+
+// The recipe's owner-form cycle replayed with plain EtcdClient calls, its parts switched off
+// one by one (kPatterns): which of them costs the time. One line per pattern; the patterns
+// take turns, `rounds` times n/rounds cycles each, so a machine's load falls on all alike.
+void benchLockRpcPattern(const QUrl &url, int n)
+{
+    constexpr int kRounds = 5;
+    EtcdClient client({url});
+    client.connectToEndpoints();
+    std::map<QString, PatternRun> all;
+    for (const Pattern &p : kPatterns)
+        runPattern(client, p, 20); // warm-up
+    for (int round = 0; round < kRounds; ++round) {
+        for (const Pattern &p : kPatterns) {
+            PatternRun r = runPattern(client, p, std::max(n / kRounds, 1));
+            PatternRun &into = all[QString::fromLatin1(p.name)];
+            into.cycle.insert(into.cycle.end(), r.cycle.begin(), r.cycle.end());
+            into.txn.insert(into.txn.end(), r.txn.begin(), r.txn.end());
+            into.behind += r.behind;
+        }
+    }
+    for (const Pattern &p : kPatterns) {
+        const PatternRun &r = all[QString::fromLatin1(p.name)];
+        QJsonObject line {{u"scenario"_s, u"lock_rpc_pattern"_s},
+            {u"variant"_s, QString::fromLatin1(p.name)}, {u"pipelined"_s, p.pipelined},
+            {u"grant"_s, p.grant}, {u"revoke"_s, p.revoke}, {u"keepalive"_s, p.keepAlive},
+            {u"txn_p50_ms"_s, percentile(r.txn, 0.5)}, {u"txn_p99_ms"_s, percentile(r.txn, 0.99)},
+            {u"txn_behind_delete"_s, r.behind}};
+        merge(line, latencyFields(r.cycle));
+        emitLine(line);
+    }
 }
 
 } // namespace Bench
