@@ -30,13 +30,15 @@
 //                         gRPC messages received per method (keep-alives left out), MVCC and
 //                         raft counters; medians over min(N, 5) hand-offs, the resigned
 //                         leader rejoining between them. p50_ms: resign -> next elected
-//   lock_uncontended      one client, one EtcdMutex (TTL 10 s), N lock+unlock cycles in the
+//   lock_uncontended      one client, one EtcdMutex (TTL 10 s, a path of its own), N cycles in the
 //                         owner thread's form: acquire() -> acquired() -> release(), the next
 //                         acquire() at once (release() does not wait for etcd: a cycle is the
 //                         loop's period, and what the delete costs shows in the next cycle);
 //                         after 20 untimed warm-up cycles (the first grant, the watch start).
-//                         Also acquire_p50_ms (acquire() -> acquired()) and etcd's requests
-//                         per cycle by method (/metrics) (the peers' s1)
+//                         Also acquire_p50_ms (acquire() -> acquired()), etcd's requests per
+//                         cycle by method (/metrics), and the p50 of the first and the last
+//                         200 cycles (does a cycle get dearer as dead key names pile up under
+//                         the path?) (the peers' s1)
 //   lock_uncontended_worker  the same from a worker QThread: lock() + unlock(), both blocking
 //                         until etcd answered, the mutex's thread (this one) running the
 //                         acquisition. Also acquire_p50_ms (lock()), unlock_p50_ms

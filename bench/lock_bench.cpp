@@ -21,6 +21,25 @@ namespace {
 
 constexpr auto kLockTtl = std::chrono::seconds(10); // the peers' session TTL for s1 and s2
 constexpr int kWarmUpCycles = 20; // the first grant and the watch start are not cycles
+constexpr int kEdge = 200; // cycles at the start and the end of a run, compared
+
+// A lock path of this process alone: etcd keeps every deleted key name in its index until
+// a compaction (the bench's etcd never compacts), and a prefix read walks all of them, so a
+// run on a path an earlier run used would pay for that run's keys.
+QByteArray lockPath(const char *name)
+{
+    return "/bench/etcdqt/lock/"_ba + name + '-' + QByteArray::number(qint64(::getpid()));
+}
+
+// The p50 of the first and of the last kEdge cycles: whether a cycle gets dearer as a run
+// goes on (with a new key name per acquisition, the dead names pile up under the path).
+QJsonObject growthFields(const std::vector<double> &lat)
+{
+    if (lat.size() < 2 * kEdge)
+        return {};
+    return {{u"first_200_p50_ms"_s, percentile({lat.begin(), lat.begin() + kEdge}, 0.5)},
+        {u"last_200_p50_ms"_s, percentile({lat.end() - kEdge, lat.end()}, 0.5)}};
+}
 
 // etcd's counters over a stretch of cycles, per cycle: gRPC messages received by method
 // (keep-alives included: here each acquisition's lease sends one), and store/raft work.
@@ -74,7 +93,7 @@ void benchLockUncontended(const QUrl &url, int n)
 {
     EtcdClient client({url});
     client.connectToEndpoints();
-    EtcdMutex mutex(&client, "/bench/etcdqt/lock/uncontended", {.ttl = kLockTtl});
+    EtcdMutex mutex(&client, lockPath("uncontended"), {.ttl = kLockTtl});
     int acquired = 0;
     qint64 acquiredAt = 0;
     QObject::connect(&mutex, &EtcdMutex::acquired, &mutex, [&] {
@@ -117,6 +136,7 @@ void benchLockUncontended(const QUrl &url, int n)
         {u"acquire_p99_ms"_s, percentile(acq, 0.99)}, {u"ttl_s"_s, qint64(kLockTtl.count())},
         {u"settled"_s, settled && settledAfter}};
     merge(line, latencyFields(lat));
+    merge(line, growthFields(lat));
     merge(line, perCycle(before, after, n, &requests));
     line.insert(u"requests_per_cycle"_s, requests);
     emitLine(line);
@@ -128,7 +148,7 @@ void benchLockUncontendedWorker(const QUrl &url, int n)
 {
     EtcdClient client({url});
     client.connectToEndpoints();
-    EtcdMutex mutex(&client, "/bench/etcdqt/lock/uncontended_worker", {.ttl = kLockTtl});
+    EtcdMutex mutex(&client, lockPath("uncontended_worker"), {.ttl = kLockTtl});
     QObject::connect(&mutex, &EtcdMutex::lockLost, &mutex, [](const EtcdStatus &why) {
         qFatal("lock_uncontended_worker: lock lost: %s", qPrintable(why.toString()));
     });
@@ -179,6 +199,7 @@ void benchLockUncontendedWorker(const QUrl &url, int n)
         {u"unlock_p50_ms"_s, percentile(unlocked, 0.5)}, {u"ttl_s"_s, qint64(kLockTtl.count())},
         {u"settled"_s, settled && settledAfter}};
     merge(line, latencyFields(lat));
+    merge(line, growthFields(lat));
     merge(line, perCycle(before, after, n, &requests));
     line.insert(u"requests_per_cycle"_s, requests);
     emitLine(line);
@@ -283,7 +304,7 @@ private:
 void benchLockContended(const QUrl &url, int seconds)
 {
     constexpr int kContenders = 4;
-    const QByteArray path = "/bench/etcdqt/lock/contended_4"_ba;
+    const QByteArray path = lockPath("contended_4");
     Arena arena;
     arena.perClient.assign(kContenders, 0);
     QObject here;
@@ -396,7 +417,8 @@ EtcdTxn recipeTxn(const QByteArray &dir, const QByteArray &key, qint64 lease)
 
 PatternRun runPattern(EtcdClient &client, const Pattern &p, int n)
 {
-    const QByteArray dir = "/bench/etcdqt/lock/pattern/"_ba;
+    static int runs = 0; // a prefix per run: no run reads the dead keys of another
+    const QByteArray dir = lockPath("pattern") + '/' + QByteArray::number(++runs) + '/';
     std::set<qint64> live; // revoked at the end, untimed, unless a cycle did
     std::map<qint64, std::unique_ptr<EtcdKeepAlive>> kept;
     auto keep = [&](qint64 lease) {
