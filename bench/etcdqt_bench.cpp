@@ -35,7 +35,9 @@
 //                         acquire() at once (release() does not wait for etcd: a cycle is the
 //                         loop's period, and what the delete costs shows in the next cycle);
 //                         after 20 untimed warm-up cycles (the first grant, the watch start).
-//                         Also acquire_p50_ms (acquire() -> acquired()), etcd's requests per
+//                         Also first_acquire_p50_ms (a new EtcdMutex's first acquisition:
+//                         no spare lease yet, the watch starting; 20 of them, untimed in p50),
+//                         acquire_p50_ms (acquire() -> acquired()), etcd's requests per
 //                         cycle by method (/metrics), and the p50 of the first and the last
 //                         200 cycles (does a cycle get dearer as dead key names pile up under
 //                         the path?) (the peers' s1)
