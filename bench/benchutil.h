@@ -123,10 +123,25 @@ inline double percentile(std::vector<double> v, double p)
     return v[std::min(v.size() - 1, size_t(p * double(v.size())))];
 }
 
+// One monotonic clock for every thread (ns), and the ms between two of its readings.
+qint64 now();
+double msBetween(qint64 from, qint64 to);
+
+// etcd's counters from its /metrics: gRPC messages received per method ("rpc.<Method>"),
+// MVCC and raft; quietCounters() reads until two reads 300 ms apart agree (keep-alives aside).
+QHash<QString, double> etcdCounters(const QUrl &url);
+QHash<QString, double> quietCounters(const QUrl &url, bool *settled);
+
 // The election scenarios (election_bench.cpp).
 void benchHandoff(const QUrl &url, int n, bool held);
 void benchCrashFailover(const QUrl &url, int n);
 void benchElectionRequests(const QUrl &url, int n);
 int runCandidate(const QUrl &url, const QByteArray &path, int ttlSeconds);
+
+// The lock scenarios (lock_bench.cpp).
+void benchLockUncontended(const QUrl &url, int n);
+void benchLockUncontendedWorker(const QUrl &url, int n);
+void benchLockContended(const QUrl &url, int seconds);
+void benchLockRpcPattern(const QUrl &url, int n);
 
 } // namespace Bench

@@ -30,6 +30,31 @@
 //                         gRPC messages received per method (keep-alives left out), MVCC and
 //                         raft counters; medians over min(N, 5) hand-offs, the resigned
 //                         leader rejoining between them. p50_ms: resign -> next elected
+//   lock_uncontended      one client, one EtcdMutex (TTL 10 s, a path of its own), N cycles in the
+//                         owner thread's form: acquire() -> acquired() -> release(), the next
+//                         acquire() at once (release() does not wait for etcd: a cycle is the
+//                         loop's period, and what the delete costs shows in the next cycle);
+//                         after 20 untimed warm-up cycles (the first grant, the watch start).
+//                         Also first_acquire_p50_ms (a new EtcdMutex's first acquisition:
+//                         no spare lease yet, the watch starting; 20 of them, untimed in p50),
+//                         acquire_p50_ms (acquire() -> acquired()), etcd's requests per
+//                         cycle by method (/metrics), and the p50 of the first and the last
+//                         200 cycles (does a cycle get dearer as dead key names pile up under
+//                         the path?) (the peers' s1)
+//   lock_uncontended_worker  the same from a worker QThread: lock() + unlock(), both blocking
+//                         until etcd answered, the mutex's thread (this one) running the
+//                         acquisition. Also acquire_p50_ms (lock()), unlock_p50_ms
+//   lock_contended_4      4 contenders, each its own thread, client and EtcdMutex (as four
+//                         processes), owner form, acquire() again right after each release(),
+//                         for LOCK_SECONDS (default 10): acquisitions/s, hand-off latency
+//                         (release() -> the next acquired(), p50/p99), per_client counts and
+//                         shares (fair: each within +-20 % of 25 %), overlaps (must be 0),
+//                         etcd's requests per acquisition (the peers' s2)
+//   lock_rpc_pattern      diagnosis, not in bench/run: lock_uncontended's owner-form cycle
+//                         replayed with plain EtcdClient calls (Txn, DeleteRange not awaited,
+//                         a lease granted per cycle and kept alive, the used one revoked),
+//                         and the same with parts left out; one line per variant (see
+//                         lock_bench.cpp's kPatterns), the variants taking turns
 //   etcdqt-bench ENDPOINT_URL election_candidate PATH TTL_S   child mode of the crash scenario:
 #include "benchutil.h"
 
@@ -252,6 +277,17 @@ int main(int argc, char **argv)
             benchCrashFailover(client.endpoints().first(), std::min(n, 5));
         else if (scenario == u"election_requests_100")
             benchElectionRequests(client.endpoints().first(), std::min(n, 5));
+        else if (scenario == u"lock_uncontended")
+            benchLockUncontended(client.endpoints().first(), n);
+        else if (scenario == u"lock_uncontended_worker")
+            benchLockUncontendedWorker(client.endpoints().first(), n);
+        else if (scenario == u"lock_rpc_pattern")
+            benchLockRpcPattern(client.endpoints().first(), n);
+        else if (scenario == u"lock_contended_4")
+            benchLockContended(client.endpoints().first(),
+                qEnvironmentVariableIsSet("LOCK_SECONDS")
+                    ? qEnvironmentVariableIntValue("LOCK_SECONDS")
+                    : 10);
         else
             qFatal("unknown scenario %s", qPrintable(scenario));
     }

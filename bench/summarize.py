@@ -9,7 +9,9 @@ the ratio etcdqt/peer measured in the same run ("paired_ratio_p50_vs_<peer>" for
 "paired_ratio_cpu_vs_<peer>" for keepalive_1000 client CPU) -- the figure to judge by: on
 a noisy machine both sides of one run share its load -- and the ratio of the medians
 ("ratio_p50_vs_<peer>", "ratio_cpu_vs_<peer>") for comparison. Below 1 means EtcdQt
-needed less."""
+needed less. Where both sides report them, also p99 latency ("..._p99_vs_<peer>", below 1
+is better) and throughput ("..._ops_vs_<peer>": ops_per_s, ABOVE 1 means EtcdQt did more,
+e.g. lock_contended_4's acquisitions/s)."""
 import json
 import statistics
 import sys
@@ -47,26 +49,30 @@ for (scenario, impl), runs in sorted(rows.items()):
 def paired(scenario, peer, field):
     """Median over runs of etcdqt/peer for `field`, pairing runs by their number."""
     ours = {r.get("run"): r.get(field) for r in rows[(scenario, "etcdqt")]}
-    theirs = {r.get("run"): r.get(field) for r in rows[(scenario, peer)]}
+    theirs = {r.get("run"): r.get(field) for r in rows[(PEERS_OF.get(scenario, scenario), peer)]}
     ratios = [ours[k] / theirs[k] for k in ours
               if k in theirs and ours[k] and theirs[k]]
     return round(statistics.median(ratios), 3) if ratios else None
 
 
+# Our variants of a scenario the peers ran once: compared with that one's peer lines.
+PEERS_OF = {"lock_uncontended_worker": "lock_uncontended"}
+RATIOS = (("p50_ms", "p50"), ("p99_ms", "p99"), ("ops_per_s", "ops"), ("client_cpu_pct", "cpu"))
+
 for (scenario, impl), out in medians.items():
     if impl == "etcdqt":
+        theirs = PEERS_OF.get(scenario, scenario)
         for (s2, peer) in list(medians):
-            if s2 != scenario or peer == impl:
+            if s2 != theirs or peer == impl:
                 continue
-            for field, name in (("p50_ms", "p50"), ("client_cpu_pct", "cpu")):
+            for field, name in RATIOS:
                 value = paired(scenario, peer, field)
                 if value is not None:
                     out["paired_ratio_%s_vs_%s" % (name, peer)] = value
         for (s2, peer), other in medians.items():
-            if s2 != scenario or peer == impl:
+            if s2 != theirs or peer == impl:
                 continue
-            if other.get("p50_ms") and out.get("p50_ms"):
-                out["ratio_p50_vs_" + peer] = round(out["p50_ms"] / other["p50_ms"], 3)
-            if other.get("client_cpu_pct") and out.get("client_cpu_pct"):
-                out["ratio_cpu_vs_" + peer] = round(out["client_cpu_pct"] / other["client_cpu_pct"], 3)
+            for field, name in RATIOS:
+                if other.get(field) and out.get(field):
+                    out["ratio_%s_vs_%s" % (name, peer)] = round(out[field] / other[field], 3)
     print(json.dumps(out, sort_keys=True))

@@ -10,6 +10,7 @@
 #include <QtCore/qjsondocument.h>
 #include <QtCore/qjsonobject.h>
 #include <QtCore/qprocess.h>
+#include <QtCore/qstandardpaths.h>
 
 #include <csignal>
 
@@ -131,9 +132,18 @@ private Q_SLOTS:
     void electStepsDownWithStatus3();
     void observeSeesHandOff();
     void electFailsOverWithinTtlOfSigkill();
+    void lockRunsCommandWithKeyAndFence();
+    void lockExitsWithTheCommandsStatus();
+    void lockTimesOutWithoutRunningOrLeavingAKey();
+    void lockPassesSigtermToTheCommand();
+    void lockLostExitsWith3();
+    void lockExcludesEtcdctlLockBothWays();
+    void incrCountsUnderTheLock();
 
 private:
     QByteArray value(const QByteArray &key);
+    QList<EtcdKeyValue> queue(const QByteArray &path);
+    QStringList lockArgs(const QString &path, const QStringList &options = {}) const;
     QStringList electArgs(const QString &path, const QString &id, int ttlS = kTtlMs / 1000) const;
     QList<qint64> liveLeases();
     void verifyNoLeasesWithin(int ms);
@@ -164,6 +174,25 @@ QList<qint64> tst_EtcdqtCli::liveLeases()
 void tst_EtcdqtCli::verifyNoLeasesWithin(int ms)
 {
     QTRY_COMPARE_WITH_TIMEOUT(liveLeases(), QList<qint64>(), ms);
+}
+
+// The keys under "<path>/", by create revision: the holder first, then the waiters.
+QList<EtcdKeyValue> tst_EtcdqtCli::queue(const QByteArray &path)
+{
+    EtcdRangeOptions o;
+    o.prefix = true;
+    o.sortTarget = Etcd::SortTarget::CreateRevision;
+    o.sortOrder = Etcd::SortOrder::Ascending;
+    const auto r = await(m_client->get(path + '/', o));
+    return r.status.isOk() ? r->keyValues() : QList<EtcdKeyValue>(99); // no size a test expects
+}
+
+// `etcdqt lock <path> [options] --`; the command follows.
+QStringList tst_EtcdqtCli::lockArgs(const QString &path, const QStringList &options) const
+{
+    return QStringList {u"--endpoints"_s, m_server.clientUrl().toString(), u"lock"_s, path,
+               u"--ttl"_s, QString::number(kTtlMs / 1000)}
+    + options + QStringList {u"--"_s};
 }
 
 QByteArray tst_EtcdqtCli::value(const QByteArray &key)
@@ -205,7 +234,21 @@ void tst_EtcdqtCli::badInputFailsWithOneLine()
         {u"elect"_s, u"/e"_s, u"--hold-ms"_s, u"-1"_s},
         {u"elect"_s, u"/e"_s, u"--hold-ms"_s, u"soon"_s}, {u"elect"_s, u"/e"_s, u"--hold-ms"_s},
         {u"elect"_s, u"/e"_s, u"/f"_s}, {u"observe"_s}, {u"observe"_s, u""_s},
-        {u"observe"_s, u"/e"_s, u"/f"_s}};
+        {u"observe"_s, u"/e"_s, u"/f"_s}, {u"lock"_s}, {u"lock"_s, u"/l"_s},
+        {u"lock"_s, u"/l"_s, u"--"_s}, {u"lock"_s, u"/l"_s, u"true"_s},
+        {u"lock"_s, u""_s, u"--"_s, u"true"_s}, {u"lock"_s, u"--"_s, u"true"_s},
+        {u"lock"_s, u"/l"_s, u"/m"_s, u"--"_s, u"true"_s},
+        {u"lock"_s, u"/l"_s, u"--ttl"_s, u"0"_s, u"--"_s, u"true"_s},
+        {u"lock"_s, u"/l"_s, u"--ttl"_s, u"-1"_s, u"--"_s, u"true"_s},
+        {u"lock"_s, u"/l"_s, u"--timeout-ms"_s, u"soon"_s, u"--"_s, u"true"_s},
+        {u"lock"_s, u"/l"_s, u"--timeout-ms"_s, u"--"_s, u"true"_s}, {u"incr"_s},
+        {u"incr"_s, u"/l"_s, u"/c"_s}, {u"incr"_s, u"/l"_s, u"/c"_s, u"--count"_s, u"0"_s},
+        {u"incr"_s, u"/l"_s, u"/c"_s, u"--count"_s, u"many"_s},
+        {u"incr"_s, u"/l"_s, u"--count"_s, u"3"_s},
+        {u"incr"_s, u"/l"_s, u""_s, u"--count"_s, u"3"_s},
+        {u"incr"_s, u"/l"_s, u"/c"_s, u"/d"_s, u"--count"_s, u"3"_s},
+        {u"incr"_s, u"/l"_s, u"/c"_s, u"--count"_s, u"3"_s, u"--ttl"_s, u"0"_s},
+        {u"incr"_s, u"/l"_s, u"/c"_s, u"--count"_s, u"3"_s, u"--fenced"_s, u"--unfenced"_s}};
     for (const QStringList &args : cases) {
         QProcess p;
         p.start(QStringLiteral(ETCDQT_CLI), args);
@@ -221,8 +264,9 @@ void tst_EtcdqtCli::badInputFailsWithOneLine()
 void tst_EtcdqtCli::unreachableEtcdFails()
 {
     const quint16 port = EtcdTestServer::freePorts(1).first();
-    const QList<QStringList> commands {
-        {u"lease"_s, u"keep"_s, u"/k"_s, u"v"_s}, {u"elect"_s, u"/e"_s}, {u"observe"_s, u"/e"_s}};
+    const QList<QStringList> commands {{u"lease"_s, u"keep"_s, u"/k"_s, u"v"_s},
+        {u"elect"_s, u"/e"_s}, {u"observe"_s, u"/e"_s}, {u"lock"_s, u"/l"_s, u"--"_s, u"true"_s},
+        {u"incr"_s, u"/l"_s, u"/c"_s, u"--count"_s, u"1"_s}};
     for (const QStringList &command : commands) {
         QProcess p;
         p.start(QStringLiteral(ETCDQT_CLI),
@@ -337,6 +381,212 @@ void tst_EtcdqtCli::electFailsOverWithinTtlOfSigkill()
     QCOMPARE(follower.events(), (QStringList {u"started"_s, u"elected"_s, u"relinquished"_s}));
     // The killed node's participation lease runs out on its own TTL.
     verifyNoLeasesWithin(kTtlMs + 1000);
+}
+
+// The command runs while etcd holds its key, and learns the key and its create revision (the
+// fencing token) from its environment; the lock goes when the command ends.
+void tst_EtcdqtCli::lockRunsCommandWithKeyAndFence()
+{
+    QProcess p;
+    p.start(QStringLiteral(ETCDQT_CLI),
+        lockArgs(u"/cli/lock/env"_s)
+            + QStringList {u"sh"_s, u"-c"_s, u"echo $ETCDQT_LOCK_KEY $ETCDQT_FENCE; read go"_s});
+    QTRY_VERIFY2_WITH_TIMEOUT(p.canReadLine(), p.readAllStandardError().constData(), 2 * kTtlMs);
+    const QList<QByteArray> printed = p.readLine().trimmed().split(' ');
+    QCOMPARE(printed.size(), 2);
+    const QByteArray key = printed.at(0);
+    QVERIFY2(key.startsWith("/cli/lock/env/"), key.constData());
+    bool ok = false;
+    const qint64 fence = printed.at(1).toLongLong(&ok);
+    QVERIFY(ok && fence > 0);
+    const QList<EtcdKeyValue> held = queue("/cli/lock/env"_ba);
+    QCOMPARE(held.size(), 1);
+    QCOMPARE(held.first().key, key);
+    QCOMPARE(held.first().createRevision, fence);
+
+    p.write("go\n"); // the command's stdin is ours
+    QVERIFY(p.waitForFinished(2 * kTtlMs));
+    QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(p.exitCode(), 0);
+    QCOMPARE(queue("/cli/lock/env"_ba).size(), 0); // released before it exited
+    QCOMPARE(liveLeases(), QList<qint64>());
+}
+
+void tst_EtcdqtCli::lockExitsWithTheCommandsStatus()
+{
+    const QList<QPair<QString, int>> cases {{u"exit 7"_s, 7}, {u"exit 0"_s, 0},
+        {u"kill -TERM $$"_s, 128 + SIGTERM}, {u"kill -KILL $$"_s, 128 + SIGKILL}};
+    for (const auto &[script, status] : cases) {
+        QProcess p;
+        p.start(QStringLiteral(ETCDQT_CLI),
+            lockArgs(u"/cli/lock/status"_s) + QStringList {u"sh"_s, u"-c"_s, script});
+        QVERIFY(p.waitForFinished(2 * kTtlMs));
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QVERIFY2(p.exitCode() == status, qPrintable(u"%1: %2"_s.arg(script).arg(p.exitCode())));
+    }
+    QProcess missing;
+    missing.start(QStringLiteral(ETCDQT_CLI),
+        lockArgs(u"/cli/lock/status"_s) + QStringList {u"/nonexistent/command"_s});
+    QVERIFY(missing.waitForFinished(2 * kTtlMs));
+    QCOMPARE(missing.exitCode(), 127);
+    QVERIFY(missing.readAllStandardError().startsWith("etcdqt: cannot run /nonexistent/command"));
+    QCOMPARE(queue("/cli/lock/status"_ba).size(), 0);
+    QCOMPARE(liveLeases(), QList<qint64>());
+}
+
+// Held elsewhere: after --timeout-ms it gives up with status 2, the command never ran, and
+// its own waiting key is gone; the holder's is untouched.
+void tst_EtcdqtCli::lockTimesOutWithoutRunningOrLeavingAKey()
+{
+    EtcdMutexOptions options;
+    options.ttl = std::chrono::seconds(kTtlMs / 1000);
+    EtcdMutex holder(m_client.get(), "/cli/lock/busy", options);
+    QSignalSpy acquired(&holder, &EtcdMutex::acquired);
+    QVERIFY(holder.acquire());
+    QVERIFY(acquired.wait(2 * kTtlMs));
+    const QByteArray holderKey = holder.fencingToken().key;
+
+    QElapsedTimer waited;
+    waited.start();
+    QProcess p;
+    p.start(QStringLiteral(ETCDQT_CLI),
+        lockArgs(u"/cli/lock/busy"_s, {u"--timeout-ms"_s, u"500"_s})
+            + QStringList {u"sh"_s, u"-c"_s, u"echo ran"_s});
+    QVERIFY(p.waitForFinished(2 * kTtlMs));
+    QCOMPARE(p.exitCode(), 2);
+    QVERIFY(waited.elapsed() >= 500);
+    QVERIFY(p.readAllStandardOutput().isEmpty()); // the command did not run
+    QVERIFY(p.readAllStandardError().contains("not acquired within 500 ms"));
+    const QList<EtcdKeyValue> left = queue("/cli/lock/busy"_ba);
+    QCOMPARE(left.size(), 1);
+    QCOMPARE(left.first().key, holderKey);
+    QVERIFY(holder.release());
+    QTRY_COMPARE_WITH_TIMEOUT(queue("/cli/lock/busy"_ba).size(), 0, kTtlMs);
+}
+
+void tst_EtcdqtCli::lockPassesSigtermToTheCommand()
+{
+    QProcess p;
+    p.start(QStringLiteral(ETCDQT_CLI),
+        lockArgs(u"/cli/lock/signal"_s)
+            + QStringList {u"sh"_s, u"-c"_s,
+                u"trap 'echo bye; exit 5' TERM; echo ready; while :; do sleep 0.05; done"_s});
+    QTRY_VERIFY2_WITH_TIMEOUT(p.canReadLine(), p.readAllStandardError().constData(), 2 * kTtlMs);
+    QCOMPARE(p.readLine(), "ready\n"_ba);
+    ::kill(pid_t(p.processId()), SIGTERM); // to etcdqt, which passes it on
+    QVERIFY(p.waitForFinished(2 * kTtlMs));
+    QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(p.exitCode(), 5); // the command's own answer to SIGTERM
+    QCOMPARE(p.readAllStandardOutput(), "bye\n"_ba);
+    QCOMPARE(queue("/cli/lock/signal"_ba).size(), 0);
+}
+
+// The lease revoked under a running command: a lock_lost line on stderr at once, the command
+// left to finish, then status 3.
+void tst_EtcdqtCli::lockLostExitsWith3()
+{
+    QProcess p;
+    p.start(QStringLiteral(ETCDQT_CLI),
+        lockArgs(u"/cli/lock/lost"_s)
+            + QStringList {u"sh"_s, u"-c"_s, u"echo $ETCDQT_LOCK_KEY; read go; echo finished"_s});
+    QTRY_VERIFY2_WITH_TIMEOUT(p.canReadLine(), p.readAllStandardError().constData(), 2 * kTtlMs);
+    const QByteArray key = p.readLine().trimmed();
+    const QList<EtcdKeyValue> held = queue("/cli/lock/lost"_ba);
+    QCOMPARE(held.size(), 1);
+    QCOMPARE(held.first().key, key);
+    QVERIFY_OK(await(m_client->revokeLease(held.first().lease)).status);
+    QByteArray err;
+    QTRY_VERIFY_WITH_TIMEOUT((err += p.readAllStandardError()).contains('\n'), 2 * kTtlMs);
+    const QJsonObject lost = QJsonDocument::fromJson(err.trimmed()).object();
+    QCOMPARE(lost.value(u"event"_s).toString(), u"lock_lost"_s);
+    QCOMPARE(lost.value(u"key"_s).toString().toUtf8(), key);
+    QCOMPARE(lost.value(u"fence"_s).toInteger(), held.first().createRevision);
+    QVERIFY(!lost.value(u"reason"_s).toString().isEmpty());
+    QCOMPARE(p.state(), QProcess::Running); // the command goes on
+
+    p.write("go\n");
+    QVERIFY(p.waitForFinished(2 * kTtlMs));
+    QCOMPARE(p.readAllStandardOutput(), "finished\n"_ba);
+    QCOMPARE(p.exitCode(), 3);
+    QCOMPARE(liveLeases(), QList<qint64>());
+}
+
+// `etcdctl lock` and `etcdqt lock` on one path, both ways: while etcdctl holds, etcdqt times
+// out without running its command; while etcdqt's command runs, etcdctl's waits behind it.
+void tst_EtcdqtCli::lockExcludesEtcdctlLockBothWays()
+{
+    const QString etcdctl = QStandardPaths::findExecutable(u"etcdctl"_s);
+    if (etcdctl.isEmpty())
+        QSKIP("etcdctl not installed");
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(u"ETCDCTL_API"_s, u"3"_s);
+    const QString endpoints = u"--endpoints="_s + m_server.endpoint();
+    const QString path = u"/cli/lock/ctl"_s;
+
+    QProcess ctlHolder;
+    ctlHolder.setProcessEnvironment(env);
+    ctlHolder.start(etcdctl, {endpoints, u"lock"_s, path});
+    QTRY_VERIFY_WITH_TIMEOUT(ctlHolder.canReadLine(), 2 * kTtlMs); // its key, once it holds
+    const QByteArray ctlKey = ctlHolder.readLine().trimmed();
+    QProcess refused;
+    refused.start(QStringLiteral(ETCDQT_CLI),
+        lockArgs(path, {u"--timeout-ms"_s, u"500"_s}) + QStringList {u"echo"_s, u"ran"_s});
+    QVERIFY(refused.waitForFinished(2 * kTtlMs));
+    QCOMPARE(refused.exitCode(), 2);
+    QVERIFY(refused.readAllStandardOutput().isEmpty());
+    QList<EtcdKeyValue> keys = queue(path.toUtf8());
+    QCOMPARE(keys.size(), 1);
+    QCOMPARE(keys.first().key, ctlKey);
+
+    // etcdqt queues behind etcdctl, then holds once etcdctl let go.
+    QProcess holder;
+    holder.start(QStringLiteral(ETCDQT_CLI),
+        lockArgs(path) + QStringList {u"sh"_s, u"-c"_s, u"echo $ETCDQT_LOCK_KEY; read go"_s});
+    QTRY_COMPARE_WITH_TIMEOUT(queue(path.toUtf8()).size(), 2, 2 * kTtlMs);
+    QVERIFY(!holder.canReadLine()); // not before etcdctl let go
+    ::kill(pid_t(ctlHolder.processId()), SIGINT); // etcdctl unlocks on SIGINT
+    QVERIFY(ctlHolder.waitForFinished(2 * kTtlMs));
+    QTRY_VERIFY2_WITH_TIMEOUT(
+        holder.canReadLine(), holder.readAllStandardError().constData(), 2 * kTtlMs);
+    const QByteArray ourKey = holder.readLine().trimmed();
+
+    QProcess ctlWaiter;
+    ctlWaiter.setProcessEnvironment(env);
+    ctlWaiter.start(etcdctl, {endpoints, u"lock"_s, path, u"echo"_s, u"ran"_s});
+    QTRY_COMPARE_WITH_TIMEOUT(queue(path.toUtf8()).size(), 2, 2 * kTtlMs);
+    keys = queue(path.toUtf8());
+    QCOMPARE(keys.first().key, ourKey); // we hold, etcdctl waits
+    QVERIFY(!ctlWaiter.waitForFinished(500));
+    holder.write("go\n");
+    QVERIFY(holder.waitForFinished(2 * kTtlMs));
+    QCOMPARE(holder.exitCode(), 0);
+    QVERIFY(ctlWaiter.waitForFinished(2 * kTtlMs));
+    QCOMPARE(ctlWaiter.exitCode(), 0);
+    QVERIFY2(ctlWaiter.readAllStandardOutput().contains("ran"),
+        ctlWaiter.readAllStandardError().constData());
+    QTRY_COMPARE_WITH_TIMEOUT(queue(path.toUtf8()).size(), 0, 2 * kTtlMs);
+}
+
+void tst_EtcdqtCli::incrCountsUnderTheLock()
+{
+    const QList<qint64> leasesBefore = liveLeases(); // etcdctl leaves its session's lease
+    QProcess p;
+    p.start(QStringLiteral(ETCDQT_CLI),
+        {u"--endpoints"_s, m_server.clientUrl().toString(), u"incr"_s, u"/cli/incr/lock"_s,
+            u"/cli/incr/counter"_s, u"--count"_s, u"20"_s, u"--ttl"_s, u"2"_s});
+    QVERIFY(p.waitForFinished(5 * kTtlMs));
+    QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+    QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+    const QList<QByteArray> lines = p.readAllStandardOutput().trimmed().split('\n');
+    QCOMPARE(lines.size(), 1);
+    const QJsonObject summary = QJsonDocument::fromJson(lines.first()).object();
+    QCOMPARE(summary.value(u"succeeded"_s).toInteger(), 20);
+    QCOMPARE(summary.value(u"failed"_s).toInteger(), 0);
+    QCOMPARE(summary.value(u"unknown"_s).toInteger(), 0);
+    QCOMPARE(summary.value(u"lost"_s).toInteger(), 0);
+    QCOMPARE(value("/cli/incr/counter"_ba), "20"_ba); // absent counted as 0
+    QCOMPARE(queue("/cli/incr/lock"_ba).size(), 0);
+    QCOMPARE(liveLeases(), leasesBefore);
 }
 
 QTEST_GUILESS_MAIN(tst_EtcdqtCli)

@@ -18,10 +18,39 @@ namespace Cli {
 namespace {
 int g_signalPipe[2] = {-1, -1};
 
-void writeSignal(int)
+constexpr unsigned char kFromTerminal = 0x80; // above every signal number
+
+void writeSignal(int signal, siginfo_t *info, void *)
 {
-    const char byte = 1;
+    // SI_KERNEL: the tty driver's Ctrl+C (or Ctrl+\), sent to the whole foreground group.
+    const unsigned char byte
+        = (signal & 0x7f) | (info && info->si_code == SI_KERNEL ? kFromTerminal : 0);
     [[maybe_unused]] const auto n = ::write(g_signalPipe[1], &byte, 1); // async-signal-safe
+}
+
+// The handlers write one byte per signal into a socket pair, read in the event loop.
+void installSignalPipe(std::function<void(int signal, bool fromTerminal)> onSignal, bool once)
+{
+    if (g_signalPipe[0] >= 0 || ::socketpair(AF_UNIX, SOCK_STREAM, 0, g_signalPipe) != 0)
+        return;
+    auto *notifier = new QSocketNotifier(g_signalPipe[0], QSocketNotifier::Read, qApp);
+    QObject::connect(notifier, &QSocketNotifier::activated, qApp, [notifier, onSignal, once] {
+        unsigned char byte = 0;
+        if (::read(g_signalPipe[0], &byte, 1) != 1)
+            return;
+        if (once) {
+            notifier->setEnabled(false); // once is enough: the command is ending
+            std::signal(SIGINT, SIG_DFL); // a second Ctrl+C ends it at once
+            std::signal(SIGTERM, SIG_DFL);
+        }
+        onSignal(byte & ~kFromTerminal, (byte & kFromTerminal) != 0);
+    });
+    struct sigaction action = {};
+    action.sa_sigaction = writeSignal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART | SA_SIGINFO;
+    sigaction(SIGINT, &action, nullptr);
+    sigaction(SIGTERM, &action, nullptr);
 }
 } // namespace
 
@@ -91,25 +120,14 @@ int fail(const QString &message)
     return 1;
 }
 
-void onTerminationSignal(std::function<void()> onSignal)
+void onTerminationSignal(std::function<void(int signal)> onSignal)
 {
-    if (::socketpair(AF_UNIX, SOCK_STREAM, 0, g_signalPipe) != 0)
-        return;
-    auto *notifier = new QSocketNotifier(g_signalPipe[0], QSocketNotifier::Read, qApp);
-    QObject::connect(notifier, &QSocketNotifier::activated, qApp, [notifier, onSignal] {
-        char byte;
-        [[maybe_unused]] const auto n = ::read(g_signalPipe[0], &byte, 1);
-        notifier->setEnabled(false); // once is enough: the command is ending
-        std::signal(SIGINT, SIG_DFL); // a second Ctrl+C ends it at once
-        std::signal(SIGTERM, SIG_DFL);
-        onSignal();
-    });
-    struct sigaction action = {};
-    action.sa_handler = writeSignal;
-    sigemptyset(&action.sa_mask);
-    action.sa_flags = SA_RESTART;
-    sigaction(SIGINT, &action, nullptr);
-    sigaction(SIGTERM, &action, nullptr);
+    installSignalPipe([onSignal](int signal, bool) { onSignal(signal); }, true);
+}
+
+void onEveryTerminationSignal(std::function<void(int signal, bool fromTerminal)> onSignal)
+{
+    installSignalPipe(std::move(onSignal), false);
 }
 
 QString takeOption(QStringList &args, const QString &name, const QString &fallback)

@@ -32,8 +32,13 @@ void emitLine(const QJsonObject &object);
 // The one-line error of a failed command, on stderr; returns the exit code to use.
 int fail(const QString &message);
 
-// Runs `onSignal` in the event loop on SIGINT or SIGTERM.
-void onTerminationSignal(std::function<void()> onSignal);
+// Runs `onSignal(signal)` in the event loop on the first SIGINT or SIGTERM; a second one
+// ends the process at once.
+void onTerminationSignal(std::function<void(int signal)> onSignal);
+// Runs `onSignal` in the event loop on every SIGINT and SIGTERM, for a command that passes
+// them on to a child. `fromTerminal`: the terminal sent it (Ctrl+C), to the whole foreground
+// process group, so the child has it already.
+void onEveryTerminationSignal(std::function<void(int signal, bool fromTerminal)> onSignal);
 
 // A command's value of `--name V` (removed from args), or `fallback`.
 QString takeOption(QStringList &args, const QString &name, const QString &fallback = {});
@@ -42,5 +47,7 @@ bool takeFlag(QStringList &args, const QString &name);
 int leaseCommand(const Globals &globals, QStringList args);
 int electCommand(const Globals &globals, QStringList args);
 int observeCommand(const Globals &globals, QStringList args);
+int lockCommand(const Globals &globals, QStringList args);
+int incrCommand(const Globals &globals, QStringList args);
 
 } // namespace Cli

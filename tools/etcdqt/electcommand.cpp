@@ -82,7 +82,7 @@ int electCommand(const Globals &globals, QStringList args)
         });
     QObject::connect(&selector, &EtcdRecipe::closed, &selector,
         [&exitCode] { QCoreApplication::exit(exitCode); });
-    onTerminationSignal([&selector] { selector.close(); });
+    onTerminationSignal([&selector](int) { selector.close(); });
     selector.start();
     return QCoreApplication::exec();
 }

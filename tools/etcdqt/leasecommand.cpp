@@ -55,7 +55,7 @@ int keep(const Globals &globals, QStringList args)
     // Revoke on the way out, and leave only once etcd has answered: the key is gone then.
     QObject::connect(
         &kv, &EtcdRecipe::closed, &kv, [&exitCode] { QCoreApplication::exit(exitCode); });
-    onTerminationSignal([&kv] { kv.close(); });
+    onTerminationSignal([&kv](int) { kv.close(); });
     kv.start();
     return QCoreApplication::exec();
 }

@@ -13,6 +13,8 @@ const char *const kUsage
       "commands:\n"
       "  elect <path> [--id ID] [--ttl S] [--hold-ms N]\n"
       "  observe <path>\n"
+      "  lock <path> [--ttl S] [--timeout-ms N] -- <command> [args...]\n"
+      "  incr <lock-path> <counter-key> --count N [--ttl S] [--fenced|--unfenced]\n"
       "  lease keep <key> <value> --ttl S [--no-heal]\n";
 } // namespace
 
@@ -37,5 +39,9 @@ int main(int argc, char **argv)
         return Cli::observeCommand(globals, args);
     if (command == QLatin1String("lease"))
         return Cli::leaseCommand(globals, args);
+    if (command == QLatin1String("lock"))
+        return Cli::lockCommand(globals, args);
+    if (command == QLatin1String("incr"))
+        return Cli::incrCommand(globals, args);
     return Cli::fail(QStringLiteral("unknown command: %1 (try etcdqt help)").arg(command));
 }

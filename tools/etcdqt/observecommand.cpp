@@ -37,7 +37,7 @@ int observeCommand(const Globals &globals, QStringList args)
     QObject::connect(&observer, &EtcdLeaderObserver::failed, &observer,
         [](const EtcdStatus &why) { QCoreApplication::exit(fail(why.toString())); });
     QObject::connect(&observer, &EtcdRecipe::closed, &observer, [] { QCoreApplication::exit(0); });
-    onTerminationSignal([&observer] { observer.close(); });
+    onTerminationSignal([&observer](int) { observer.close(); });
     observer.start();
     return QCoreApplication::exec();
 }
