@@ -322,6 +322,8 @@ void LockQueue::discard(quint64 id)
         ownerPending = 0;
     dropKeepAlive(a->keepAlive);
     revokeLeaseQuietly(q->client(), a->leaseId);
+    if (!leaseWaiters.isEmpty())
+        topUpLeases(); // a waiter may have counted on this lease coming back
 }
 
 // Every hold is released and every wait ended: each acquisition's lease (and the spare) is

@@ -170,10 +170,14 @@ void LockQueue::topUpLeases()
     // One spare beyond the waiters, unless an acquisition with a lease will hand it back
     // when it releases: a loop of lock() and unlock() then costs etcd two writes per turn
     // (the transaction and the delete), not four (plus a grant and a revoke).
-    qsizetype returning = 0;
-    for (const auto &[id, a] : acquisitions)
+    // A lease whose delete is in flight serves a waiter within a round trip: no grant for it.
+    qsizetype returning = 0, releasing = 0;
+    for (const auto &[id, a] : acquisitions) {
         returning += (a->leaseId != 0 && a->phase != Phase::Ending) ? 1 : 0;
-    const qsizetype wanted = leaseWaiters.size() + (returning > 0 ? 0 : 1);
+        releasing += a->phase == Phase::Releasing ? 1 : 0;
+    }
+    const qsizetype wanted
+        = std::max<qsizetype>(leaseWaiters.size() - releasing, 0) + (returning > 0 ? 0 : 1);
     for (qsizetype have = grantsInFlight + (spare ? 1 : 0); have < wanted; ++have)
         grant();
 }
