@@ -94,7 +94,7 @@ struct Run
     [[nodiscard]] QString describe() const
     {
         return u"%1: final %2, sum of succeeded %3 (unknown %4), %5 writes, %6 not previous+1 "
-               "(%7 stale); paused %8; cut off %9; per process %10"_s
+               "(%7 stale); paused %8; cut off %9; per process: %10"_s
                    .arg(fenced ? u"fenced"_s : u"unfenced"_s)
                    .arg(finalValue)
                    .arg(succeeded)
@@ -102,7 +102,7 @@ struct Run
                    .arg(history.size())
                    .arg(anomalies())
                    .arg(staleWrites())
-                   .arg(pauses.join(u", "_s), cutOff, summaries.join(u' '));
+                   .arg(pauses.join(u", "_s), cutOff, summaries.join(u", "_s));
     }
 };
 } // namespace
@@ -333,7 +333,10 @@ void tst_EtcdLockJepsen::run(Run &result, const QString &name, int morePausesUnt
         QVERIFY2(incr.count(u"succeeded"_s) >= 0, line.constData());
         result.succeeded += incr.count(u"succeeded"_s);
         result.unknown += incr.count(u"unknown"_s);
-        result.summaries.append(QString::fromUtf8(line));
+        const QString role = &incr == &incrs[kCutOff] ? u"cut off "_s
+            : &incr == &incrs[kPaused]                ? u"paused "_s
+                                                      : QString();
+        result.summaries.append(role + QString::fromUtf8(line));
     }
     const auto last = await(m_client->get(paths.counter));
     QVERIFY_OK(last.status);
