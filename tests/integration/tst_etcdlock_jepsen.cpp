@@ -213,9 +213,11 @@ void tst_EtcdLockJepsen::pauseWhileHolding(Incr &incr, const Paths &paths, Run &
             incr.sendSignal(SIGCONT);
             return;
         }
-        // Most likely `now` is this process's key, at the head since it was stopped.
+        // Most likely `now` is this process's key, at the head since it was stopped. Let it
+        // run for less than one lock-read-write-unlock turn (a few RPCs, ~1-3 ms here), so the
+        // next stop often finds it holding, having read, not written.
         incr.sendSignal(SIGCONT);
-        QThread::usleep(QRandomGenerator::global()->bounded(1000, 5000));
+        QThread::usleep(QRandomGenerator::global()->bounded(150, 2500));
         stopped.start();
         incr.sendSignal(SIGSTOP);
         held = now;
