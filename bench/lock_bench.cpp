@@ -75,6 +75,19 @@ void merge(QJsonObject &into, const QJsonObject &from)
         into.insert(it.key(), it.value());
 }
 
+// The uncontended scenarios' common fields: latencies, their growth over the run, and
+// etcd's requests per cycle between the two counter snapshots.
+void emitUncontended(QJsonObject &line, const std::vector<double> &lat,
+    const QHash<QString, double> &before, const QHash<QString, double> &after, int n)
+{
+    double requests = 0;
+    merge(line, latencyFields(lat));
+    merge(line, growthFields(lat));
+    merge(line, perCycle(before, after, n, &requests));
+    line.insert(u"requests_per_cycle"_s, requests);
+    emitLine(line);
+}
+
 void closeMutex(EtcdMutex &mutex, const char *scenario)
 {
     bool closed = false;
@@ -145,17 +158,12 @@ void benchLockUncontended(const QUrl &url, int n)
     bool settledAfter = false;
     const QHash<QString, double> after = quietCounters(url, &settledAfter);
     closeMutex(mutex, "lock_uncontended");
-    double requests = 0;
     QJsonObject line {{u"scenario"_s, u"lock_uncontended"_s}, {u"form"_s, u"owner"_s},
         {u"ops_per_s"_s, n / seconds}, {u"acquire_p50_ms"_s, percentile(acq, 0.5)},
         {u"acquire_p99_ms"_s, percentile(acq, 0.99)},
         {u"first_acquire_p50_ms"_s, percentile(cold, 0.5)}, {u"ttl_s"_s, qint64(kLockTtl.count())},
         {u"settled"_s, settled && settledAfter}};
-    merge(line, latencyFields(lat));
-    merge(line, growthFields(lat));
-    merge(line, perCycle(before, after, n, &requests));
-    line.insert(u"requests_per_cycle"_s, requests);
-    emitLine(line);
+    emitUncontended(line, lat, before, after, n);
 }
 
 // The worker thread's form: lock() and unlock() block a QThread while the mutex's own
@@ -208,17 +216,12 @@ void benchLockUncontendedWorker(const QUrl &url, int n)
     bool settledAfter = false;
     const QHash<QString, double> after = quietCounters(url, &settledAfter);
     closeMutex(mutex, "lock_uncontended_worker");
-    double requests = 0;
     QJsonObject line {{u"scenario"_s, u"lock_uncontended_worker"_s}, {u"form"_s, u"worker"_s},
         {u"ops_per_s"_s, n / seconds}, {u"acquire_p50_ms"_s, percentile(locked, 0.5)},
         {u"acquire_p99_ms"_s, percentile(locked, 0.99)},
         {u"unlock_p50_ms"_s, percentile(unlocked, 0.5)}, {u"ttl_s"_s, qint64(kLockTtl.count())},
         {u"settled"_s, settled && settledAfter}};
-    merge(line, latencyFields(lat));
-    merge(line, growthFields(lat));
-    merge(line, perCycle(before, after, n, &requests));
-    line.insert(u"requests_per_cycle"_s, requests);
-    emitLine(line);
+    emitUncontended(line, lat, before, after, n);
 }
 
 namespace {
