@@ -237,8 +237,8 @@ void LockQueue::cancelAbandoned()
         cancel(*find(id));
 }
 
-// The last unlock() of a hold: delete the key (the successor's watch fires now), then revoke
-// the used lease in the background.
+// The last unlock() of a hold: delete the key (the successor's watch fires now); once etcd
+// confirmed, the lease serves the next acquisition (recycle()).
 void LockQueue::releaseHold(quint64 id, Answer<bool> answer)
 {
     Acquisition *a = find(id);
@@ -297,33 +297,37 @@ void LockQueue::loseHold(Acquisition &a, const EtcdStatus &why)
 // of its own while it lives; a lost one is never reused.
 void LockQueue::recycle(quint64 id)
 {
-    const auto it = acquisitions.find(id);
-    if (it == acquisitions.end())
-        return;
-    if (closing || !it->second->keepAlive)
+    Acquisition *held = find(id);
+    if (!held || closing || !held->keepAlive)
         return discard(id);
-    std::unique_ptr<Acquisition> a = std::move(it->second);
-    acquisitions.erase(it);
-    leaseWaiters.removeAll(id);
-    if (!a->request && ownerPending == id)
-        ownerPending = 0;
+    std::unique_ptr<Acquisition> a = take(id);
     adoptLease(a->leaseId, std::move(a->keepAlive));
 }
 
 void LockQueue::discard(quint64 id)
 {
+    std::unique_ptr<Acquisition> a = take(id);
+    if (!a)
+        return;
+    dropKeepAlive(a->keepAlive);
+    revokeLeaseQuietly(q->client(), a->leaseId);
+    if (!leaseWaiters.isEmpty())
+        topUpLeases(); // a waiter may have counted on this lease coming back
+}
+
+// Forgets acquisition `id` (null when unknown): no longer waiting for a lease, nor the owner
+// thread's acquire() in flight.
+std::unique_ptr<LockQueue::Acquisition> LockQueue::take(quint64 id)
+{
     const auto it = acquisitions.find(id);
     if (it == acquisitions.end())
-        return;
+        return nullptr;
     std::unique_ptr<Acquisition> a = std::move(it->second);
     acquisitions.erase(it);
     leaseWaiters.removeAll(id);
     if (!a->request && ownerPending == id)
         ownerPending = 0;
-    dropKeepAlive(a->keepAlive);
-    revokeLeaseQuietly(q->client(), a->leaseId);
-    if (!leaseWaiters.isEmpty())
-        topUpLeases(); // a waiter may have counted on this lease coming back
+    return a;
 }
 
 // Every hold is released and every wait ended: each acquisition's lease (and the spare) is

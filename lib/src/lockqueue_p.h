@@ -154,6 +154,7 @@ private:
     void onReleased(quint64 id, qint64 deleted, const EtcdStatus &status);
     void loseHold(Acquisition &a, const EtcdStatus &why);
     void discard(quint64 id); // forgets an acquisition and revokes its lease, in the background
+    std::unique_ptr<Acquisition> take(quint64 id);
     static void dropKeepAlive(std::unique_ptr<EtcdKeepAlive> &k);
     static void dropTimer(std::unique_ptr<QTimer> &t);
     void closeStep();
