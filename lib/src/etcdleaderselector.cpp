@@ -3,6 +3,7 @@
 #include "etcdleaderselector_p.h"
 #include "etcdqt_internal_p.h"
 #include "leaseops_p.h"
+#include "recipereplies_p.h"
 
 #include <EtcdQt/etcdclient.h>
 #include <EtcdQt/etcdparticipants.h>
@@ -247,18 +248,6 @@ bool EtcdLeaderSelector::commitGuarded(const EtcdTxn &txn, milliseconds timeout,
     return outcome->committed;
 }
 
-namespace {
-bool refuseOwnThread(const QObject *o, const char *what)
-{
-    if (QThread::currentThread() != o->thread())
-        return false;
-    qCWarning(lcEtcdRecipe,
-        "%s called in the selector's own thread: it would block the "
-        "events it waits for; refused",
-        what);
-    return true;
-}
-} // namespace
 
 /*!
     Blocks a worker thread until this term is in the running (true) or ended without

@@ -21,19 +21,6 @@ milliseconds graceFor(seconds ttl)
 }
 } // namespace
 
-bool Etcd::Internal::refuseOwnThread(const QObject *o, const char *what, EtcdStatus *status)
-{
-    if (QThread::currentThread() != o->thread())
-        return false;
-    qCWarning(lcEtcdRecipe,
-        "%s called in the object's own thread: it would block the events it waits for; refused",
-        what);
-    if (status)
-        *status = EtcdStatus(
-            Etcd::ErrorCode::WrongThread, EtcdRecipe::tr("called in the object's own thread"));
-    return true;
-}
-
 LockQueue::~LockQueue()
 {
     closing = true;

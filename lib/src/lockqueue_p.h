@@ -6,6 +6,7 @@
 
 #include "handoff_p.h"
 #include "mutexsync_p.h"
+#include "recipereplies_p.h"
 
 #include <EtcdQt/etcdkeepalive.h>
 #include <EtcdQt/etcdrecipe.h>
@@ -26,10 +27,6 @@
 class EtcdTxnReply;
 
 namespace Etcd::Internal {
-
-// True, with a warning (and WrongThread in `status`), when called in `o`'s own thread: a
-// blocking call there would block the events it waits for.
-bool refuseOwnThread(const QObject *o, const char *what, EtcdStatus *status = nullptr);
 
 // Where a queue lock keeps its entries and when an entry may hold.
 struct LockLayout

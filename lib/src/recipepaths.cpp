@@ -43,6 +43,26 @@ QByteArray participantKey(const QByteArray &electionPath, const QString &clientI
     return appendToPath(appendToPath(electionPath, "participants"), clientId.toUtf8());
 }
 
+QByteArray countedReadyKey(const QByteArray &barrierPath)
+{
+    return appendToPath(barrierPath, "ready");
+}
+
+QByteArray countedWaitingPrefix(const QByteArray &barrierPath)
+{
+    return appendToPath(barrierPath, "waiting") + '/';
+}
+
+QByteArray countedWaitingKey(const QByteArray &barrierPath, const QByteArray &token)
+{
+    return appendToPath(appendToPath(barrierPath, "waiting"), token);
+}
+
+QByteArray doubleBarrierPhase(const QByteArray &barrierPath, const QByteArray &phase)
+{
+    return appendToPath(barrierPath, phase);
+}
+
 QByteArray leaseTag(qint64 leaseId)
 {
     static constexpr char kDigits[]

@@ -31,6 +31,16 @@ ETCDQT_AUTOTEST_EXPORT QByteArray participantKey(
 // '/' appended as Go does, even after one) and the lease id in lowercase hex, as Go's %x.
 ETCDQT_AUTOTEST_EXPORT QByteArray mutexKey(const QByteArray &path, qint64 leaseId);
 
+// DistributedBarrierWithCount (appendToPath): "<path>/ready" trips the round,
+// "<path>/waiting/" holds one key per parked member, "<path>/waiting/<token>".
+ETCDQT_AUTOTEST_EXPORT QByteArray countedReadyKey(const QByteArray &barrierPath);
+ETCDQT_AUTOTEST_EXPORT QByteArray countedWaitingPrefix(const QByteArray &barrierPath);
+ETCDQT_AUTOTEST_EXPORT QByteArray countedWaitingKey(
+    const QByteArray &barrierPath, const QByteArray &token);
+// DistributedDoubleBarrier: its two counted barriers, "<path>/enter" and "<path>/leave".
+ETCDQT_AUTOTEST_EXPORT QByteArray doubleBarrierPhase(
+    const QByteArray &barrierPath, const QByteArray &phase);
+
 inline constexpr int kTokenLength = 7;
 
 // kTokenLength characters of [0-9A-Za-z] naming a lease: the "<7 random>" of an entry that

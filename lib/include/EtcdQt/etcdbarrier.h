@@ -1,0 +1,77 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <EtcdQt/etcdrecipe.h>
+#include <EtcdQt/etcdrecipereplies.h>
+#include <EtcdQt/etcdretrypolicy.h>
+
+#include <chrono>
+#include <memory>
+
+class EtcdBarrierPrivate;
+
+struct EtcdBarrierOptions
+{
+    std::chrono::seconds ttl {2}; // of the lease that holds the barrier key
+    bool waitOnMissingBarriers = true; // a wait on an unset barrier waits for set, then removal
+    QString clientId; // empty: "DistributedBarrier:<7 random>"
+    EtcdLeaseResilience resilience {};
+};
+
+// A gate one client sets and removes while others wait for it to go: etcd-recipes'
+// DistributedBarrier, key "<path>" holding "<clientId>:<7>" on a self-healing lease. Not a
+// lock: if the lease expires, waiters see the barrier lift (see the class documentation).
+class ETCDQT_EXPORT EtcdBarrier : public EtcdRecipe
+{
+    Q_OBJECT
+    Q_PROPERTY(QByteArray path READ path CONSTANT)
+    Q_PROPERTY(QString clientId READ clientId CONSTANT)
+    Q_PROPERTY(bool waitOnMissingBarriers READ waitOnMissingBarriers CONSTANT)
+    Q_PROPERTY(State state READ state NOTIFY stateChanged)
+    Q_PROPERTY(int waiterCount READ waiterCount NOTIFY waiterCountChanged)
+public:
+    // This instance's hold of the barrier key.
+    enum class State { Unset, Setting, Set, Lost, Failed, Removed };
+    Q_ENUM(State)
+
+    EtcdBarrier(EtcdClient *client, const QByteArray &path, const EtcdBarrierOptions &options = {},
+        QObject *parent = nullptr);
+    ~EtcdBarrier() override;
+
+    [[nodiscard]] QByteArray path() const;
+    [[nodiscard]] QString clientId() const;
+    [[nodiscard]] std::chrono::seconds ttl() const;
+    [[nodiscard]] bool waitOnMissingBarriers() const;
+    [[nodiscard]] State state() const;
+    // The waits of this object not yet released (any thread's).
+    [[nodiscard]] int waiterCount() const;
+
+    // This object's thread. setBarrier(): true if this call set it; false if it was set
+    // already (by anyone) or this object removed it before. removeBarrier(): true unless this
+    // object removed it already; removes anyone's barrier. isBarrierSet(): a probe.
+    EtcdBoolReply *setBarrier();
+    EtcdBoolReply *removeBarrier();
+    EtcdBoolReply *isBarrierSet();
+
+    // Worker threads (refused in this object's thread): true when the barrier lifted, false
+    // on timeout or close().
+    bool waitOnBarrier();
+    bool waitOnBarrier(std::chrono::milliseconds timeout);
+
+public Q_SLOTS:
+    // The non-blocking wait: lifted() follows when the barrier is removed.
+    void startWaiting();
+    void close();
+
+Q_SIGNALS:
+    void stateChanged(EtcdBarrier::State state);
+    void waiterCountChanged(int count);
+    void lifted();
+    void leaseEvent(const EtcdLeaseEvent &event);
+    void failed(const EtcdStatus &reason);
+
+private:
+    Q_DECLARE_PRIVATE(EtcdBarrier)
+    std::unique_ptr<EtcdBarrierPrivate> const d_ptr;
+};

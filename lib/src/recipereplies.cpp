@@ -1,0 +1,79 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+#include "etcdqt_internal_p.h"
+#include "etcdreply_p.h"
+#include "recipereplies_p.h"
+
+#include <EtcdQt/etcdrecipe.h>
+
+#include <QtCore/qthread.h>
+
+using namespace Etcd::Internal;
+
+/*!
+    \class EtcdValueReply
+    \inmodule EtcdQt
+    \brief The number a recipe operation yields: a counter's committed value, a latch's count.
+*/
+
+/*! \property EtcdValueReply::value The number, once finished() reported success. */
+qint64 EtcdValueReply::value() const
+{
+    return EtcdReplyPrivate::get(this)->data.count;
+}
+
+/*!
+    \class EtcdBoolReply
+    \inmodule EtcdQt
+    \brief The yes or no a recipe operation yields, such as whether a barrier was set.
+*/
+
+/*! \property EtcdBoolReply::result The answer, once finished() reported success. */
+bool EtcdBoolReply::result() const
+{
+    return EtcdReplyPrivate::get(this)->data.succeeded;
+}
+
+void RecipeReplies::finish(
+    EtcdValueReply *r, const EtcdStatus &status, qint64 value, qint64 revision)
+{
+    ReplyData data;
+    data.count = value;
+    data.revision = revision;
+    EtcdReplyPrivate::get(r)->finish(status, std::move(data));
+}
+
+void RecipeReplies::finish(EtcdBoolReply *r, const EtcdStatus &status, bool result, qint64 revision)
+{
+    ReplyData data;
+    data.succeeded = result;
+    data.revision = revision;
+    EtcdReplyPrivate::get(r)->finish(status, std::move(data));
+}
+
+EtcdValueReply *RecipeReplies::failedValue(QObject *recipe, const EtcdStatus &why)
+{
+    EtcdValueReply *r = valueReply(recipe);
+    EtcdReplyPrivate::get(r)->finishLater(why);
+    return r;
+}
+
+EtcdBoolReply *RecipeReplies::failedBool(QObject *recipe, const EtcdStatus &why)
+{
+    EtcdBoolReply *r = boolReply(recipe);
+    EtcdReplyPrivate::get(r)->finishLater(why);
+    return r;
+}
+
+bool Etcd::Internal::refuseOwnThread(const QObject *o, const char *what, EtcdStatus *status)
+{
+    if (QThread::currentThread() != o->thread())
+        return false;
+    qCWarning(lcEtcdRecipe,
+        "%s called in the object's own thread: it would block the events it waits for; refused",
+        what);
+    if (status)
+        *status = EtcdStatus(
+            Etcd::ErrorCode::WrongThread, EtcdRecipe::tr("called in the object's own thread"));
+    return true;
+}
