@@ -7,6 +7,7 @@
 #include <EtcdQt/etcdrecipe.h>
 
 #include <QtCore/qthread.h>
+#include <QtCore/qtimer.h>
 
 using namespace Etcd::Internal;
 
@@ -49,6 +50,16 @@ void RecipeReplies::finish(EtcdBoolReply *r, const EtcdStatus &status, bool resu
     data.succeeded = result;
     data.revision = revision;
     EtcdReplyPrivate::get(r)->finish(status, std::move(data));
+}
+
+void RecipeReplies::finishLater(EtcdValueReply *r, qint64 value)
+{
+    QTimer::singleShot(0, r, [r, value] { finish(r, {}, value); });
+}
+
+void RecipeReplies::finishLater(EtcdBoolReply *r, bool result)
+{
+    QTimer::singleShot(0, r, [r, result] { finish(r, {}, result); });
 }
 
 EtcdValueReply *RecipeReplies::failedValue(QObject *recipe, const EtcdStatus &why)

@@ -32,6 +32,9 @@ public:
         EtcdBoolReply *r, const EtcdStatus &status, bool result = false, qint64 revision = 0);
     // A reply refused before any RPC (bad input, closed): finished on the next event-loop
     // turn, so the caller has connected.
+    // Success known before any RPC: finished on the next event-loop turn.
+    static void finishLater(EtcdValueReply *r, qint64 value);
+    static void finishLater(EtcdBoolReply *r, bool result);
     static EtcdValueReply *failedValue(QObject *recipe, const EtcdStatus &why);
     static EtcdBoolReply *failedBool(QObject *recipe, const EtcdStatus &why);
 };
@@ -62,6 +65,28 @@ auto waitForReply(QObject *recipe, std::chrono::milliseconds timeout, EtcdStatus
     if (!result.isOk())
         return std::nullopt;
     return outcome->second;
+}
+
+// For "wait forever": a bound that std::condition_variable's clock arithmetic survives.
+inline constexpr std::chrono::milliseconds kWaitForever = std::chrono::hours(24 * 365);
+
+// From a worker thread: runs begin(answer) in `recipe`'s thread and blocks until the wait
+// answers or `timeout` passes. Then cancel() runs there and must answer false if the wait is
+// still pending; an answer that raced the timeout is still read. False at once when the
+// recipe dies meanwhile (its answers are dropped unanswered).
+template <typename Begin, typename Cancel>
+bool waitCancellable(QObject *recipe, std::chrono::milliseconds timeout, Begin begin, Cancel cancel)
+{
+    auto handoff = std::make_shared<Handoff<bool>>();
+    QMetaObject::invokeMethod(
+        recipe,
+        [answer = Answer<bool>(handoff, false), begin]() mutable { begin(std::move(answer)); },
+        Qt::QueuedConnection);
+    if (const auto v = handoff->waitFor(timeout))
+        return *v;
+    QMetaObject::invokeMethod(
+        recipe, [cancel]() mutable { cancel(); }, Qt::QueuedConnection);
+    return handoff->waitFor(std::chrono::seconds(10)).value_or(false);
 }
 
 } // namespace Etcd::Internal

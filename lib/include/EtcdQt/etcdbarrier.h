@@ -44,7 +44,7 @@ public:
     [[nodiscard]] std::chrono::seconds ttl() const;
     [[nodiscard]] bool waitOnMissingBarriers() const;
     [[nodiscard]] State state() const;
-    // The waits of this object not yet released (any thread's).
+    // The waits of this object in place (barrier read, watch anchored) and not yet released.
     [[nodiscard]] int waiterCount() const;
 
     // This object's thread. setBarrier(): true if this call set it; false if it was set

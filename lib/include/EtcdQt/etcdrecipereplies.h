@@ -9,16 +9,19 @@ class RecipeReplies;
 }
 
 // The answer of a recipe operation that yields a number: a counter's committed value, a
-// latch's remaining count. value() is meaningful once finished() reported success.
+// latch's remaining count. value() and written() (whether this operation wrote the number,
+// or found it and left it) are meaningful once finished() reported success.
 class ETCDQT_EXPORT EtcdValueReply final : public EtcdReply
 {
     Q_OBJECT
     Q_PROPERTY(qint64 value READ value)
+    Q_PROPERTY(bool written READ written)
     friend class Etcd::Internal::RecipeReplies;
     explicit EtcdValueReply(QObject *parent) : EtcdReply(parent) { }
 
 public:
     [[nodiscard]] qint64 value() const;
+    [[nodiscard]] bool written() const;
 };
 
 // The answer of a recipe operation that yields yes or no: whether a barrier was set by this

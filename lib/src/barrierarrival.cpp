@@ -1,0 +1,240 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+#include "barrierarrival_p.h"
+#include "etcdqt_internal_p.h"
+#include "leaseops_p.h"
+#include "recipepaths_p.h"
+
+#include <EtcdQt/etcdclient.h>
+#include <EtcdQt/etcdselfhealingkeepalive.h>
+#include <EtcdQt/etcdwatch.h>
+
+using namespace Etcd::Internal;
+
+BarrierArrival::BarrierArrival(EtcdClient *client, const Options &options, QObject *parent)
+    : QObject(parent), m_client(client), m_options(options)
+{ }
+
+// No finished() from here: whoever deletes an arrival has stopped listening to it.
+BarrierArrival::~BarrierArrival()
+{
+    if (!std::exchange(m_done, true))
+        cleanUp();
+}
+
+QByteArray BarrierArrival::readyKey() const
+{
+    return RecipePaths::countedReadyKey(m_options.path);
+}
+
+QByteArray BarrierArrival::waitingPrefix() const
+{
+    return RecipePaths::countedWaitingPrefix(m_options.path);
+}
+
+void BarrierArrival::start()
+{
+    createReady();
+}
+
+// Creates the round's marker if absent, and learns which marker this member's round is
+// (its create revision), so a leave can tell whether that round tripped.
+void BarrierArrival::createReady()
+{
+    const EtcdTxn txn {{EtcdCompare::missing(readyKey())},
+        {EtcdTxnOp::put(readyKey(), m_options.token)}, {EtcdTxnOp::get(readyKey())}};
+    EtcdTxnReply *r = m_client->txn(txn);
+    connect(r, &EtcdReply::finished, this, [this, r](const EtcdStatus &s) {
+        if (m_done)
+            return;
+        if (!s.isOk())
+            return fail(s);
+        const QList<EtcdTxnOpResult> results = r->results();
+        const bool read = !r->succeeded() && !results.isEmpty() && !results[0].keyValues.isEmpty();
+        m_roundRevision = read ? results[0].keyValues[0].createRevision : r->revision();
+        registerWaiting();
+    });
+}
+
+void BarrierArrival::registerWaiting()
+{
+    const QByteArray key = RecipePaths::countedWaitingKey(m_options.path, m_options.token);
+    auto establish = [this, key](qint64 leaseId, EtcdSelfHealingKeepAlive::EstablishDone done) {
+        EtcdPutOptions put;
+        put.lease = leaseId;
+        const EtcdTxn txn {
+            {EtcdCompare::missing(key)}, {EtcdTxnOp::put(key, m_options.token, put)}, {}};
+        EtcdTxnReply *r = m_client->txn(txn);
+        connect(r, &EtcdReply::finished, this,
+            [r, done](const EtcdStatus &s) { done(s.isOk() && r->succeeded()); });
+    };
+    m_lease = std::make_unique<EtcdSelfHealingKeepAlive>(
+        m_client, m_options.ttl, establish, m_options.resilience);
+    EtcdSelfHealingKeepAlive *l = m_lease.get();
+    connect(l, &EtcdSelfHealingKeepAlive::established, this, [this] {
+        m_registered = true;
+        check();
+    });
+    // A re-registered key after a heal counts again: check whether the round is complete.
+    connect(l, &EtcdSelfHealingKeepAlive::leaseEvent, this, [this](const EtcdLeaseEvent &e) {
+        Q_EMIT leaseEvent(e);
+        if (e.type == EtcdLeaseEvent::Type::Restored)
+            check();
+    });
+    connect(l, &EtcdSelfHealingKeepAlive::failed, this, [this](const EtcdStatus &why) {
+        fail(EtcdStatus(why.code(),
+            QStringLiteral("cannot register at %1: %2")
+                .arg(QString::fromUtf8(m_options.path), why.message())));
+    });
+    l->start();
+}
+
+// "ready" and the number of waiting keys, read together at one revision.
+void BarrierArrival::check()
+{
+    if (m_done)
+        return;
+    if (std::exchange(m_checking, true)) {
+        m_checkAgain = true;
+        return;
+    }
+    EtcdRangeOptions count;
+    count.prefix = true;
+    count.countOnly = true;
+    const EtcdTxn txn {
+        {}, {EtcdTxnOp::get(readyKey()), EtcdTxnOp::get(waitingPrefix(), count)}, {}};
+    EtcdTxnReply *r = m_client->txn(txn);
+    connect(r, &EtcdReply::finished, this, [this, r](const EtcdStatus &s) { onChecked(r, s); });
+}
+
+void BarrierArrival::onChecked(EtcdTxnReply *reply, const EtcdStatus &status)
+{
+    m_checking = false;
+    if (m_done)
+        return;
+    if (!status.isOk())
+        return fail(status);
+    const QList<EtcdTxnOpResult> results = reply->results();
+    const bool ready = results.size() == 2 && !results[0].keyValues.isEmpty();
+    const qint64 waiting = results.size() == 2 ? results[1].count : 0;
+    Q_EMIT waiterCountChanged(int(waiting));
+    if (!ready)
+        return end(true); // another member tripped the round
+    if (waiting >= m_options.memberCount)
+        return trip();
+    if (!m_watch)
+        watchFrom(reply->revision() + 1);
+    if (std::exchange(m_checkAgain, false))
+        check();
+}
+
+void BarrierArrival::watchFrom(qint64 revision)
+{
+    EtcdWatchOptions o;
+    o.prefix = true;
+    o.startRevision = revision;
+    m_watch = std::make_unique<EtcdWatch>(m_client, m_options.path + '/', o);
+    m_watch->setResyncMode(EtcdWatch::ResyncMode::AwaitResync);
+    connect(m_watch.get(), &EtcdWatch::eventsReceived, this,
+        [this](const QList<EtcdWatchEvent> &events) {
+            for (const EtcdWatchEvent &e : events) {
+                const QByteArray &key = e.keyValue.key;
+                if (e.type == EtcdWatchEvent::Type::Delete && key == readyKey())
+                    return end(true);
+                if (key.startsWith(waitingPrefix()))
+                    check(); // joins trip the round; leaves only change the count
+            }
+        });
+    // After a compaction gap the check re-reads everything the gap hid; the watch then
+    // resumes after that read.
+    connect(m_watch.get(), &EtcdWatch::resyncRequested, this, [this] {
+        qCDebug(lcEtcdRecipe, "barrier %s: history compacted, counting again",
+            m_options.path.constData());
+        EtcdRangeOptions none;
+        none.countOnly = true;
+        EtcdRangeReply *r = m_client->get(readyKey(), none);
+        connect(r, &EtcdReply::finished, this, [this, r](const EtcdStatus &s) {
+            if (m_done)
+                return;
+            if (!s.isOk())
+                return fail(s);
+            m_watch->resync(r->revision() + 1);
+            check();
+        });
+    });
+    connect(m_watch.get(), &EtcdWatch::failed, this, [this](const EtcdStatus &why) { fail(why); });
+    m_watch->start();
+}
+
+// This member completed the round: deleting "ready" releases every other member.
+void BarrierArrival::trip()
+{
+    const EtcdTxn txn {{EtcdCompare::version(readyKey(), Etcd::CompareResult::Greater, 0)},
+        {EtcdTxnOp::remove(readyKey())}, {}};
+    connect(m_client->txn(txn), &EtcdReply::finished, this, [this](const EtcdStatus &s) {
+        if (!s.isOk())
+            Q_EMIT errorOccurred(s); // the others still see the count complete themselves
+        end(true);
+    });
+}
+
+void BarrierArrival::fail(const EtcdStatus &why)
+{
+    Q_EMIT errorOccurred(why);
+    end(false);
+}
+
+void BarrierArrival::leave()
+{
+    end(false);
+}
+
+// A member that gives up (its wait timed out) may have been counted by a trip it has not
+// heard of yet; if it then arrived again it would start a round of one. So it deletes its
+// key and reads the marker in one transaction: after that revision no trip can count it,
+// and a marker gone or replaced means its round did trip, which it reports.
+void BarrierArrival::leaveCounted()
+{
+    if (m_done)
+        return;
+    if (!m_registered)
+        return end(false);
+    m_done = true;
+    if (m_watch)
+        m_watch->cancel();
+    const QByteArray key = RecipePaths::countedWaitingKey(m_options.path, m_options.token);
+    const EtcdTxn txn {{}, {EtcdTxnOp::remove(key), EtcdTxnOp::get(readyKey())}, {}};
+    EtcdTxnReply *r = m_client->txn(txn);
+    connect(r, &EtcdReply::finished, this, [this, r](const EtcdStatus &s) {
+        const QList<EtcdTxnOpResult> results = r->results();
+        const bool read = s.isOk() && results.size() == 2;
+        const bool tripped = read
+            && (results[1].keyValues.isEmpty()
+                || results[1].keyValues[0].createRevision != m_roundRevision);
+        if (!s.isOk())
+            Q_EMIT errorOccurred(s);
+        m_lease->close();
+        Q_EMIT finished(tripped);
+    });
+}
+
+// Every exit leaves the barrier: the lease is revoked (its waiting key goes with it) and the
+// key deleted too, in case the lease is not the one the key is on any more.
+void BarrierArrival::end(bool tripped)
+{
+    if (std::exchange(m_done, true))
+        return;
+    cleanUp();
+    Q_EMIT finished(tripped);
+}
+
+void BarrierArrival::cleanUp()
+{
+    if (m_watch)
+        m_watch->cancel();
+    if (m_lease) {
+        m_lease->close();
+        if (m_client)
+            m_client->remove(RecipePaths::countedWaitingKey(m_options.path, m_options.token));
+    }
+}

@@ -1,0 +1,436 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+#include "etcdqt_internal_p.h"
+#include "keywait_p.h"
+#include "recipepaths_p.h"
+#include "recipereplies_p.h"
+
+#include <EtcdQt/etcdbarrier.h>
+#include <EtcdQt/etcdclient.h>
+#include <EtcdQt/etcdselfhealingkeepalive.h>
+
+#include <QtCore/qpointer.h>
+
+#include <map>
+#include <set>
+
+using namespace Etcd::Internal;
+using namespace std::chrono;
+
+/*!
+    \class EtcdBarrier
+    \inmodule EtcdQt
+    \brief A gate one client sets and removes while others wait for it to go; it is not a
+    lock (see "The spurious lift" below).
+
+    etcd-recipes' DistributedBarrier, byte for byte: the barrier is the key path(), holding
+    "<clientId>:<7 random>" and bound to a self-healing lease of ttl(). setBarrier() creates
+    it only where it is absent (a compare-and-set), removeBarrier() revokes the lease and
+    deletes the key, whoever set it. Waiters, here or in any other process, read the key and
+    watch it from the revision they read, so a removal between the read and the watch is not
+    missed; any deletion releases them.
+
+    With waitOnMissingBarriers() (the default) a wait on a barrier nobody has set yet waits
+    for it to be set and then removed; without, it returns at once.
+
+    \section1 The spurious lift
+
+    If the setter's lease expires (a partition or pause longer than the TTL, or a revoke),
+    etcd deletes the key and every waiter sees the barrier lift. That cannot be taken back.
+    What follows is the spec's: leaseEvent(Expired) is emitted and recorded in errors(),
+    connectionState() and state() become Lost, and the lease heals, re-arming the barrier by
+    compare-and-set so later waiters block again (leaseEvent(Restored), state Set). If
+    another client set the barrier meanwhile, the compare-and-set loses and this object stops
+    maintaining it: leaseEvent(Failed), state Failed, failed(). Work that must not start early
+    re-checks a condition that is authoritative on its own; pick a TTL longer than the
+    partitions you expect to ride out.
+
+    All of it runs in this object's thread without blocking; waitOnBarrier() blocks worker
+    threads only.
+*/
+
+/*! \fn void EtcdBarrier::lifted()
+    Emitted when a wait begun with startWaiting() saw the barrier go.
+*/
+/*! \fn void EtcdBarrier::failed(const EtcdStatus &reason)
+    Emitted when this object stopped maintaining the barrier it set: another client holds it
+    now, or healing gave up (\a reason).
+*/
+/*! \fn void EtcdBarrier::leaseEvent(const EtcdLeaseEvent &event)
+    Emitted for each Suspended, Expired, Restored and Failed \a event of the barrier's lease.
+*/
+
+class EtcdBarrierPrivate
+{
+    Q_DECLARE_PUBLIC(EtcdBarrier)
+public:
+    EtcdBarrierPrivate(EtcdBarrier *q, const QByteArray &path, const EtcdBarrierOptions &o)
+        : q_ptr(q), path(path), options(o)
+    {
+        if (options.clientId.isEmpty())
+            options.clientId = QStringLiteral("DistributedBarrier:")
+                + QString::fromLatin1(RecipePaths::randomId(7));
+    }
+
+    void setState(EtcdBarrier::State s);
+    void beginSet(EtcdBoolReply *reply);
+    void establish(qint64 leaseId, const std::function<void(bool)> &done);
+    void onSetFailed(const EtcdStatus &why);
+    void forgetLease();
+    void beginWait(int id, std::function<void(bool)> done);
+    void endWait(int id, bool lifted);
+    void updateWaiterCount();
+
+    EtcdBarrier *q_ptr;
+    QByteArray path;
+    EtcdBarrierOptions options;
+    EtcdBarrier::State state = EtcdBarrier::State::Unset;
+    std::unique_ptr<EtcdSelfHealingKeepAlive> lease;
+    QPointer<EtcdBoolReply> pendingSet; // answered once the first lease is established
+    bool casLost = false; // the establish hook found the key taken
+    std::map<int, std::unique_ptr<KeyWait>> waits;
+    std::map<int, std::function<void(bool)>> answers;
+    std::set<int> parked; // waits whose probe answered: they see any deletion from now on
+    int reportedWaiters = 0;
+    int nextOwnWaitId = -1; // startWaiting() counts down, worker waits count up
+    std::atomic<int> nextWorkerWaitId {1};
+};
+
+void EtcdBarrierPrivate::setState(EtcdBarrier::State s)
+{
+    Q_Q(EtcdBarrier);
+    if (std::exchange(state, s) != s)
+        Q_EMIT q->stateChanged(s);
+}
+
+void EtcdBarrierPrivate::establish(qint64 leaseId, const std::function<void(bool)> &done)
+{
+    Q_Q(EtcdBarrier);
+    if (state == EtcdBarrier::State::Removed || q->isClosed())
+        return done(false);
+    EtcdPutOptions put;
+    put.lease = leaseId;
+    const EtcdTxn txn {{EtcdCompare::missing(path)},
+        {EtcdTxnOp::put(path, RecipePaths::uniqueToken(options.clientId), put)}, {}};
+    EtcdTxnReply *r = q->client()->txn(txn);
+    QObject::connect(r, &EtcdReply::finished, q, [this, r, done](const EtcdStatus &s) {
+        casLost = s.isOk() && !r->succeeded();
+        done(s.isOk() && r->succeeded());
+    });
+}
+
+void EtcdBarrierPrivate::beginSet(EtcdBoolReply *reply)
+{
+    Q_Q(EtcdBarrier);
+    pendingSet = reply;
+    setState(EtcdBarrier::State::Setting);
+    auto hook = [this](qint64 leaseId, EtcdSelfHealingKeepAlive::EstablishDone done) {
+        establish(leaseId, done);
+    };
+    lease = std::make_unique<EtcdSelfHealingKeepAlive>(
+        q->client(), options.ttl, hook, options.resilience);
+    EtcdSelfHealingKeepAlive *l = lease.get();
+    QObject::connect(l, &EtcdSelfHealingKeepAlive::established, q, [this] {
+        setState(EtcdBarrier::State::Set);
+        if (pendingSet)
+            RecipeReplies::finish(pendingSet, {}, true);
+    });
+    QObject::connect(l, &EtcdSelfHealingKeepAlive::leaseEvent, q, [this](const EtcdLeaseEvent &e) {
+        Q_Q(EtcdBarrier);
+        QPointer<EtcdBarrier> guard(q);
+        if (e.type == EtcdLeaseEvent::Type::Expired)
+            setState(EtcdBarrier::State::Lost);
+        else if (e.type == EtcdLeaseEvent::Type::Restored)
+            setState(EtcdBarrier::State::Set);
+        q->reportLeaseEvent(e);
+        if (guard)
+            Q_EMIT q->leaseEvent(e);
+    });
+    // The lease records its events' causes and failed heal attempts: keep them here too.
+    QObject::connect(l, &EtcdRecipe::errorOccurred, q,
+        [this](const QString &, const EtcdStatus &s) { q_func()->keepError(s); });
+    QObject::connect(l, &EtcdSelfHealingKeepAlive::failed, q,
+        [this](const EtcdStatus &why) { onSetFailed(why); });
+    l->start();
+}
+
+// The first establish failing is an answer to setBarrier() (false when the key was taken);
+// a later one means this object no longer maintains the barrier.
+void EtcdBarrierPrivate::onSetFailed(const EtcdStatus &why)
+{
+    Q_Q(EtcdBarrier);
+    if (pendingSet && !pendingSet->isFinished()) {
+        RecipeReplies::finish(pendingSet, casLost ? EtcdStatus() : why, false);
+        forgetLease();
+        if (state == EtcdBarrier::State::Setting)
+            setState(EtcdBarrier::State::Unset);
+        return;
+    }
+    if (state == EtcdBarrier::State::Removed || q->isClosed())
+        return;
+    setState(EtcdBarrier::State::Failed);
+    Q_EMIT q->failed(why);
+}
+
+// The lease object may be the sender of the signal being handled: delete it later.
+void EtcdBarrierPrivate::forgetLease()
+{
+    if (EtcdSelfHealingKeepAlive *l = lease.release()) {
+        l->close();
+        l->deleteLater();
+    }
+}
+
+void EtcdBarrierPrivate::beginWait(int id, std::function<void(bool)> done)
+{
+    Q_Q(EtcdBarrier);
+    if (q->isClosed())
+        return done(false);
+    answers.emplace(id, std::move(done));
+    KeyWait::Options o;
+    o.key = path;
+    o.liftIfMissing = !options.waitOnMissingBarriers;
+    auto wait = std::make_unique<KeyWait>(q->client(), o, q);
+    QObject::connect(
+        wait.get(), &KeyWait::finished, q, [this, id](bool lifted) { endWait(id, lifted); });
+    QObject::connect(wait.get(), &KeyWait::parked, q, [this, id] {
+        parked.insert(id);
+        updateWaiterCount();
+    });
+    QObject::connect(wait.get(), &KeyWait::errorOccurred, q,
+        [this](const EtcdStatus &s) { q_func()->recordError(s); });
+    wait->start();
+    waits.emplace(id, std::move(wait));
+}
+
+void EtcdBarrierPrivate::endWait(int id, bool lifted)
+{
+    Q_Q(EtcdBarrier);
+    const auto w = waits.find(id);
+    if (w != waits.end()) {
+        w->second.release()->deleteLater(); // may be the sender
+        waits.erase(w);
+    }
+    const auto a = answers.find(id);
+    if (a == answers.end())
+        return;
+    const auto answer = std::move(a->second);
+    answers.erase(a);
+    parked.erase(id);
+    updateWaiterCount();
+    answer(lifted);
+}
+
+void EtcdBarrierPrivate::updateWaiterCount()
+{
+    Q_Q(EtcdBarrier);
+    const int n = int(parked.size());
+    if (std::exchange(reportedWaiters, n) != n)
+        Q_EMIT q->waiterCountChanged(n);
+}
+
+/*!
+    Constructs the barrier at \a path on \a client, as \a options say. No I/O until used.
+*/
+EtcdBarrier::EtcdBarrier(
+    EtcdClient *client, const QByteArray &path, const EtcdBarrierOptions &options, QObject *parent)
+    : EtcdRecipe(
+        client, QStringLiteral("DistributedBarrier[%1]").arg(QString::fromUtf8(path)), parent),
+      d_ptr(new EtcdBarrierPrivate(this, path, options))
+{ }
+
+/*! Closes: releases every wait (false) and revokes the lease of a barrier it set. */
+EtcdBarrier::~EtcdBarrier()
+{
+    close();
+}
+
+/*! \property EtcdBarrier::path The barrier key (under the client's key prefix). */
+QByteArray EtcdBarrier::path() const
+{
+    return d_func()->path;
+}
+
+/*! \property EtcdBarrier::clientId Written into the barrier's value, "<clientId>:<7>". */
+QString EtcdBarrier::clientId() const
+{
+    return d_func()->options.clientId;
+}
+
+/*! The TTL of the lease that holds a barrier this object set. */
+seconds EtcdBarrier::ttl() const
+{
+    return d_func()->options.ttl;
+}
+
+/*!
+    \property EtcdBarrier::waitOnMissingBarriers
+    Whether a wait on an unset barrier waits for it to be set and removed (true) or returns
+    at once (false).
+*/
+bool EtcdBarrier::waitOnMissingBarriers() const
+{
+    return d_func()->options.waitOnMissingBarriers;
+}
+
+/*! \property EtcdBarrier::state This object's hold of the barrier key. */
+EtcdBarrier::State EtcdBarrier::state() const
+{
+    return d_func()->state;
+}
+
+/*!
+    \property EtcdBarrier::waiterCount
+    The waits of this object in place and not yet released: each has read the barrier and
+    watches it from that read on, so a removal from now on releases it.
+*/
+int EtcdBarrier::waiterCount() const
+{
+    return d_func()->reportedWaiters;
+}
+
+/*!
+    Sets the barrier if nobody has: the reply's result() is true when this call set it, false
+    when it was set already (by anyone) or this object removed it before. A failure (etcd
+    unreachable, TTL not positive, empty path) is the reply's status.
+*/
+EtcdBoolReply *EtcdBarrier::setBarrier()
+{
+    Q_D(EtcdBarrier);
+    if (isClosed())
+        return RecipeReplies::failedBool(
+            this, EtcdStatus(Etcd::ErrorCode::Cancelled, tr("closed")));
+    if (d->path.isEmpty() || d->options.ttl <= seconds::zero())
+        return RecipeReplies::failedBool(this,
+            EtcdStatus(Etcd::ErrorCode::InvalidArgument,
+                d->path.isEmpty() ? tr("empty barrier path") : tr("TTL must be positive")));
+    EtcdBoolReply *reply = RecipeReplies::boolReply(this);
+    if (d->state != State::Unset) { // set, being set, lost, failed or removed by this object
+        RecipeReplies::finishLater(reply, false);
+        return reply;
+    }
+    // Probe first, as the reference does: a barrier that is set costs no lease grant.
+    d->setState(State::Setting);
+    d->pendingSet = reply;
+    const EtcdTxn probe {{EtcdCompare::version(d->path, Etcd::CompareResult::Greater, 0)}, {}, {}};
+    EtcdTxnReply *t = client()->txn(probe);
+    connect(t, &EtcdReply::finished, this, [d, t](const EtcdStatus &s) {
+        if (!d->pendingSet || d->pendingSet->isFinished())
+            return; // removed or closed meanwhile
+        if (s.isOk() && !t->succeeded())
+            return d->beginSet(d->pendingSet);
+        RecipeReplies::finish(d->pendingSet, s, false);
+        d->setState(State::Unset);
+    });
+    return reply;
+}
+
+/*!
+    Removes the barrier, whoever set it: revokes this object's lease and deletes the key,
+    releasing every waiter. The reply's result() is false if this object had removed it
+    already. This object cannot set the barrier again afterwards.
+*/
+EtcdBoolReply *EtcdBarrier::removeBarrier()
+{
+    Q_D(EtcdBarrier);
+    if (isClosed())
+        return RecipeReplies::failedBool(
+            this, EtcdStatus(Etcd::ErrorCode::Cancelled, tr("closed")));
+    EtcdBoolReply *reply = RecipeReplies::boolReply(this);
+    if (d->state == State::Removed) {
+        RecipeReplies::finishLater(reply, false);
+        return reply;
+    }
+    d->setState(State::Removed);
+    if (d->pendingSet && !d->pendingSet->isFinished())
+        RecipeReplies::finish(d->pendingSet, {}, false);
+    d->forgetLease();
+    QPointer<EtcdBoolReply> r(reply);
+    connect(client()->remove(d->path), &EtcdReply::finished, this, [r](const EtcdStatus &s) {
+        if (r)
+            RecipeReplies::finish(r, s, s.isOk());
+    });
+    return reply;
+}
+
+/*! Probes etcd: the reply's result() says whether anyone's barrier is set now. */
+EtcdBoolReply *EtcdBarrier::isBarrierSet()
+{
+    Q_D(EtcdBarrier);
+    if (d->path.isEmpty())
+        return RecipeReplies::failedBool(
+            this, EtcdStatus(Etcd::ErrorCode::InvalidArgument, tr("empty barrier path")));
+    EtcdBoolReply *reply = RecipeReplies::boolReply(this);
+    QPointer<EtcdBoolReply> r(reply);
+    const EtcdTxn probe {{EtcdCompare::version(d->path, Etcd::CompareResult::Greater, 0)}, {}, {}};
+    EtcdTxnReply *t = client()->txn(probe);
+    connect(t, &EtcdReply::finished, this, [r, t](const EtcdStatus &s) {
+        if (r)
+            RecipeReplies::finish(r, s, s.isOk() && t->succeeded(), t->revision());
+    });
+    return reply;
+}
+
+/*!
+    Begins a wait without blocking; lifted() follows when the barrier goes (at once when it
+    is not set and waitOnMissingBarriers() is false). Each call is one wait.
+*/
+void EtcdBarrier::startWaiting()
+{
+    Q_D(EtcdBarrier);
+    if (d->path.isEmpty()) {
+        recordError(EtcdStatus(Etcd::ErrorCode::InvalidArgument, tr("empty barrier path")));
+        return;
+    }
+    QPointer<EtcdBarrier> self(this);
+    d->beginWait(d->nextOwnWaitId--, [self](bool lifted) {
+        if (self && lifted)
+            Q_EMIT self->lifted();
+    });
+}
+
+/*! Blocks a worker thread until the barrier lifts (true) or close() (false). */
+bool EtcdBarrier::waitOnBarrier()
+{
+    return waitOnBarrier(kWaitForever);
+}
+
+/*!
+    Blocks a worker thread until the barrier lifts (true), \a timeout passes or close()
+    (false). Refused, returning false, in this object's thread.
+*/
+bool EtcdBarrier::waitOnBarrier(milliseconds timeout)
+{
+    Q_D(EtcdBarrier);
+    if (refuseOwnThread(this, "EtcdBarrier::waitOnBarrier()") || d->path.isEmpty())
+        return false;
+    const int id = d->nextWorkerWaitId++;
+    return waitCancellable(
+        this, timeout,
+        [d, id](Answer<bool> answer) { d->beginWait(id, [answer](bool v) { answer(v); }); },
+        [d, id] { d->endWait(id, false); });
+}
+
+/*!
+    Releases every wait (false) and stops maintaining a barrier this object set: its lease is
+    revoked, so etcd deletes the key and other waiters see it lift. Idempotent.
+*/
+void EtcdBarrier::close()
+{
+    Q_D(EtcdBarrier);
+    if (isClosed())
+        return;
+    markClosed();
+    while (!d->answers.empty())
+        d->endWait(d->answers.begin()->first, false);
+    if (d->pendingSet && !d->pendingSet->isFinished())
+        RecipeReplies::finish(
+            d->pendingSet, EtcdStatus(Etcd::ErrorCode::Cancelled, tr("closed")), false);
+    if (d->lease) {
+        EtcdSelfHealingKeepAlive *l = d->lease.get();
+        connect(l, &EtcdRecipe::closed, this, &EtcdRecipe::closed);
+        l->close();
+    } else {
+        emitClosedAfter(nullptr);
+    }
+}

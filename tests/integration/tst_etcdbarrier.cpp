@@ -1,0 +1,323 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+// EtcdBarrier against a real etcd: etcd-recipes' DistributedBarrier scenarios (set twice,
+// waiters time out then pass on removal, waiters that arrive before the barrier is set), its
+// key layout, and the spurious-lift window of leases-and-loss.md reproduced by revoking the
+// barrier's lease out of band.
+#include "lockutil.h"
+
+#include <EtcdQt/etcdbarrier.h>
+#include <etcdtestserver.h>
+
+#include <QtCore/qelapsedtimer.h>
+#include <QtCore/qloggingcategory.h>
+#include <QtCore/qregularexpression.h>
+#include <QtCore/qscopeguard.h>
+
+#include <mutex>
+
+using namespace Qt::StringLiterals;
+using namespace std::chrono_literals;
+
+namespace {
+constexpr auto kTtl = 2s;
+constexpr int kWaitMs = kLockWaitMs; // five TTLs
+
+EtcdBarrierOptions options(const QString &id = {}, std::chrono::seconds ttl = kTtl)
+{
+    EtcdBarrierOptions o;
+    o.ttl = ttl;
+    o.clientId = id;
+    return o;
+}
+
+// The reply's answer, or nullopt when it failed (the failure is logged by QVERIFY_OK users).
+std::optional<bool> answerOf(EtcdBoolReply *reply)
+{
+    const auto r = await(reply);
+    if (!r.status.isOk())
+        return std::nullopt;
+    return r->result();
+}
+} // namespace
+
+class tst_EtcdBarrier : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void keyLayoutIsEtcdRecipes();
+    void setTwiceAndRemoveTwice();
+    void waitersTimeOutThenPassOnRemoval();
+    void waitersBeforeTheBarrierIsSet();
+    void missingBarrierDoesNotBlockWhenAsked();
+    void anyInstanceRemovesTheBarrier();
+    void spuriousLiftRearmsForLaterWaiters();
+    void healLosesToAnotherSetter();
+    void waiterLiftsAfterItsHistoryWasCompacted();
+    void badInputIsRefused();
+    void closeReleasesWaitersAndLeavesNoLease();
+
+private:
+    EtcdTestServer m_server;
+    std::unique_ptr<EtcdClient> m_client;
+};
+
+void tst_EtcdBarrier::initTestCase()
+{
+    ETCDQT_START_OR_SKIP(m_server);
+    m_client = connectedClient(m_server.clientUrl());
+}
+
+// "<path>" = "<clientId>:<7 [A-Za-z0-9]>", on a lease of the configured TTL.
+void tst_EtcdBarrier::keyLayoutIsEtcdRecipes()
+{
+    EtcdBarrier barrier(m_client.get(), "/barrier/golden", options(u"app-1"_s));
+    QCOMPARE(answerOf(barrier.setBarrier()), true);
+    QCOMPARE(barrier.state(), EtcdBarrier::State::Set);
+    const EtcdKeyValue kv = keyValueOf(*m_client, "/barrier/golden");
+    QVERIFY(QRegularExpression(u"^app-1:[A-Za-z0-9]{7}$"_s)
+                .match(QString::fromLatin1(kv.value))
+                .hasMatch());
+    QVERIFY(kv.lease > 0);
+    const auto ttl = await(m_client->leaseTimeToLive(kv.lease));
+    QCOMPARE(ttl->grantedTtl(), kTtl);
+    QCOMPARE(answerOf(barrier.removeBarrier()), true);
+    QCOMPARE(keyValueOf(*m_client, "/barrier/golden").key, QByteArray());
+
+    EtcdBarrier unnamed(m_client.get(), "/barrier/golden");
+    QVERIFY(QRegularExpression(u"^DistributedBarrier:[A-Za-z0-9]{7}$"_s)
+                .match(unnamed.clientId())
+                .hasMatch());
+}
+
+// The reference's barrierTest, first half: a second set is false, so is a second remove.
+void tst_EtcdBarrier::setTwiceAndRemoveTwice()
+{
+    EtcdBarrier barrier(m_client.get(), "/barrier/twice", options());
+    EtcdBarrier other(m_client.get(), "/barrier/twice", options());
+    QCOMPARE(answerOf(barrier.isBarrierSet()), false);
+    QCOMPARE(answerOf(barrier.setBarrier()), true);
+    QCOMPARE(answerOf(barrier.setBarrier()), false);
+    QCOMPARE(answerOf(other.setBarrier()), false); // someone else's is set
+    QCOMPARE(other.state(), EtcdBarrier::State::Unset);
+    QCOMPARE(answerOf(other.isBarrierSet()), true);
+    QCOMPARE(answerOf(barrier.removeBarrier()), true);
+    QCOMPARE(answerOf(barrier.removeBarrier()), false);
+    QCOMPARE(answerOf(barrier.setBarrier()), false); // removed for good by this object
+    QCOMPARE(answerOf(other.isBarrierSet()), false);
+}
+
+// The reference's barrierTest: 10 waiter threads each time out once, wait again, and all
+// pass soon after removeBarrier().
+void tst_EtcdBarrier::waitersTimeOutThenPassOnRemoval()
+{
+    constexpr int kWaiters = 10;
+    EtcdBarrier setter(m_client.get(), "/barrier/ten", options());
+    QCOMPARE(answerOf(setter.setBarrier()), true);
+    auto other = connectedClient(m_server.clientUrl());
+    EtcdBarrier waiters(other.get(), "/barrier/ten", options());
+    std::atomic<int> timedOut {0};
+    std::atomic<int> passed {0};
+    std::mutex m;
+    QList<qint64> passedAt;
+    QElapsedTimer clock;
+    clock.start();
+    std::vector<std::unique_ptr<Worker>> threads;
+    for (int i = 0; i < kWaiters; ++i) {
+        threads.push_back(std::make_unique<Worker>([&] {
+            if (!waiters.waitOnBarrier(1s))
+                ++timedOut;
+            if (waiters.waitOnBarrier(std::chrono::milliseconds(kWaitMs))) {
+                std::lock_guard lock(m);
+                passedAt.append(clock.elapsed());
+                ++passed;
+            }
+        }));
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(timedOut.load(), kWaiters, kWaitMs);
+    QTRY_COMPARE_WITH_TIMEOUT(waiters.waiterCount(), kWaiters, kWaitMs);
+    const qint64 removedAt = clock.elapsed();
+    QCOMPARE(answerOf(setter.removeBarrier()), true);
+    for (auto &t : threads)
+        QVERIFY(t->finish());
+    QCOMPARE(passed.load(), kWaiters);
+    const qint64 slowest = *std::max_element(passedAt.begin(), passedAt.end()) - removedAt;
+    qInfo("slowest waiter passed %lld ms after the removal was sent", slowest);
+    QVERIFY2(slowest < 2000, "the reference allows 500 ms; 2 s on a loaded machine");
+    QCOMPARE(waiters.waiterCount(), 0);
+}
+
+// The reference's earlySetBarrierTest: with waitOnMissingBarriers (the default), waiters
+// that come before the barrier exists block until it is set and then removed.
+void tst_EtcdBarrier::waitersBeforeTheBarrierIsSet()
+{
+    EtcdBarrier waiters(m_client.get(), "/barrier/early", options());
+    QSignalSpy lifted(&waiters, &EtcdBarrier::lifted);
+    waiters.startWaiting();
+    std::atomic<int> passed {0};
+    Worker worker([&] { passed += waiters.waitOnBarrier(std::chrono::milliseconds(kWaitMs)); });
+    QTRY_COMPARE_WITH_TIMEOUT(waiters.waiterCount(), 2, kWaitMs);
+    EtcdBarrier setter(m_client.get(), "/barrier/early", options());
+    QCOMPARE(answerOf(setter.setBarrier()), true);
+    QVERIFY(!lifted.wait(300)); // set, not removed: both still wait
+    QCOMPARE(passed.load(), 0);
+    QCOMPARE(answerOf(setter.removeBarrier()), true);
+    QTRY_COMPARE_WITH_TIMEOUT(lifted.size(), 1, kWaitMs);
+    QVERIFY(worker.finish());
+    QCOMPARE(passed.load(), 1);
+}
+
+void tst_EtcdBarrier::missingBarrierDoesNotBlockWhenAsked()
+{
+    EtcdBarrierOptions o = options();
+    o.waitOnMissingBarriers = false;
+    EtcdBarrier barrier(m_client.get(), "/barrier/missing", o);
+    QSignalSpy lifted(&barrier, &EtcdBarrier::lifted);
+    barrier.startWaiting();
+    QVERIFY(lifted.wait(kWaitMs));
+    bool passed = false;
+    Worker worker([&] { passed = barrier.waitOnBarrier(std::chrono::milliseconds(kWaitMs)); });
+    QVERIFY(worker.finish());
+    QVERIFY(passed);
+}
+
+// removeBarrier() deletes anyone's barrier, as in the reference.
+void tst_EtcdBarrier::anyInstanceRemovesTheBarrier()
+{
+    EtcdBarrier setter(m_client.get(), "/barrier/anyone", options());
+    QCOMPARE(answerOf(setter.setBarrier()), true);
+    auto other = connectedClient(m_server.clientUrl());
+    EtcdBarrier remover(other.get(), "/barrier/anyone", options());
+    QSignalSpy lifted(&remover, &EtcdBarrier::lifted);
+    remover.startWaiting();
+    QTRY_COMPARE_WITH_TIMEOUT(remover.waiterCount(), 1, kWaitMs);
+    QCOMPARE(answerOf(remover.removeBarrier()), true);
+    QTRY_COMPARE_WITH_TIMEOUT(lifted.size(), 1, kWaitMs);
+    QCOMPARE(answerOf(remover.isBarrierSet()), false);
+}
+
+// leases-and-loss.md, "The barrier's spurious-lift window": the setter's lease expires (here:
+// revoked out of band), etcd deletes the key and the waiters pass; the owner sees Expired and
+// Lost, and the heal re-arms the barrier, so a later waiter blocks again.
+void tst_EtcdBarrier::spuriousLiftRearmsForLaterWaiters()
+{
+    EtcdBarrier setter(m_client.get(), "/barrier/spurious", options());
+    QCOMPARE(answerOf(setter.setBarrier()), true);
+    const qint64 firstLease = keyValueOf(*m_client, "/barrier/spurious").lease;
+    QSignalSpy events(&setter, &EtcdBarrier::leaseEvent);
+    QList<EtcdRecipe::ConnectionState> connection;
+    connect(&setter, &EtcdRecipe::connectionStateChanged, this,
+        [&](EtcdRecipe::ConnectionState s) { connection.append(s); });
+    QList<EtcdBarrier::State> states;
+    connect(
+        &setter, &EtcdBarrier::stateChanged, this, [&](EtcdBarrier::State s) { states.append(s); });
+    auto other = connectedClient(m_server.clientUrl());
+    EtcdBarrier waiters(other.get(), "/barrier/spurious", options());
+    QSignalSpy lifted(&waiters, &EtcdBarrier::lifted);
+    waiters.startWaiting();
+    waiters.startWaiting();
+    QTRY_COMPARE_WITH_TIMEOUT(waiters.waiterCount(), 2, kWaitMs);
+
+    QVERIFY_OK(await(other->revokeLease(firstLease)).status);
+    QTRY_COMPARE_WITH_TIMEOUT(lifted.size(), 2, kWaitMs); // the spurious lift
+    QTRY_VERIFY_WITH_TIMEOUT(
+        setter.state() == EtcdBarrier::State::Set && events.size() >= 2, kWaitMs);
+    QCOMPARE(events.at(0).at(0).value<EtcdLeaseEvent>().type, EtcdLeaseEvent::Type::Expired);
+    QCOMPARE(events.at(1).at(0).value<EtcdLeaseEvent>().type, EtcdLeaseEvent::Type::Restored);
+    QCOMPARE(
+        states, (QList<EtcdBarrier::State> {EtcdBarrier::State::Lost, EtcdBarrier::State::Set}));
+    QVERIFY(connection.contains(EtcdRecipe::ConnectionState::Lost));
+    QCOMPARE(connection.last(), EtcdRecipe::ConnectionState::Reconnected);
+    QVERIFY(!setter.errors().isEmpty()); // the expiry is recorded
+    const EtcdKeyValue rearmed = keyValueOf(*m_client, "/barrier/spurious");
+    QVERIFY(rearmed.lease > 0 && rearmed.lease != firstLease);
+
+    bool laterPassed = true;
+    Worker later([&] { laterPassed = waiters.waitOnBarrier(500ms); });
+    QVERIFY(later.finish());
+    QVERIFY(!laterPassed); // re-armed: a later waiter blocks
+    QCOMPARE(answerOf(setter.removeBarrier()), true);
+}
+
+// The key is taken by another setter before the heal: the heal's compare-and-set loses and
+// this object stops maintaining the barrier (Failed), leaving the other's in place.
+void tst_EtcdBarrier::healLosesToAnotherSetter()
+{
+    EtcdBarrier setter(m_client.get(), "/barrier/taken", options({}, 6s)); // renewals 2 s apart
+    QCOMPARE(answerOf(setter.setBarrier()), true);
+    QSignalSpy failed(&setter, &EtcdBarrier::failed);
+    const qint64 lease = keyValueOf(*m_client, "/barrier/taken").lease;
+    auto other = connectedClient(m_server.clientUrl());
+    QVERIFY_OK(await(other->revokeLease(lease)).status);
+    QVERIFY_OK(await(other->put("/barrier/taken", "someone-else:AAAAAAA")).status);
+    QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, 3 * 6000);
+    QCOMPARE(setter.state(), EtcdBarrier::State::Failed);
+    QCOMPARE(keyValueOf(*m_client, "/barrier/taken").value, QByteArray("someone-else:AAAAAAA"));
+    QVERIFY_OK(await(other->remove("/barrier/taken")).status);
+}
+
+// A waiter cut off while the barrier is removed and that history compacted: its watch
+// cannot resume there, so it reads the barrier again, finds it gone, and lifts.
+void tst_EtcdBarrier::waiterLiftsAfterItsHistoryWasCompacted()
+{
+    EtcdBarrier setter(m_client.get(), "/barrier/compact", options());
+    QCOMPARE(answerOf(setter.setBarrier()), true);
+    PartitionedClient side(m_server.clientPort());
+    QVERIFY(side.started);
+    EtcdBarrier waiter(&side.client, "/barrier/compact", options());
+    QSignalSpy lifted(&waiter, &EtcdBarrier::lifted);
+    waiter.startWaiting();
+    QTRY_COMPARE_WITH_TIMEOUT(waiter.waiterCount(), 1, kWaitMs);
+    // Reset, not Blackhole: no byte of the DELETE reaches the waiter before it reconnects.
+    side.proxy.setMode(FaultProxy::Mode::Reset);
+    QCOMPARE(answerOf(setter.removeBarrier()), true);
+    const auto put = await(m_client->put("/barrier/other", "x"));
+    QVERIFY_OK(await(m_client->compact(put->revision())).status);
+    // The resync is only visible in the log: ask for it, and fail if it does not come.
+    QLoggingCategory::setFilterRules(u"etcdqt.recipe.debug=true"_s);
+    const auto quiet = qScopeGuard([] { QLoggingCategory::setFilterRules({}); });
+    QTest::ignoreMessage(QtDebugMsg, QRegularExpression(u"/barrier/compact: history compacted"_s));
+    QCOMPARE(lifted.size(), 0);
+    side.proxy.setMode(FaultProxy::Mode::Pass);
+    QTRY_COMPARE_WITH_TIMEOUT(lifted.size(), 1, kWaitMs);
+}
+
+void tst_EtcdBarrier::badInputIsRefused()
+{
+    EtcdBarrier empty(m_client.get(), "", options());
+    QCOMPARE(await(empty.setBarrier()).status.code(), Etcd::ErrorCode::InvalidArgument);
+    QCOMPARE(await(empty.isBarrierSet()).status.code(), Etcd::ErrorCode::InvalidArgument);
+    EtcdBarrier zeroTtl(m_client.get(), "/barrier/bad", options({}, 0s));
+    QCOMPARE(await(zeroTtl.setBarrier()).status.code(), Etcd::ErrorCode::InvalidArgument);
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(u"own thread"_s));
+    QVERIFY(!zeroTtl.waitOnBarrier(10ms));
+}
+
+// close() releases blocked waiters with false, and a barrier it set goes with its lease.
+void tst_EtcdBarrier::closeReleasesWaitersAndLeavesNoLease()
+{
+    const QList<qint64> before = liveLeases(*m_client);
+    auto barrier = std::make_unique<EtcdBarrier>(m_client.get(), "/barrier/close", options());
+    QCOMPARE(answerOf(barrier->setBarrier()), true);
+    std::atomic<int> released {0};
+    std::atomic<int> passed {0};
+    std::vector<std::unique_ptr<Worker>> threads;
+    for (int i = 0; i < 3; ++i) {
+        threads.push_back(std::make_unique<Worker>([&] {
+            passed += barrier->waitOnBarrier();
+            ++released;
+        }));
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(barrier->waiterCount(), 3, kWaitMs);
+    QVERIFY(closeAndWait(barrier.get()));
+    for (auto &t : threads)
+        QVERIFY(t->finish());
+    QCOMPARE(released.load(), 3);
+    QCOMPARE(passed.load(), 0);
+    QCOMPARE(keyValueOf(*m_client, "/barrier/close").key, QByteArray());
+    QCOMPARE(leasesSince(*m_client, before), QList<qint64>());
+}
+
+QTEST_GUILESS_MAIN(tst_EtcdBarrier)
+#include "tst_etcdbarrier.moc"
