@@ -24,6 +24,18 @@ qint64 EtcdValueReply::value() const
 }
 
 /*!
+    \property EtcdValueReply::written
+    Whether this operation wrote the number, once finished() reported success: true when it
+    created or changed it, false when it found it and left it as it was (a counter's get()
+    of an existing counter, a latch's create() of one that existed, or its countDown() once
+    open).
+*/
+bool EtcdValueReply::written() const
+{
+    return EtcdReplyPrivate::get(this)->data.succeeded;
+}
+
+/*!
     \class EtcdBoolReply
     \inmodule EtcdQt
     \brief The yes or no a recipe operation yields, such as whether a barrier was set.

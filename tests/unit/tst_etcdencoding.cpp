@@ -4,6 +4,7 @@
 // endpoint rules.
 #include <EtcdQt/etcdcodec.h>
 
+#include "casnumber_p.h"
 #include "endpoint_p.h"
 #include "keyspace_p.h"
 #include "recipepaths_p.h"
@@ -32,6 +33,8 @@ private Q_SLOTS:
     void recipePathsAreEtcdRecipes();
     void mutexKeyIsGosLayout();
     void leaseTagIsSevenBase62Characters();
+    void barrierKeysAreEtcdRecipes();
+    void counterAndLatchAreEightBytesBigEndian();
 };
 
 void tst_EtcdEncoding::int32BigEndian()
@@ -169,6 +172,23 @@ void tst_EtcdEncoding::mutexKeyIsGosLayout()
     QCOMPARE(mutexKey("lk", -31), "lk/-1f"_ba);
 }
 
+// DistributedBarrierWithCount and DistributedDoubleBarrier join with appendToPath: one
+// trailing '/' of the path is dropped, so "/b" and "/b/" name the same keys.
+void tst_EtcdEncoding::barrierKeysAreEtcdRecipes()
+{
+    using namespace Etcd::Internal::RecipePaths;
+    QCOMPARE(countedReadyKey("/b"), "/b/ready"_ba);
+    QCOMPARE(countedReadyKey("/b/"), "/b/ready"_ba);
+    QCOMPARE(countedWaitingPrefix("/b"), "/b/waiting/"_ba);
+    QCOMPARE(countedWaitingKey("/b/", "m-1:AbCdEf1"), "/b/waiting/m-1:AbCdEf1"_ba);
+    QCOMPARE(doubleBarrierPhase("/d", "enter"), "/d/enter"_ba);
+    QCOMPARE(countedReadyKey(doubleBarrierPhase("/d/", "leave")), "/d/leave/ready"_ba);
+    const QByteArray token = uniqueToken(QStringLiteral("DistributedBarrier:x1Y2z3W"));
+    QVERIFY(QRegularExpression(QStringLiteral("^DistributedBarrier:x1Y2z3W:[A-Za-z0-9]{7}$"))
+                .match(QString::fromLatin1(token))
+                .hasMatch());
+}
+
 // The "<7 random>" of a read-write or semaphore entry: the lease's low base-62 digits, in
 // etcd-recipes' alphabet, so a reused lease re-creates the same name.
 void tst_EtcdEncoding::leaseTagIsSevenBase62Characters()
@@ -182,6 +202,19 @@ void tst_EtcdEncoding::leaseTagIsSevenBase62Characters()
     const QRegularExpression format(u"^[0-9A-Za-z]{7}$"_s);
     for (qint64 lease : {qint64(1), qint64(-1), Q_INT64_C(7587883091418455301)})
         QVERIFY(format.match(QString::fromLatin1(leaseTag(lease))).hasMatch());
+}
+
+// EtcdAtomicCounter (etcd-recipes' DistributedAtomicLong: a Long, 8 bytes big-endian) and
+// EtcdCountDownLatch (its remaining count, in the same format) through the encoding both use.
+void tst_EtcdEncoding::counterAndLatchAreEightBytesBigEndian()
+{
+    using namespace Etcd::Internal::CasNumber;
+    QCOMPARE(encode(1), QByteArray::fromHex("0000000000000001")); // a counter at 1
+    QCOMPARE(encode(-1), QByteArray::fromHex("ffffffffffffffff")); // a counter at -1
+    QCOMPARE(encode(10), QByteArray::fromHex("000000000000000a")); // a latch created with 10
+    QCOMPARE(encode(0), QByteArray(8, '\0')); // an open latch
+    QCOMPARE(decode(QByteArray::fromHex("000000000000000a")), std::optional<qint64>(10));
+    QCOMPARE(decode(QByteArray::fromHex("00000007")), std::nullopt); // a 4-byte Int is no count
 }
 
 QTEST_GUILESS_MAIN(tst_EtcdEncoding)
