@@ -47,8 +47,8 @@ void BarrierArrival::createReady()
     connect(r, &EtcdReply::finished, this, [this, r](const EtcdStatus &s) {
         if (m_done)
             return;
-        if (!s.isOk())
-            return fail(s);
+        if (!s.isOk() || m_leaveRequested)
+            return s.isOk() ? end(false) : fail(s);
         const QList<EtcdTxnOpResult> results = r->results();
         const bool read = !r->succeeded() && !results.isEmpty() && !results[0].keyValues.isEmpty();
         m_roundRevision = read ? results[0].keyValues[0].createRevision : r->revision();
@@ -73,6 +73,8 @@ void BarrierArrival::registerWaiting()
     EtcdSelfHealingKeepAlive *l = m_lease.get();
     connect(l, &EtcdSelfHealingKeepAlive::established, this, [this] {
         m_registered = true;
+        if (m_leaveRequested)
+            return leaveCounted(); // it may count now: leave so that no trip can miss it
         check();
     });
     // A re-registered key after a heal counts again: check whether the round is complete.
@@ -89,7 +91,7 @@ void BarrierArrival::registerWaiting()
     l->start();
 }
 
-// "ready" and the number of waiting keys, read together at one revision.
+// "ready" and the waiting keys, read together at one revision.
 void BarrierArrival::check()
 {
     if (m_done)
@@ -98,11 +100,10 @@ void BarrierArrival::check()
         m_checkAgain = true;
         return;
     }
-    EtcdRangeOptions count;
-    count.prefix = true;
-    count.countOnly = true;
-    const EtcdTxn txn {
-        {}, {EtcdTxnOp::get(readyKey()), EtcdTxnOp::get(waitingPrefix(), count)}, {}};
+    EtcdRangeOptions keys;
+    keys.prefix = true;
+    keys.keysOnly = true;
+    const EtcdTxn txn {{}, {EtcdTxnOp::get(readyKey()), EtcdTxnOp::get(waitingPrefix(), keys)}, {}};
     EtcdTxnReply *r = m_client->txn(txn);
     connect(r, &EtcdReply::finished, this, [this, r](const EtcdStatus &s) { onChecked(r, s); });
 }
@@ -115,13 +116,20 @@ void BarrierArrival::onChecked(EtcdTxnReply *reply, const EtcdStatus &status)
     if (!status.isOk())
         return fail(status);
     const QList<EtcdTxnOpResult> results = reply->results();
-    const bool ready = results.size() == 2 && !results[0].keyValues.isEmpty();
-    const qint64 waiting = results.size() == 2 ? results[1].count : 0;
-    Q_EMIT waiterCountChanged(int(waiting));
-    if (!ready)
-        return end(true); // another member tripped the round
-    if (waiting >= m_options.memberCount)
-        return trip();
+    if (results.size() != 2)
+        return fail(EtcdStatus(Etcd::ErrorCode::Internal, QStringLiteral("malformed reply")));
+    const QList<EtcdKeyValue> &ready = results[0].keyValues;
+    // Members register after their round's marker exists: older keys are members of an
+    // earlier round still leaving, and must not complete this one.
+    QList<EtcdKeyValue> waiting = results[1].keyValues;
+    waiting.removeIf(
+        [this](const EtcdKeyValue &kv) { return kv.createRevision < m_roundRevision; });
+    Q_EMIT waiterCountChanged(int(waiting.size()));
+    // This member's round tripped: its marker is gone, or already replaced by the next one.
+    if (ready.isEmpty() || ready[0].createRevision != m_roundRevision)
+        return end(true);
+    if (waiting.size() >= m_options.memberCount)
+        return trip(waiting);
     if (!m_watch)
         watchFrom(reply->revision() + 1);
     if (std::exchange(m_checkAgain, false))
@@ -166,15 +174,29 @@ void BarrierArrival::watchFrom(qint64 revision)
     m_watch->start();
 }
 
-// This member completed the round: deleting "ready" releases every other member.
-void BarrierArrival::trip()
+// This member completed the round: deleting "ready" releases every other member. Only if
+// every member counted is still there: one that left meanwhile (timed out) must not be
+// counted, or the round would trip without it and it would wait alone when it came back.
+// etcd bounds the operations of one transaction (128 by default): beyond that the trip
+// trusts the count, as the reference always does.
+void BarrierArrival::trip(const QList<EtcdKeyValue> &counted)
 {
-    const EtcdTxn txn {{EtcdCompare::version(readyKey(), Etcd::CompareResult::Greater, 0)},
+    constexpr qsizetype kMaxCompares = 120;
+    EtcdTxn txn {
+        {EtcdCompare::createRevision(readyKey(), Etcd::CompareResult::Equal, m_roundRevision)},
         {EtcdTxnOp::remove(readyKey())}, {}};
-    connect(m_client->txn(txn), &EtcdReply::finished, this, [this](const EtcdStatus &s) {
+    for (qsizetype i = 0; i < counted.size() && i < kMaxCompares; ++i)
+        txn.compares.append(EtcdCompare::createRevision(
+            counted[i].key, Etcd::CompareResult::Equal, counted[i].createRevision));
+    EtcdTxnReply *r = m_client->txn(txn);
+    connect(r, &EtcdReply::finished, this, [this, r](const EtcdStatus &s) {
+        if (m_done)
+            return;
         if (!s.isOk())
-            Q_EMIT errorOccurred(s); // the others still see the count complete themselves
-        end(true);
+            return fail(s);
+        if (r->succeeded())
+            return end(true);
+        check(); // someone left, or the round tripped already: count again
     });
 }
 
@@ -197,8 +219,10 @@ void BarrierArrival::leaveCounted()
 {
     if (m_done)
         return;
-    if (!m_registered)
-        return end(false);
+    if (!m_registered) { // its key may be on the way: leave when that is settled
+        m_leaveRequested = true;
+        return;
+    }
     m_done = true;
     if (m_watch)
         m_watch->cancel();
@@ -213,7 +237,7 @@ void BarrierArrival::leaveCounted()
                 || results[1].keyValues[0].createRevision != m_roundRevision);
         if (!s.isOk())
             Q_EMIT errorOccurred(s);
-        m_lease->close();
+        closeLease();
         Q_EMIT finished(tripped);
     });
 }
@@ -232,9 +256,19 @@ void BarrierArrival::cleanUp()
 {
     if (m_watch)
         m_watch->cancel();
-    if (m_lease) {
-        m_lease->close();
-        if (m_client)
-            m_client->remove(RecipePaths::countedWaitingKey(m_options.path, m_options.token));
+    closeLease();
+    if (m_lease && m_client)
+        m_client->remove(RecipePaths::countedWaitingKey(m_options.path, m_options.token));
+}
+
+// cleanedUp() once etcd answered the revoke, so an owner that reports closed() then leaves
+// no lease behind.
+void BarrierArrival::closeLease()
+{
+    if (!m_lease) {
+        QMetaObject::invokeMethod(this, &BarrierArrival::cleanedUp, Qt::QueuedConnection);
+        return;
     }
+    connect(m_lease.get(), &EtcdRecipe::closed, this, &BarrierArrival::cleanedUp);
+    m_lease->close();
 }

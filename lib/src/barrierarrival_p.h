@@ -4,6 +4,7 @@
 //  W A R N I N G: internal header, not part of the EtcdQt API.
 #pragma once
 
+#include <EtcdQt/etcdkeyvalue.h>
 #include <EtcdQt/etcdretrypolicy.h>
 #include <EtcdQt/etcdstatus.h>
 
@@ -50,6 +51,7 @@ public:
 
 Q_SIGNALS:
     void finished(bool tripped);
+    void cleanedUp(); // after finished(): its lease revoked (or none was granted)
     void waiterCountChanged(int count);
     void errorOccurred(const EtcdStatus &status);
     void leaseEvent(const EtcdLeaseEvent &event);
@@ -60,10 +62,11 @@ private:
     void check();
     void onChecked(EtcdTxnReply *reply, const EtcdStatus &status);
     void watchFrom(qint64 revision);
-    void trip();
+    void trip(const QList<EtcdKeyValue> &counted);
     void fail(const EtcdStatus &why);
     void end(bool tripped);
     void cleanUp();
+    void closeLease();
     [[nodiscard]] QByteArray readyKey() const;
     [[nodiscard]] QByteArray waitingPrefix() const;
 
@@ -73,6 +76,7 @@ private:
     std::unique_ptr<EtcdWatch> m_watch;
     qint64 m_roundRevision = 0; // create revision of the "ready" of this member's round
     bool m_registered = false; // its waiting key was written
+    bool m_leaveRequested = false; // timed out while its key was being written
     bool m_checking = false;
     bool m_checkAgain = false;
     bool m_done = false;

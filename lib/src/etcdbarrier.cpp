@@ -52,6 +52,10 @@ using namespace std::chrono;
 /*! \fn void EtcdBarrier::lifted()
     Emitted when a wait begun with startWaiting() saw the barrier go.
 */
+/*! \fn void EtcdBarrier::waitFailed(const EtcdStatus &reason)
+    Emitted when a wait begun with startWaiting() ended without the barrier lifting: etcd
+    could not be read or watched (\a reason), or close() was called.
+*/
 /*! \fn void EtcdBarrier::failed(const EtcdStatus &reason)
     Emitted when this object stopped maintaining the barrier it set: another client holds it
     now, or healing gave up (\a reason).
@@ -76,7 +80,7 @@ public:
     void beginSet(EtcdBoolReply *reply);
     void establish(qint64 leaseId, const std::function<void(bool)> &done);
     void onSetFailed(const EtcdStatus &why);
-    void forgetLease();
+    void forgetLease(std::function<void()> revoked = {});
     void beginWait(int id, std::function<void(bool)> done);
     void endWait(int id, bool lifted);
     void updateWaiterCount();
@@ -92,6 +96,7 @@ public:
     std::map<int, std::function<void(bool)>> answers;
     std::set<int> parked; // waits whose probe answered: they see any deletion from now on
     int reportedWaiters = 0;
+    EtcdStatus lastWaitError; // for waitFailed()
     int nextOwnWaitId = -1; // startWaiting() counts down, worker waits count up
     std::atomic<int> nextWorkerWaitId {1};
 };
@@ -130,6 +135,8 @@ void EtcdBarrierPrivate::beginSet(EtcdBoolReply *reply)
     lease = std::make_unique<EtcdSelfHealingKeepAlive>(
         q->client(), options.ttl, hook, options.resilience);
     EtcdSelfHealingKeepAlive *l = lease.get();
+    QObject::connect(
+        l, &EtcdSelfHealingKeepAlive::currentLeaseIdChanged, q, &EtcdBarrier::leaseIdChanged);
     QObject::connect(l, &EtcdSelfHealingKeepAlive::established, q, [this] {
         setState(EtcdBarrier::State::Set);
         if (pendingSet)
@@ -172,13 +179,25 @@ void EtcdBarrierPrivate::onSetFailed(const EtcdStatus &why)
     Q_EMIT q->failed(why);
 }
 
-// The lease object may be the sender of the signal being handled: delete it later.
-void EtcdBarrierPrivate::forgetLease()
+// Revokes and lets go of the lease; `revoked` runs once etcd answered the revoke (at once
+// when there was none). The lease object lives until then: it may be the sender of the
+// signal being handled, and its closed() is the revoke's answer.
+void EtcdBarrierPrivate::forgetLease(std::function<void()> revoked)
 {
-    if (EtcdSelfHealingKeepAlive *l = lease.release()) {
-        l->close();
-        l->deleteLater();
+    Q_Q(EtcdBarrier);
+    EtcdSelfHealingKeepAlive *l = lease.release();
+    if (!l) {
+        if (revoked)
+            revoked();
+        return;
     }
+    QObject::connect(l, &EtcdRecipe::closed, q, [l, revoked] {
+        l->deleteLater();
+        if (revoked)
+            revoked();
+    });
+    l->close();
+    Q_EMIT q->leaseIdChanged(-1);
 }
 
 void EtcdBarrierPrivate::beginWait(int id, std::function<void(bool)> done)
@@ -197,8 +216,10 @@ void EtcdBarrierPrivate::beginWait(int id, std::function<void(bool)> done)
         parked.insert(id);
         updateWaiterCount();
     });
-    QObject::connect(wait.get(), &KeyWait::errorOccurred, q,
-        [this](const EtcdStatus &s) { q_func()->recordError(s); });
+    QObject::connect(wait.get(), &KeyWait::errorOccurred, q, [this](const EtcdStatus &s) {
+        lastWaitError = s;
+        q_func()->recordError(s);
+    });
     wait->start();
     waits.emplace(id, std::move(wait));
 }
@@ -289,6 +310,13 @@ int EtcdBarrier::waiterCount() const
     return d_func()->reportedWaiters;
 }
 
+/*! \property EtcdBarrier::leaseId The lease holding the barrier this object set; -1 if none. */
+qint64 EtcdBarrier::leaseId() const
+{
+    Q_D(const EtcdBarrier);
+    return d->lease && d->state != State::Failed ? d->lease->currentLeaseId() : -1;
+}
+
 /*!
     Sets the barrier if nobody has: the reply's result() is true when this call set it, false
     when it was set already (by anyone) or this object removed it before. A failure (etcd
@@ -344,12 +372,21 @@ EtcdBoolReply *EtcdBarrier::removeBarrier()
     d->setState(State::Removed);
     if (d->pendingSet && !d->pendingSet->isFinished())
         RecipeReplies::finish(d->pendingSet, {}, false);
-    d->forgetLease();
+    // Answered once both the delete and the revoke are through: a process that exits then
+    // leaves neither the key nor the lease behind.
     QPointer<EtcdBoolReply> r(reply);
-    connect(client()->remove(d->path), &EtcdReply::finished, this, [r](const EtcdStatus &s) {
-        if (r)
-            RecipeReplies::finish(r, s, s.isOk());
-    });
+    auto pending = std::make_shared<int>(2);
+    auto status = std::make_shared<EtcdStatus>();
+    auto oneDone = [r, pending, status] {
+        if (--*pending == 0 && r)
+            RecipeReplies::finish(r, *status, status->isOk());
+    };
+    d->forgetLease(oneDone);
+    connect(client()->remove(d->path), &EtcdReply::finished, this,
+        [oneDone, status](const EtcdStatus &s) {
+            *status = s;
+            oneDone();
+        });
     return reply;
 }
 
@@ -384,8 +421,14 @@ void EtcdBarrier::startWaiting()
     }
     QPointer<EtcdBarrier> self(this);
     d->beginWait(d->nextOwnWaitId--, [self](bool lifted) {
-        if (self && lifted)
+        if (!self)
+            return;
+        if (lifted)
             Q_EMIT self->lifted();
+        else
+            Q_EMIT self->waitFailed(self->isClosed()
+                    ? EtcdStatus(Etcd::ErrorCode::Cancelled, tr("closed"))
+                    : self->d_func()->lastWaitError);
     });
 }
 

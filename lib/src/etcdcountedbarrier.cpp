@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <map>
+#include <set>
 
 using namespace Etcd::Internal;
 using namespace std::chrono;
@@ -71,6 +72,7 @@ public:
     std::map<int, std::function<void(bool)>> answers;
     int waiterCount = 0;
     EtcdStatus lastError; // of any arrival, for failed()
+    std::set<BarrierArrival *> leaving; // ended, their leases being revoked
     int nextOwnId = -1; // arrive() counts down, worker waits count up
     std::atomic<int> nextWorkerId {1};
 };
@@ -110,23 +112,37 @@ void EtcdCountedBarrierPrivate::begin(int id, std::function<void(bool)> done)
     a->start();
 }
 
+// The wait is answered once the member has left the barrier (its lease revoked, so its key
+// is gone), as the reference returns only after its cleanup.
 void EtcdCountedBarrierPrivate::end(int id, bool tripped)
 {
-    if (const auto a = arrivals.find(id); a != arrivals.end()) {
-        BarrierArrival *arrival = a->second.release();
-        arrivals.erase(a);
-        QObject::disconnect(arrival, nullptr, q_func(), nullptr);
-        arrival->leave(); // no-op when it ended itself
-        arrival->deleteLater(); // it may be the sender
+    Q_Q(EtcdCountedBarrier);
+    std::function<void(bool)> done;
+    if (const auto answer = answers.find(id); answer != answers.end()) {
+        done = std::move(answer->second);
+        answers.erase(answer);
     }
-    const auto answer = answers.find(id);
-    if (answer == answers.end())
-        return;
-    const auto done = std::move(answer->second);
-    answers.erase(answer);
     if (answers.empty())
         setWaiterCount(0);
-    done(tripped);
+    const auto a = arrivals.find(id);
+    if (a == arrivals.end()) {
+        if (done)
+            done(tripped);
+        return;
+    }
+    BarrierArrival *arrival = a->second.release();
+    arrivals.erase(a);
+    QObject::disconnect(arrival, nullptr, q, nullptr);
+    leaving.insert(arrival);
+    QObject::connect(arrival, &BarrierArrival::cleanedUp, q, [this, arrival, done, tripped] {
+        arrival->deleteLater(); // it is the sender
+        leaving.erase(arrival);
+        if (done)
+            done(tripped);
+        if (leaving.empty() && q_func()->isClosed())
+            Q_EMIT q_func()->closed();
+    });
+    arrival->leave(); // no-op when it ended itself
 }
 
 // A timed-out wait: the arrival finds out whether its round tripped meanwhile, and its
@@ -246,7 +262,10 @@ void EtcdCountedBarrier::arrive()
     });
 }
 
-/*! Every waiting member of this object leaves the barrier, and its waits return false. */
+/*!
+    Every waiting member of this object leaves the barrier, and its waits return false;
+    closed() follows once their leases are revoked. Idempotent.
+*/
 void EtcdCountedBarrier::close()
 {
     Q_D(EtcdCountedBarrier);
@@ -255,5 +274,6 @@ void EtcdCountedBarrier::close()
     markClosed();
     while (!d->answers.empty())
         d->end(d->answers.begin()->first, false);
-    emitClosedAfter(nullptr);
+    if (d->leaving.empty()) // else closed() comes when the last lease is revoked
+        emitClosedAfter(nullptr);
 }

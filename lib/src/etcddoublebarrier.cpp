@@ -136,14 +136,22 @@ void EtcdDoubleBarrier::startLeave()
     d_func()->leave->arrive();
 }
 
-/*! Closes both rounds: waiting members leave them, blocked calls return false. */
+/*!
+    Closes both rounds: waiting members leave them, blocked calls return false, and closed()
+    follows once their leases are revoked.
+*/
 void EtcdDoubleBarrier::close()
 {
     Q_D(EtcdDoubleBarrier);
     if (isClosed())
         return;
     markClosed();
-    d->enter->close();
-    d->leave->close();
-    emitClosedAfter(nullptr);
+    auto pending = std::make_shared<int>(2);
+    for (EtcdCountedBarrier *phase : {d->enter, d->leave}) {
+        connect(phase, &EtcdRecipe::closed, this, [this, pending] {
+            if (--*pending == 0)
+                Q_EMIT closed();
+        });
+        phase->close();
+    }
 }

@@ -12,6 +12,8 @@
 #include <QtCore/qrandom.h>
 #include <QtCore/qregularexpression.h>
 
+#include <array>
+
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
 
@@ -41,6 +43,7 @@ private Q_SLOTS:
     void keyLayoutIsEtcdRecipes();
     void thirtyMembersRendezvous();
     void memberWhoTimesOutLeaves();
+    void membersTimingOutOftenAreNeverLeftBehind();
     void joinsCountButLeavesDoNotTrip();
     void foreignMemberCounts();
     void memberWhoseLeaseDiesRegistersAgain();
@@ -127,6 +130,49 @@ void tst_EtcdCountedBarrier::thirtyMembersRendezvous()
     QCOMPARE(passed.load(), kMembers);
     QTRY_COMPARE_WITH_TIMEOUT(keysUnder(*m_client, "/cb/thirty").size(), 0, kWaitMs);
     QTRY_COMPARE_WITH_TIMEOUT(leasesSince(*m_client, before), QList<qint64>(), kWaitMs);
+}
+
+// Members whose waits time out every few round trips keep leaving and arriving again, over
+// five rounds in a row. A trip must count neither a member that left nor one of the round
+// before still on its way out, and a member it counted must be told (its leave answers
+// true): otherwise that member would start a round of its own and wait there alone.
+void tst_EtcdCountedBarrier::membersTimingOutOftenAreNeverLeftBehind()
+{
+    constexpr int kMembers = 8;
+    constexpr int kRounds = 5;
+    std::vector<std::unique_ptr<EtcdCountedBarrier>> members;
+    auto other = connectedClient(m_server.clientUrl());
+    for (int i = 0; i < kMembers; ++i)
+        members.push_back(std::make_unique<EtcdCountedBarrier>(
+            i % 2 ? other.get() : m_client.get(), "/cb/churn", kMembers, options()));
+    std::atomic<int> passed {0};
+    std::atomic<int> retries {0};
+    std::atomic<int> early {0}; // passes of a round that some member had not reached yet
+    std::array<std::atomic<int>, kMembers> reached {};
+    std::vector<std::unique_ptr<Worker>> threads;
+    for (int i = 0; i < kMembers; ++i) {
+        EtcdCountedBarrier *member = members[size_t(i)].get();
+        const auto timeout = std::chrono::milliseconds(20 + 10 * i);
+        threads.push_back(std::make_unique<Worker>([&, i, member, timeout] {
+            for (int round = 0, attempt = 0; round < kRounds && attempt < 500; ++attempt) {
+                if (!member->waitOnBarrier(timeout)) {
+                    ++retries;
+                    continue;
+                }
+                ++passed;
+                for (const auto &r : reached)
+                    early += r.load() < round;
+                reached[size_t(i)] = ++round;
+            }
+        }));
+    }
+    for (auto &t : threads)
+        QVERIFY(t->finish(120000));
+    qInfo("%d passes of %d members over %d rounds, %d timed-out waits", passed.load(), kMembers,
+        kRounds, retries.load());
+    QCOMPARE(passed.load(), kMembers * kRounds);
+    QCOMPARE(early.load(), 0);
+    QTRY_COMPARE_WITH_TIMEOUT(keysUnder(*m_client, "/cb/churn").size(), 0, kWaitMs);
 }
 
 // A member that times out leaves: its waiting key goes, so it no longer counts.

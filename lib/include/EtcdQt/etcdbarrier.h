@@ -30,6 +30,7 @@ class ETCDQT_EXPORT EtcdBarrier : public EtcdRecipe
     Q_PROPERTY(bool waitOnMissingBarriers READ waitOnMissingBarriers CONSTANT)
     Q_PROPERTY(State state READ state NOTIFY stateChanged)
     Q_PROPERTY(int waiterCount READ waiterCount NOTIFY waiterCountChanged)
+    Q_PROPERTY(qint64 leaseId READ leaseId NOTIFY leaseIdChanged)
 public:
     // This instance's hold of the barrier key.
     enum class State { Unset, Setting, Set, Lost, Failed, Removed };
@@ -46,6 +47,8 @@ public:
     [[nodiscard]] State state() const;
     // The waits of this object in place (barrier read, watch anchored) and not yet released.
     [[nodiscard]] int waiterCount() const;
+    // The lease holding the barrier this object set; -1 when it holds none.
+    [[nodiscard]] qint64 leaseId() const;
 
     // This object's thread. setBarrier(): true if this call set it; false if it was set
     // already (by anyone) or this object removed it before. removeBarrier(): true unless this
@@ -67,7 +70,9 @@ public Q_SLOTS:
 Q_SIGNALS:
     void stateChanged(EtcdBarrier::State state);
     void waiterCountChanged(int count);
+    void leaseIdChanged(qint64 leaseId);
     void lifted();
+    void waitFailed(const EtcdStatus &reason);
     void leaseEvent(const EtcdLeaseEvent &event);
     void failed(const EtcdStatus &reason);
 
