@@ -139,6 +139,17 @@ private Q_SLOTS:
     void lockLostExitsWith3();
     void lockExcludesEtcdctlLockBothWays();
     void incrCountsUnderTheLock();
+    void barrierRemoveReleasesWaiter();
+    void barrierSetHoldMsRemovesItself();
+    void barrierSetTwiceExits3();
+    void barrierWaitTimesOutWith2();
+    void barrierSetRemovesOnSigterm();
+    void barrierSetHealsThenIsTakenOver();
+    void barrierRefusesBadInput();
+    void barrierFailsWhenEtcdIsUnreachable();
+    void latchCreateCountDownAwait();
+    void counterGetAdd();
+    void latchAndCounterRefuseBadInput();
 
 private:
     QByteArray value(const QByteArray &key);
@@ -147,6 +158,9 @@ private:
     QStringList electArgs(const QString &path, const QString &id, int ttlS = kTtlMs / 1000) const;
     QList<qint64> liveLeases();
     void verifyNoLeasesWithin(int ms);
+    QStringList barrierArgs(const QString &verb, const QString &path) const;
+    EtcdKeyValue barrierKey(const QString &path);
+    QList<qint64> leasesSince(const QList<qint64> &before);
     QElapsedTimer m_clock;
     EtcdTestServer m_server;
     std::unique_ptr<EtcdClient> m_client;
@@ -587,6 +601,394 @@ void tst_EtcdqtCli::incrCountsUnderTheLock()
     QCOMPARE(value("/cli/incr/counter"_ba), "20"_ba); // absent counted as 0
     QCOMPARE(queue("/cli/incr/lock"_ba).size(), 0);
     QCOMPARE(liveLeases(), leasesBefore);
+}
+
+namespace {
+// A finished etcdqt run: its exit code, its JSON lines, its stderr.
+struct Run
+{
+    int exitCode = -1;
+    QList<QJsonObject> lines;
+    QByteArray log;
+};
+
+Run runCli(const QStringList &args, int ms = 2 * kTtlMs)
+{
+    QProcess p;
+    p.start(QStringLiteral(ETCDQT_CLI), args);
+    Run run;
+    if (!p.waitForFinished(ms) || p.exitStatus() != QProcess::NormalExit)
+        return run;
+    run.exitCode = p.exitCode();
+    for (const QByteArray &line : p.readAllStandardOutput().split('\n')) {
+        if (!line.isEmpty())
+            run.lines.append(QJsonDocument::fromJson(line).object());
+    }
+    run.log = p.readAllStandardError();
+    return run;
+}
+} // namespace
+
+// latch create (the first count stays), count-down (never below zero), await (exit 2 on a
+// timeout, 0 once open), and count-down on no latch (exit 1, one line on stderr).
+void tst_EtcdqtCli::latchCreateCountDownAwait()
+{
+    const QStringList latch {u"--endpoints"_s, m_server.clientUrl().toString(), u"latch"_s};
+    const QString path = u"/cli/latch"_s;
+    Run r = runCli(latch + QStringList {u"create"_s, path, u"--count"_s, u"2"_s});
+    QVERIFY2(r.exitCode == 0, r.log.constData());
+    QCOMPARE(r.lines, (QList<QJsonObject> {{{u"created"_s, true}, {u"count"_s, 2}}}));
+    QCOMPARE(value(path.toUtf8()), QByteArray::fromHex("0000000000000002"));
+    r = runCli(latch + QStringList {u"create"_s, path, u"--count"_s, u"7"_s});
+    QCOMPARE(r.exitCode, 0);
+    QCOMPARE(r.lines, (QList<QJsonObject> {{{u"created"_s, false}, {u"count"_s, 2}}}));
+    r = runCli(latch + QStringList {u"count-down"_s, path});
+    QCOMPARE(r.exitCode, 0);
+    QCOMPARE(r.lines, (QList<QJsonObject> {{{u"count"_s, 1}}}));
+    r = runCli(latch + QStringList {u"await"_s, path, u"--timeout-ms"_s, u"200"_s});
+    QCOMPARE(r.exitCode, 2);
+    QCOMPARE(r.lines, (QList<QJsonObject> {{{u"opened"_s, false}}}));
+    Tool waiter(m_clock, latch + QStringList {u"await"_s, path});
+    QVERIFY(waiter.process.waitForStarted());
+    for (int expected : {0, 0}) {
+        r = runCli(latch + QStringList {u"count-down"_s, path});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.lines, (QList<QJsonObject> {{{u"count"_s, expected}}}));
+    }
+    QVERIFY2(waiter.exitsWith(0, 2 * kTtlMs), waiter.transcript().constData());
+    QCOMPARE(waiter.lines.size(), 1);
+    QCOMPARE(waiter.lines.first().json, (QJsonObject {{u"opened"_s, true}}));
+    r = runCli(latch + QStringList {u"await"_s, path, u"--timeout-ms"_s, u"5000"_s});
+    QCOMPARE(r.exitCode, 0); // open stays open
+    QCOMPARE(r.lines, (QList<QJsonObject> {{{u"opened"_s, true}}}));
+    QVERIFY_OK(await(m_client->remove(path.toUtf8())).status);
+    r = runCli(latch + QStringList {u"count-down"_s, path});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY(r.lines.isEmpty());
+    QVERIFY2(r.log.startsWith("etcdqt: ") && r.log.contains("no latch at /cli/latch"),
+        r.log.constData());
+    QCOMPARE(r.log.trimmed().count('\n'), 0);
+}
+
+// counter get (creates an absent counter at 0) and add (1 by default, any whole number),
+// each printing the value; a key that holds no 8-byte number fails with exit 1.
+void tst_EtcdqtCli::counterGetAdd()
+{
+    const QStringList counter {u"--endpoints"_s, m_server.clientUrl().toString(), u"counter"_s};
+    const QString path = u"/cli/counter"_s;
+    const QList<std::pair<QStringList, qint64>> steps {{{u"get"_s, path}, 0}, {{u"add"_s, path}, 1},
+        {{u"add"_s, path, u"5"_s}, 6}, {{u"add"_s, path, u"-10"_s}, -4}, {{u"get"_s, path}, -4}};
+    for (const auto &[args, expected] : steps) {
+        const Run r = runCli(counter + args);
+        QVERIFY2(r.exitCode == 0, r.log.constData());
+        QCOMPARE(r.lines, (QList<QJsonObject> {{{u"value"_s, expected}}}));
+    }
+    QCOMPARE(value(path.toUtf8()), QByteArray::fromHex("fffffffffffffffc"));
+    QVERIFY_OK(await(m_client->put(path.toUtf8(), "12"_ba)).status); // decimal text: no counter
+    const Run r = runCli(counter + QStringList {u"add"_s, path});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY(r.lines.isEmpty());
+    QVERIFY2(r.log.contains("does not hold an 8-byte number"), r.log.constData());
+    QCOMPARE(value(path.toUtf8()), "12"_ba);
+    QVERIFY_OK(await(m_client->remove(path.toUtf8())).status);
+}
+
+void tst_EtcdqtCli::latchAndCounterRefuseBadInput()
+{
+    const QList<QStringList> cases {{u"latch"_s}, {u"latch"_s, u"create"_s},
+        {u"latch"_s, u"create"_s, u"/l"_s}, {u"latch"_s, u"create"_s, u"/l"_s, u"--count"_s},
+        {u"latch"_s, u"create"_s, u"/l"_s, u"--count"_s, u"0"_s},
+        {u"latch"_s, u"create"_s, u"/l"_s, u"--count"_s, u"-3"_s},
+        {u"latch"_s, u"create"_s, u"/l"_s, u"--count"_s, u"ten"_s},
+        {u"latch"_s, u"create"_s, u""_s, u"--count"_s, u"1"_s},
+        {u"latch"_s, u"create"_s, u"/l"_s, u"/m"_s, u"--count"_s, u"1"_s},
+        {u"latch"_s, u"count-down"_s}, {u"latch"_s, u"count-down"_s, u"/l"_s, u"--count"_s, u"1"_s},
+        {u"latch"_s, u"await"_s, u"/l"_s, u"--timeout-ms"_s, u"0"_s},
+        {u"latch"_s, u"await"_s, u"/l"_s, u"--timeout-ms"_s, u"soon"_s},
+        {u"latch"_s, u"open"_s, u"/l"_s}, {u"counter"_s}, {u"counter"_s, u"get"_s},
+        {u"counter"_s, u"get"_s, u"/c"_s, u"1"_s}, {u"counter"_s, u"add"_s, u"/c"_s, u"x"_s},
+        {u"counter"_s, u"add"_s, u"/c"_s, u"1.5"_s},
+        {u"counter"_s, u"add"_s, u"/c"_s, u"1"_s, u"2"_s}, {u"counter"_s, u"add"_s, u""_s},
+        {u"counter"_s, u"reset"_s, u"/c"_s}};
+    for (const QStringList &args : cases) {
+        QProcess p;
+        p.start(QStringLiteral(ETCDQT_CLI), args);
+        QVERIFY(p.waitForFinished(kTtlMs));
+        QVERIFY2(p.exitCode() == 1, qPrintable(args.join(u' ')));
+        const QList<QByteArray> lines = p.readAllStandardError().trimmed().split('\n');
+        QCOMPARE(lines.size(), 1);
+        QVERIFY(lines.first().startsWith("etcdqt: "));
+        QVERIFY(p.readAllStandardOutput().isEmpty());
+    }
+    const quint16 port = EtcdTestServer::freePorts(1).first();
+    const QList<QStringList> unreachable {{u"latch"_s, u"create"_s, u"/l"_s, u"--count"_s, u"1"_s},
+        {u"latch"_s, u"count-down"_s, u"/l"_s}, {u"latch"_s, u"await"_s, u"/l"_s},
+        {u"counter"_s, u"get"_s, u"/c"_s}, {u"counter"_s, u"add"_s, u"/c"_s}};
+    for (const QStringList &command : unreachable) {
+        const Run r
+            = runCli(QStringList {u"--endpoints"_s, u"127.0.0.1:%1"_s.arg(port)} + command, 15000);
+        QVERIFY2(r.exitCode == 1, qPrintable(command.join(u' ')));
+        QVERIFY2(r.log.startsWith("etcdqt: "), r.log.constData());
+        QVERIFY(r.lines.isEmpty());
+    }
+}
+
+namespace {
+// Watches open in etcd now: a `barrier wait` has probed the barrier once its watch is there.
+double watchers(const QUrl &url)
+{
+    return etcdMetric(url, "etcd_debugging_mvcc_watcher_total");
+}
+
+// The one JSON line a finished etcdqt printed; empty unless exactly one came.
+QJsonObject onlyLine(QProcess &p)
+{
+    const QList<QByteArray> lines = p.readAllStandardOutput().trimmed().split('\n');
+    return lines.size() == 1 ? QJsonDocument::fromJson(lines.first()).object() : QJsonObject();
+}
+} // namespace
+
+QStringList tst_EtcdqtCli::barrierArgs(const QString &verb, const QString &path) const
+{
+    return {u"--endpoints"_s, m_server.clientUrl().toString(), u"barrier"_s, verb, path};
+}
+
+// The live leases not in `before`. (Leases in it may run out meanwhile: etcdctl's do.)
+QList<qint64> tst_EtcdqtCli::leasesSince(const QList<qint64> &before)
+{
+    QList<qint64> added = liveLeases();
+    added.removeIf([&before](qint64 id) { return before.contains(id); });
+    return added;
+}
+
+// The barrier's key with the lease it is on; an empty key when it is not set.
+EtcdKeyValue tst_EtcdqtCli::barrierKey(const QString &path)
+{
+    const auto r = await(m_client->get(path.toUtf8()));
+    return r.status.isOk() && !r->keyValues().isEmpty() ? r->keyValues().first() : EtcdKeyValue();
+}
+
+// `barrier set` holds until `barrier remove` (another process) removes it; that releases a
+// `barrier wait` parked on it. Its SIGTERM then ends it: it revokes its lease, exit 0.
+void tst_EtcdqtCli::barrierRemoveReleasesWaiter()
+{
+    const QString path = u"/cli/barrier/remove"_s;
+    const QList<qint64> leasesBefore = liveLeases();
+    QTRY_COMPARE_WITH_TIMEOUT(watchers(m_server.clientUrl()), 0.0, 2 * kTtlMs);
+    Tool setter(m_clock, barrierArgs(u"set"_s, path) + QStringList {u"--ttl"_s, u"2"_s});
+    QTRY_VERIFY2_WITH_TIMEOUT(!setter.lines.isEmpty(), setter.transcript().constData(), 2 * kTtlMs);
+    const QJsonObject set = setter.lines.first().json;
+    QCOMPARE(set.value(u"set"_s).toBool(), true);
+    QCOMPARE(set.value(u"path"_s).toString(), path);
+    const EtcdKeyValue key = barrierKey(path);
+    QVERIFY(key.value.startsWith("DistributedBarrier:"));
+    QCOMPARE(key.lease, set.value(u"leaseId"_s).toInteger());
+
+    Tool waiter(m_clock, barrierArgs(u"wait"_s, path));
+    QTRY_COMPARE_WITH_TIMEOUT(watchers(m_server.clientUrl()), 1.0, 2 * kTtlMs);
+    QVERIFY(waiter.lines.isEmpty()); // parked: it saw the barrier and watches it
+    QCOMPARE(waiter.process.state(), QProcess::Running);
+
+    QProcess remover;
+    remover.start(QStringLiteral(ETCDQT_CLI), barrierArgs(u"remove"_s, path));
+    QVERIFY(remover.waitForFinished(2 * kTtlMs));
+    QVERIFY2(remover.exitCode() == 0, remover.readAllStandardError().constData());
+    QCOMPARE(onlyLine(remover), (QJsonObject {{u"removed"_s, true}}));
+    QVERIFY2(waiter.exitsWith(0, 2 * kTtlMs), waiter.transcript().constData());
+    QCOMPARE(waiter.lines.size(), 1);
+    QCOMPARE(waiter.lines.first().json, (QJsonObject {{u"lifted"_s, true}}));
+    QCOMPARE(barrierKey(path).key, QByteArray());
+
+    setter.sendSignal(SIGTERM);
+    QVERIFY2(setter.exitsWith(0, 2 * kTtlMs), setter.transcript().constData());
+    QCOMPARE(setter.lines.size(), 2);
+    QCOMPARE(setter.lines.last().json, (QJsonObject {{u"removed"_s, true}}));
+    QCOMPARE(leasesSince(leasesBefore), QList<qint64>()); // it left after etcd answered the revoke
+}
+
+// --hold-ms: it removes the barrier by itself, revokes its lease and exits 0. The waiter was
+// there first: a barrier nobody has set is waited for until it is set and removed.
+void tst_EtcdqtCli::barrierSetHoldMsRemovesItself()
+{
+    const QString path = u"/cli/barrier/hold"_s;
+    const int holdMs = kTtlMs; // longer than a keep-alive period: the lease is renewed meanwhile
+    const QList<qint64> leasesBefore = liveLeases();
+    QTRY_COMPARE_WITH_TIMEOUT(watchers(m_server.clientUrl()), 0.0, 2 * kTtlMs);
+    Tool waiter(m_clock, barrierArgs(u"wait"_s, path));
+    QTRY_COMPARE_WITH_TIMEOUT(watchers(m_server.clientUrl()), 1.0, 2 * kTtlMs);
+
+    Tool setter(m_clock,
+        barrierArgs(u"set"_s, path) + QStringList {u"--hold-ms"_s, QString::number(holdMs)});
+    QTRY_VERIFY2_WITH_TIMEOUT(!setter.lines.isEmpty(), setter.transcript().constData(), 2 * kTtlMs);
+    const qint64 leaseId = setter.lines.first().json.value(u"leaseId"_s).toInteger();
+    QCOMPARE(barrierKey(path).lease, leaseId);
+    QVERIFY(waiter.lines.isEmpty());
+
+    QVERIFY2(setter.exitsWith(0, holdMs + 2 * kTtlMs), setter.transcript().constData());
+    QCOMPARE(setter.lines.size(), 2); // no lease event while it held
+    QCOMPARE(setter.lines.last().json, (QJsonObject {{u"removed"_s, true}}));
+    QVERIFY(setter.lines.last().atMs - setter.lines.first().atMs >= holdMs / 2);
+    QVERIFY2(waiter.exitsWith(0, 2 * kTtlMs), waiter.transcript().constData());
+    QCOMPARE(waiter.lines.size(), 1);
+    QCOMPARE(waiter.lines.first().json, (QJsonObject {{u"lifted"_s, true}}));
+    QCOMPARE(barrierKey(path).key, QByteArray());
+    QCOMPARE(leasesSince(leasesBefore), QList<qint64>());
+}
+
+// A second `barrier set` on a set barrier changes nothing: {"set":false}, exit 3.
+void tst_EtcdqtCli::barrierSetTwiceExits3()
+{
+    const QString path = u"/cli/barrier/twice"_s;
+    const QList<qint64> leasesBefore = liveLeases();
+    Tool first(m_clock, barrierArgs(u"set"_s, path));
+    QTRY_VERIFY2_WITH_TIMEOUT(!first.lines.isEmpty(), first.transcript().constData(), 2 * kTtlMs);
+    const EtcdKeyValue held = barrierKey(path);
+
+    QProcess second;
+    second.start(QStringLiteral(ETCDQT_CLI), barrierArgs(u"set"_s, path));
+    QVERIFY(second.waitForFinished(2 * kTtlMs));
+    QCOMPARE(second.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(second.exitCode(), 3);
+    QCOMPARE(onlyLine(second), (QJsonObject {{u"set"_s, false}, {u"path"_s, path}}));
+    const QList<QByteArray> err = second.readAllStandardError().trimmed().split('\n');
+    QCOMPARE(err.size(), 1);
+    QVERIFY(err.first().startsWith("etcdqt: "));
+    const EtcdKeyValue after = barrierKey(path);
+    QCOMPARE(after.value, held.value);
+    QCOMPARE(after.modRevision, held.modRevision);
+    QCOMPARE(leasesSince(leasesBefore), QList<qint64> {held.lease}); // the first one's only
+
+    first.sendSignal(SIGINT);
+    QVERIFY2(first.exitsWith(0, 2 * kTtlMs), first.transcript().constData());
+    QCOMPARE(barrierKey(path).key, QByteArray());
+    QCOMPARE(leasesSince(leasesBefore), QList<qint64>());
+}
+
+// --timeout-ms on a set barrier: {"lifted":false}, exit 2, the barrier untouched. With
+// --no-wait-on-missing an unset barrier has lifted at once.
+void tst_EtcdqtCli::barrierWaitTimesOutWith2()
+{
+    const QString path = u"/cli/barrier/timeout"_s;
+    Tool setter(m_clock, barrierArgs(u"set"_s, path));
+    QTRY_VERIFY2_WITH_TIMEOUT(!setter.lines.isEmpty(), setter.transcript().constData(), 2 * kTtlMs);
+    const EtcdKeyValue held = barrierKey(path);
+
+    QElapsedTimer waited;
+    waited.start();
+    QProcess waiter;
+    waiter.start(QStringLiteral(ETCDQT_CLI),
+        barrierArgs(u"wait"_s, path) + QStringList {u"--timeout-ms"_s, u"500"_s});
+    QVERIFY(waiter.waitForFinished(2 * kTtlMs));
+    QCOMPARE(waiter.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(waiter.exitCode(), 2);
+    QVERIFY(waited.elapsed() >= 500);
+    QCOMPARE(onlyLine(waiter), (QJsonObject {{u"lifted"_s, false}}));
+    QCOMPARE(barrierKey(path).modRevision, held.modRevision);
+
+    QProcess unset;
+    unset.start(QStringLiteral(ETCDQT_CLI),
+        barrierArgs(u"wait"_s, u"/cli/barrier/never-set"_s)
+            + QStringList {u"--no-wait-on-missing"_s, u"--timeout-ms"_s, u"5000"_s});
+    QVERIFY(unset.waitForFinished(2 * kTtlMs));
+    QCOMPARE(unset.exitCode(), 0);
+    QCOMPARE(onlyLine(unset), (QJsonObject {{u"lifted"_s, true}}));
+
+    setter.sendSignal(SIGTERM);
+    QVERIFY2(setter.exitsWith(0, 2 * kTtlMs), setter.transcript().constData());
+}
+
+// SIGTERM to a holding `barrier set`: it removes the barrier (a waiter lifts), prints
+// {"removed":true} and exits 0 with its lease revoked.
+void tst_EtcdqtCli::barrierSetRemovesOnSigterm()
+{
+    const QString path = u"/cli/barrier/sigterm"_s;
+    const QList<qint64> leasesBefore = liveLeases();
+    Tool setter(m_clock, barrierArgs(u"set"_s, path));
+    QTRY_VERIFY2_WITH_TIMEOUT(!setter.lines.isEmpty(), setter.transcript().constData(), 2 * kTtlMs);
+    QCOMPARE(barrierKey(path).lease, setter.lines.first().json.value(u"leaseId"_s).toInteger());
+    QTRY_COMPARE_WITH_TIMEOUT(watchers(m_server.clientUrl()), 0.0, 2 * kTtlMs);
+    Tool waiter(m_clock, barrierArgs(u"wait"_s, path));
+    QTRY_COMPARE_WITH_TIMEOUT(watchers(m_server.clientUrl()), 1.0, 2 * kTtlMs);
+
+    setter.sendSignal(SIGTERM);
+    QVERIFY2(setter.exitsWith(0, 2 * kTtlMs), setter.transcript().constData());
+    QCOMPARE(setter.lines.size(), 2);
+    QCOMPARE(setter.lines.last().json, (QJsonObject {{u"removed"_s, true}}));
+    QCOMPARE(barrierKey(path).key, QByteArray());
+    QCOMPARE(leasesSince(leasesBefore), QList<qint64>());
+    QVERIFY2(waiter.exitsWith(0, 2 * kTtlMs), waiter.transcript().constData());
+    QCOMPARE(waiter.lines.first().json, (QJsonObject {{u"lifted"_s, true}}));
+}
+
+// Its lease revoked out of band: an "expired" and a "restored" line, the barrier back under
+// the new lease. Revoked again and set by another client before the heal: a "failed" line,
+// exit 3, and the other client's barrier is left alone.
+void tst_EtcdqtCli::barrierSetHealsThenIsTakenOver()
+{
+    const QString path = u"/cli/barrier/heal"_s;
+    const QList<qint64> leasesBefore = liveLeases();
+    Tool setter(m_clock, barrierArgs(u"set"_s, path));
+    QTRY_VERIFY2_WITH_TIMEOUT(!setter.lines.isEmpty(), setter.transcript().constData(), 2 * kTtlMs);
+    const qint64 first = setter.lines.first().json.value(u"leaseId"_s).toInteger();
+    QVERIFY_OK(await(m_client->revokeLease(first)).status);
+    QTRY_VERIFY2_WITH_TIMEOUT(
+        setter.lines.size() >= 3, setter.transcript().constData(), 2 * kTtlMs);
+    const QJsonObject expired = setter.lines.at(1).json;
+    QCOMPARE(expired.value(u"leaseEvent"_s).toString(), u"expired"_s);
+    QCOMPARE(expired.value(u"lease"_s).toInteger(), first);
+    const QJsonObject restored = setter.lines.at(2).json;
+    QCOMPARE(restored.value(u"leaseEvent"_s).toString(), u"restored"_s);
+    QCOMPARE(restored.value(u"old"_s).toInteger(), first);
+    const qint64 second = restored.value(u"new"_s).toInteger();
+    QTRY_COMPARE_WITH_TIMEOUT(barrierKey(path).lease, second, kTtlMs);
+
+    QVERIFY_OK(await(m_client->revokeLease(second)).status);
+    QVERIFY_OK(await(m_client->put(path.toUtf8(), "someone else"_ba)).status);
+    QVERIFY2(setter.exitsWith(3, 2 * kTtlMs), setter.transcript().constData());
+    QCOMPARE(setter.lines.at(3).json.value(u"leaseEvent"_s).toString(), u"expired"_s);
+    QCOMPARE(setter.lines.last().json.value(u"leaseEvent"_s).toString(), u"failed"_s);
+    QVERIFY(setter.log.contains("etcdqt: barrier /cli/barrier/heal is not held"));
+    QCOMPARE(barrierKey(path).value, "someone else"_ba);
+    QVERIFY_OK(await(m_client->remove(path.toUtf8())).status);
+    // The lease of the declined heal is revoked without waiting: at worst it runs out.
+    QTRY_COMPARE_WITH_TIMEOUT(leasesSince(leasesBefore), QList<qint64>(), kTtlMs + 1000);
+}
+
+void tst_EtcdqtCli::barrierRefusesBadInput()
+{
+    const QList<QStringList> cases {{}, {u"set"_s}, {u"set"_s, u""_s}, {u"set"_s, u"/b"_s, u"/c"_s},
+        {u"set"_s, u"/b"_s, u"--ttl"_s, u"0"_s}, {u"set"_s, u"/b"_s, u"--ttl"_s, u"-1"_s},
+        {u"set"_s, u"/b"_s, u"--ttl"_s, u"two"_s}, {u"set"_s, u"/b"_s, u"--hold-ms"_s, u"-1"_s},
+        {u"set"_s, u"/b"_s, u"--hold-ms"_s}, {u"set"_s, u"--ttl"_s, u"2"_s}, {u"remove"_s},
+        {u"remove"_s, u"/b"_s, u"/c"_s}, {u"wait"_s},
+        {u"wait"_s, u"/b"_s, u"--timeout-ms"_s, u"0"_s},
+        {u"wait"_s, u"/b"_s, u"--timeout-ms"_s, u"soon"_s}, {u"wait"_s, u"/b"_s, u"--timeout-ms"_s},
+        {u"wait"_s, u"/b"_s, u"--hold-ms"_s, u"5"_s}, {u"lift"_s, u"/b"_s}};
+    for (const QStringList &args : cases) {
+        QProcess p;
+        p.start(QStringLiteral(ETCDQT_CLI), QStringList {u"barrier"_s} + args);
+        QVERIFY(p.waitForFinished(kTtlMs));
+        QVERIFY2(p.exitCode() == 1, qPrintable(args.join(u' ')));
+        const QList<QByteArray> lines = p.readAllStandardError().trimmed().split('\n');
+        QCOMPARE(lines.size(), 1);
+        QVERIFY(lines.first().startsWith("etcdqt: "));
+        QVERIFY(p.readAllStandardOutput().isEmpty());
+    }
+}
+
+void tst_EtcdqtCli::barrierFailsWhenEtcdIsUnreachable()
+{
+    const quint16 port = EtcdTestServer::freePorts(1).first();
+    for (const QString &verb : {u"set"_s, u"remove"_s, u"wait"_s}) {
+        QProcess p;
+        p.start(QStringLiteral(ETCDQT_CLI),
+            {u"--endpoints"_s, u"127.0.0.1:%1"_s.arg(port), u"barrier"_s, verb, u"/b"_s});
+        QVERIFY(p.waitForFinished(15000));
+        QVERIFY2(p.exitCode() == 1, qPrintable(verb));
+        const QByteArray err = p.readAllStandardError();
+        QVERIFY2(err.startsWith("etcdqt: "), err.constData());
+        QVERIFY(p.readAllStandardOutput().isEmpty());
+    }
 }
 
 QTEST_GUILESS_MAIN(tst_EtcdqtCli)

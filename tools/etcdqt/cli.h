@@ -49,5 +49,8 @@ int electCommand(const Globals &globals, QStringList args);
 int observeCommand(const Globals &globals, QStringList args);
 int lockCommand(const Globals &globals, QStringList args);
 int incrCommand(const Globals &globals, QStringList args);
+int barrierCommand(const Globals &globals, QStringList args);
+int latchCommand(const Globals &globals, QStringList args);
+int counterCommand(const Globals &globals, QStringList args);
 
 } // namespace Cli

@@ -15,6 +15,14 @@ const char *const kUsage
       "  observe <path>\n"
       "  lock <path> [--ttl S] [--timeout-ms N] -- <command> [args...]\n"
       "  incr <lock-path> <counter-key> --count N [--ttl S] [--fenced|--unfenced]\n"
+      "  barrier set <path> [--ttl S] [--hold-ms N]   (exit 3: set already, or taken over)\n"
+      "  barrier remove <path>\n"
+      "  barrier wait <path> [--timeout-ms N] [--no-wait-on-missing]   (exit 2: timed out)\n"
+      "  latch create <path> --count N\n"
+      "  latch count-down <path>\n"
+      "  latch await <path> [--timeout-ms N]\n"
+      "  counter get <path>\n"
+      "  counter add <path> [N]\n"
       "  lease keep <key> <value> --ttl S [--no-heal]\n";
 } // namespace
 
@@ -43,5 +51,11 @@ int main(int argc, char **argv)
         return Cli::lockCommand(globals, args);
     if (command == QLatin1String("incr"))
         return Cli::incrCommand(globals, args);
+    if (command == QLatin1String("barrier"))
+        return Cli::barrierCommand(globals, args);
+    if (command == QLatin1String("latch"))
+        return Cli::latchCommand(globals, args);
+    if (command == QLatin1String("counter"))
+        return Cli::counterCommand(globals, args);
     return Cli::fail(QStringLiteral("unknown command: %1 (try etcdqt help)").arg(command));
 }

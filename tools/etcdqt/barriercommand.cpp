@@ -1,0 +1,244 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+// etcdqt barrier set|remove|wait: etcd-recipes' DistributedBarrier (key "<path>") from a shell.
+//   set <path> [--ttl S] [--hold-ms N]: sets the barrier on a self-healing lease of S seconds
+//     (2 by default), prints {"set":true,"path":P,"leaseId":L}, one {"leaseEvent":...} line per
+//     event of its lease while it holds, and after N ms (without --hold-ms: on SIGINT/SIGTERM)
+//     removes it and prints {"removed":true}. Exit status: 0 after the removal; 3 when the
+//     barrier was set already ({"set":false}, nothing changed) or stopped being this command's
+//     while it held it (its lease expired and another client set it before the heal; the other
+//     client's barrier is left alone); 128+N after signal N before the barrier was set.
+//   remove <path>: removes the barrier whoever set it, prints {"removed":true}; exit status 0.
+//   wait <path> [--timeout-ms N] [--no-wait-on-missing]: waits for the barrier to be removed,
+//     prints {"lifted":true} (exit 0) or, after N ms, {"lifted":false} (exit 2). A barrier
+//     nobody has set is waited for until it is set and removed, unless --no-wait-on-missing
+//     (then it has lifted at once). 128+N after signal N.
+// All: 1 on bad input or when etcd is unreachable. Nothing of the command's is left in etcd.
+#include "cli.h"
+
+#include <EtcdQt/etcdbarrier.h>
+
+#include <QtCore/qcoreapplication.h>
+#include <QtCore/qtimer.h>
+
+namespace Cli {
+
+namespace {
+
+constexpr int kNotHeldExitCode = 3;
+constexpr int kTimedOutExitCode = 2;
+
+const QString kUsage = QStringLiteral("usage: barrier set <path> [--ttl S] [--hold-ms N] | "
+                                      "barrier remove <path> | barrier wait <path> "
+                                      "[--timeout-ms N] [--no-wait-on-missing]");
+
+// The one remaining argument, the barrier's path; empty when the arguments are not just that.
+QString pathArgument(const QStringList &args)
+{
+    if (args.size() != 1 || args.first().startsWith(QLatin1String("--")))
+        return {};
+    return args.first();
+}
+
+QJsonObject describe(const EtcdLeaseEvent &e)
+{
+    QJsonObject o {{QStringLiteral("leaseEvent"), e.typeName()}};
+    if (e.type == EtcdLeaseEvent::Type::Restored) {
+        o.insert(QStringLiteral("old"), e.leaseId);
+        o.insert(QStringLiteral("new"), e.newLeaseId);
+    } else {
+        o.insert(QStringLiteral("lease"), e.leaseId);
+        o.insert(QStringLiteral("cause"), e.cause.toString());
+    }
+    return o;
+}
+
+int setCommand(const Globals &globals, QStringList args)
+{
+    const QString ttlText = takeOption(args, QStringLiteral("--ttl"), QStringLiteral("2"));
+    const bool holds = args.contains(QStringLiteral("--hold-ms"));
+    const QString holdText = takeOption(args, QStringLiteral("--hold-ms"));
+    bool ok = false;
+    const qint64 ttl = ttlText.toLongLong(&ok);
+    if (!ok || ttl <= 0)
+        return fail(QStringLiteral("--ttl must be a positive number of seconds"));
+    int holdMs = -1; // without --hold-ms: hold until SIGINT/SIGTERM
+    if (holds) {
+        holdMs = holdText.toInt(&ok);
+        if (!ok || holdMs < 0)
+            return fail(QStringLiteral("--hold-ms must be a number of milliseconds, 0 or more"));
+    }
+    const QString path = pathArgument(args);
+    if (path.isEmpty())
+        return fail(kUsage);
+
+    auto client = makeClient(globals);
+    EtcdBarrierOptions options;
+    options.ttl = std::chrono::seconds(ttl);
+    EtcdBarrier barrier(client.get(), path.toUtf8(), options);
+    enum class Stage { Setting, Holding, Removing, Leaving };
+    Stage stage = Stage::Setting;
+    int exitCode = 0;
+    QTimer hold;
+    hold.setSingleShot(true);
+    hold.setTimerType(Qt::PreciseTimer);
+    // Every way out goes through close(): closed() comes once etcd answered the revoke of a
+    // barrier still being set, so the process never ends with its key waiting out the TTL.
+    const auto leave = [&](int code) {
+        if (std::exchange(stage, Stage::Leaving) == Stage::Leaving)
+            return;
+        exitCode = code;
+        hold.stop();
+        barrier.close();
+    };
+    QObject::connect(
+        &barrier, &EtcdRecipe::closed, &barrier, [&exitCode] { QCoreApplication::exit(exitCode); });
+    // removeBarrier() answers once the key is deleted and its lease revoked.
+    const auto removeNow = [&] {
+        if (stage != Stage::Holding)
+            return;
+        stage = Stage::Removing;
+        hold.stop();
+        EtcdBoolReply *removal = barrier.removeBarrier();
+        QObject::connect(
+            removal, &EtcdReply::finished, &barrier, [&, removal](const EtcdStatus &s) {
+                if (!s.isOk())
+                    return leave(
+                        fail(QStringLiteral("cannot remove %1: %2").arg(path, s.toString())));
+                emitLine({{QStringLiteral("removed"), removal->result()}});
+                leave(0);
+            });
+    };
+    QObject::connect(&hold, &QTimer::timeout, &barrier, removeNow);
+    QObject::connect(&barrier, &EtcdBarrier::leaseEvent, &barrier,
+        [](const EtcdLeaseEvent &e) { emitLine(describe(e)); });
+    QObject::connect(&barrier, &EtcdBarrier::failed, &barrier, [&](const EtcdStatus &why) {
+        if (stage != Stage::Holding)
+            return;
+        fail(QStringLiteral("barrier %1 is not held by this command any more: %2")
+                 .arg(path, why.toString()));
+        leave(kNotHeldExitCode);
+    });
+    // Before it is set: close() revokes whatever lease is being set up, and nothing is left.
+    onTerminationSignal([&](int signal) {
+        if (stage == Stage::Setting)
+            leave(128 + signal);
+        else
+            removeNow();
+    });
+    // setBarrier() reads the key first: a barrier set already costs no lease.
+    EtcdBoolReply *setting = barrier.setBarrier();
+    QObject::connect(setting, &EtcdReply::finished, &barrier, [&, setting](const EtcdStatus &s) {
+        if (stage != Stage::Setting)
+            return; // a signal ended it meanwhile
+        if (!s.isOk())
+            return leave(fail(QStringLiteral("cannot set %1: %2").arg(path, s.toString())));
+        if (!setting->result()) {
+            emitLine({{QStringLiteral("set"), false}, {QStringLiteral("path"), path}});
+            fail(QStringLiteral("barrier %1 is set already").arg(path));
+            return leave(kNotHeldExitCode);
+        }
+        emitLine({{QStringLiteral("set"), true}, {QStringLiteral("path"), path},
+            {QStringLiteral("leaseId"), barrier.leaseId()}});
+        stage = Stage::Holding;
+        if (holdMs >= 0)
+            hold.start(holdMs);
+    });
+    return QCoreApplication::exec();
+}
+
+int removeCommand(const Globals &globals, QStringList args)
+{
+    const QString path = pathArgument(args);
+    if (path.isEmpty())
+        return fail(kUsage);
+    auto client = makeClient(globals);
+    EtcdBarrier barrier(client.get(), path.toUtf8());
+    int exitCode = 0;
+    QObject::connect(
+        &barrier, &EtcdRecipe::closed, &barrier, [&exitCode] { QCoreApplication::exit(exitCode); });
+    EtcdBoolReply *removal = barrier.removeBarrier();
+    QObject::connect(removal, &EtcdReply::finished, &barrier, [&, removal](const EtcdStatus &s) {
+        if (s.isOk())
+            emitLine({{QStringLiteral("removed"), removal->result()}});
+        else
+            exitCode = fail(QStringLiteral("cannot remove %1: %2").arg(path, s.toString()));
+        barrier.close();
+    });
+    return QCoreApplication::exec();
+}
+
+int waitCommand(const Globals &globals, QStringList args)
+{
+    const bool bounded = args.contains(QStringLiteral("--timeout-ms"));
+    const QString timeoutText = takeOption(args, QStringLiteral("--timeout-ms"));
+    const bool liftIfMissing = takeFlag(args, QStringLiteral("--no-wait-on-missing"));
+    bool ok = false;
+    int timeoutMs = -1; // without --timeout-ms: wait as long as it takes
+    if (bounded) {
+        timeoutMs = timeoutText.toInt(&ok);
+        if (!ok || timeoutMs <= 0)
+            return fail(QStringLiteral("--timeout-ms must be a positive number of milliseconds"));
+    }
+    const QString path = pathArgument(args);
+    if (path.isEmpty())
+        return fail(kUsage);
+
+    auto client = makeClient(globals);
+    EtcdBarrierOptions options;
+    options.waitOnMissingBarriers = !liftIfMissing;
+    EtcdBarrier barrier(client.get(), path.toUtf8(), options);
+    bool done = false;
+    int exitCode = 0;
+    QTimer deadline;
+    deadline.setSingleShot(true);
+    // close() ends the wait (and its watch); closed() follows on the next turn of the loop.
+    const auto leave = [&](int code) {
+        if (std::exchange(done, true))
+            return;
+        exitCode = code;
+        deadline.stop();
+        barrier.close();
+    };
+    QObject::connect(
+        &barrier, &EtcdRecipe::closed, &barrier, [&exitCode] { QCoreApplication::exit(exitCode); });
+    QObject::connect(&barrier, &EtcdBarrier::lifted, &barrier, [&] {
+        if (done)
+            return;
+        emitLine({{QStringLiteral("lifted"), true}});
+        leave(0);
+    });
+    QObject::connect(&deadline, &QTimer::timeout, &barrier, [&] {
+        if (done)
+            return;
+        emitLine({{QStringLiteral("lifted"), false}});
+        leave(kTimedOutExitCode);
+    });
+    // A wait that cannot go on (etcd unreachable, the watch failed) ends with an error.
+    QObject::connect(&barrier, &EtcdRecipe::errorOccurred, &barrier,
+        [&](const QString &, const EtcdStatus &why) {
+            if (!done)
+                leave(fail(QStringLiteral("cannot wait on %1: %2").arg(path, why.toString())));
+        });
+    onTerminationSignal([&](int signal) { leave(128 + signal); });
+    if (timeoutMs > 0)
+        deadline.start(timeoutMs);
+    barrier.startWaiting();
+    return QCoreApplication::exec();
+}
+
+} // namespace
+
+int barrierCommand(const Globals &globals, QStringList args)
+{
+    const QString verb = args.isEmpty() ? QString() : args.takeFirst();
+    if (verb == QLatin1String("set"))
+        return setCommand(globals, args);
+    if (verb == QLatin1String("remove"))
+        return removeCommand(globals, args);
+    if (verb == QLatin1String("wait"))
+        return waitCommand(globals, args);
+    return fail(kUsage);
+}
+
+} // namespace Cli
