@@ -94,6 +94,31 @@ void tst_Examples::runs_data()
                                    u"B holds the lock: fencing token"_s,
                                    u"guarded by that token: refused (succeeded() false)"_s,
                                    u"unguarded, a plain put: committed"_s, u"closed"_s};
+    QTest::newRow("barrier-gate")
+        << QStringLiteral(EXAMPLE_BARRIER_GATE) << QStringList()
+        << QStringList {u"the coordinator set the barrier /example/barriers/gate"_s,
+               u"3 workers wait at the gate"_s, u"the coordinator removes the barrier"_s,
+               u"passed the gate"_s, u"all 3 workers passed the gate"_s, u"closed"_s};
+    QTest::newRow("barrier-rendezvous")
+        << QStringLiteral(EXAMPLE_BARRIER_RENDEZVOUS) << QStringList()
+        << QStringList {u"4 workers meet at /example/barriers/rendezvous"_s, u"worker 4 arrives"_s,
+               u"released"_s, u"all 4 workers arrived; released"_s, u"closed"_s};
+    QTest::newRow("barrier-phases")
+        << QStringLiteral(EXAMPLE_BARRIER_PHASES) << QStringList()
+        << QStringList {u"3 workers run one phase together at /example/barriers/phases"_s,
+               u"worker 3 enters"_s, u"all entered, works for"_s, u"is done and leaves"_s,
+               u"goes on: all left"_s, u"all 3 workers entered together and left together: yes"_s,
+               u"closed"_s};
+    QTest::newRow("counter") << QStringLiteral(EXAMPLE_COUNTER) << QStringList()
+                             << QStringList {u"4 workers increment /example/counter"_s,
+                                    u"100 increments returned 100 distinct values"_s,
+                                    u"counter = 100"_s, u"removed /example/counter"_s};
+    QTest::newRow("countdownlatch")
+        << QStringLiteral(EXAMPLE_COUNTDOWNLATCH) << QStringList()
+        << QStringList {u"created /example/latch with count 3"_s,
+               u"worker 1 counted down: 2 left"_s, u"opened (signal) at count 0"_s,
+               u"await() on a worker thread returned true"_s, u"removed /example/latch"_s,
+               u"closed"_s};
 }
 
 void tst_Examples::runs()
@@ -112,6 +137,12 @@ void tst_Examples::runs()
         QVERIFY2(at >= 0, qPrintable(u"missing \"%1\" in:\n%2"_s.arg(line, output)));
     }
     verifyNoLeases();
+    // The barrier examples leave no key behind either.
+    EtcdRangeOptions under;
+    under.prefix = true;
+    under.countOnly = true;
+    QTRY_COMPARE_WITH_TIMEOUT(
+        await(m_client->get("/example/barriers/"_ba, under))->count(), qint64(0), 2000);
 }
 
 void tst_Examples::selfHealingClosesOnCtrlC()
