@@ -1,0 +1,67 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+#include "etcdqmlconvert_p.h"
+
+#include <EtcdQt/etcdfencing.h>
+#include <EtcdQt/etcdleaseevent.h>
+#include <EtcdQt/etcdstatus.h>
+
+#include <algorithm>
+#include <limits>
+
+Q_LOGGING_CATEGORY(lcEtcdQml, "etcdqt.qml")
+
+namespace Etcd::Qml {
+
+std::chrono::seconds ttlFromMilliseconds(int ms)
+{
+    return std::chrono::seconds(std::max(1, (ms + 999) / 1000));
+}
+
+int toMilliseconds(std::chrono::milliseconds duration)
+{
+    const auto count = std::clamp<qint64>(duration.count(), 0, std::numeric_limits<int>::max());
+    return int(count);
+}
+
+QList<QUrl> toEndpoints(const QVariantList &list)
+{
+    QList<QUrl> urls;
+    for (const QVariant &entry : list) {
+        if (entry.metaType() == QMetaType::fromType<QUrl>()) {
+            urls.append(entry.toUrl());
+            continue;
+        }
+        QString text = entry.toString().trimmed();
+        if (text.isEmpty())
+            continue;
+        if (!text.contains(QLatin1String("://")))
+            text.prepend(QLatin1String("http://"));
+        urls.append(QUrl(text));
+    }
+    return urls;
+}
+
+QVariantMap toVariantMap(const EtcdFencingToken &token)
+{
+    return {
+        {QStringLiteral("key"), QString::fromUtf8(token.key)},
+        {QStringLiteral("leaseId"), token.leaseId},
+        {QStringLiteral("revision"), token.revision},
+        {QStringLiteral("valid"), token.isValid()},
+    };
+}
+
+QVariantMap toVariantMap(const EtcdLeaseEvent &event)
+{
+    return {
+        {QStringLiteral("type"), int(event.type)},
+        {QStringLiteral("typeName"), event.typeName()},
+        {QStringLiteral("leaseId"), event.leaseId},
+        {QStringLiteral("newLeaseId"), event.newLeaseId},
+        {QStringLiteral("code"), int(event.cause.code())},
+        {QStringLiteral("message"), event.cause.message()},
+    };
+}
+
+} // namespace Etcd::Qml
