@@ -42,11 +42,16 @@ QList<QUrl> toEndpoints(const QVariantList &list)
     return urls;
 }
 
+QString leaseIdToString(qint64 leaseId)
+{
+    return leaseId > 0 ? QString::number(leaseId) : QString();
+}
+
 QVariantMap toVariantMap(const EtcdFencingToken &token)
 {
     return {
         {QStringLiteral("key"), QString::fromUtf8(token.key)},
-        {QStringLiteral("leaseId"), token.leaseId},
+        {QStringLiteral("leaseId"), leaseIdToString(token.leaseId)},
         {QStringLiteral("revision"), token.revision},
         {QStringLiteral("valid"), token.isValid()},
     };
@@ -57,8 +62,8 @@ QVariantMap toVariantMap(const EtcdLeaseEvent &event)
     return {
         {QStringLiteral("type"), int(event.type)},
         {QStringLiteral("typeName"), event.typeName()},
-        {QStringLiteral("leaseId"), event.leaseId},
-        {QStringLiteral("newLeaseId"), event.newLeaseId},
+        {QStringLiteral("leaseId"), leaseIdToString(event.leaseId)},
+        {QStringLiteral("newLeaseId"), leaseIdToString(event.newLeaseId)},
         {QStringLiteral("code"), int(event.cause.code())},
         {QStringLiteral("message"), event.cause.message()},
     };

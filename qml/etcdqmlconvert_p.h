@@ -24,9 +24,12 @@ std::chrono::seconds ttlFromMilliseconds(int ms);
 int toMilliseconds(std::chrono::milliseconds duration);
 // Strings ("host:port" or "http://host:port") and urls; "host:port" gets "http://".
 QList<QUrl> toEndpoints(const QVariantList &list);
-// {key, leaseId, revision, valid}
+// Lease ids use all 64 bits, beyond a JS number's 53: QML sees them as decimal strings,
+// empty for "no lease".
+QString leaseIdToString(qint64 leaseId);
+// {key, leaseId (string), revision, valid}
 QVariantMap toVariantMap(const EtcdFencingToken &token);
-// {type, typeName, leaseId, newLeaseId, code, message}
+// {type, typeName, leaseId, newLeaseId (strings), code, message}
 QVariantMap toVariantMap(const EtcdLeaseEvent &event);
 
 } // namespace Etcd::Qml

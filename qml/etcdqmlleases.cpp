@@ -69,6 +69,14 @@ qint64 EtcdQmlTransientKeyValue::leaseId() const
     return m_leaseId;
 }
 
+/*! \qmlproperty string TransientKeyValue::leaseId
+    The current lease id in decimal (a string: ids use more bits than a JS number holds);
+    empty while there is none. */
+QString EtcdQmlTransientKeyValue::leaseIdString() const
+{
+    return Etcd::Qml::leaseIdToString(m_leaseId);
+}
+
 /*! \qmlmethod int TransientKeyValue::remainingValidity()
     Milliseconds the key is known to live without another keep-alive answer (0: none). */
 int EtcdQmlTransientKeyValue::remainingValidity() const
@@ -143,6 +151,14 @@ void EtcdQmlLease::setTtl(int ms)
 qint64 EtcdQmlLease::leaseId() const
 {
     return m_leaseId;
+}
+
+/*! \qmlproperty string Lease::leaseId
+    The current lease id in decimal (a string: ids use more bits than a JS number holds);
+    empty while there is none. */
+QString EtcdQmlLease::leaseIdString() const
+{
+    return Etcd::Qml::leaseIdToString(m_leaseId);
 }
 
 EtcdQmlLease::State EtcdQmlLease::state() const

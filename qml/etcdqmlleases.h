@@ -26,7 +26,7 @@ class EtcdQmlTransientKeyValue : public EtcdQmlRecipe
     Q_PROPERTY(QString key READ key WRITE setKey NOTIFY keyChanged)
     Q_PROPERTY(QString value READ value WRITE setValue NOTIFY valueChanged)
     Q_PROPERTY(int ttl READ ttl WRITE setTtl NOTIFY ttlChanged)
-    Q_PROPERTY(qint64 leaseId READ leaseId NOTIFY leaseIdChanged)
+    Q_PROPERTY(QString leaseId READ leaseIdString NOTIFY leaseIdChanged)
 public:
     explicit EtcdQmlTransientKeyValue(QObject *parent = nullptr);
     ~EtcdQmlTransientKeyValue() override;
@@ -38,6 +38,7 @@ public:
     [[nodiscard]] int ttl() const;
     void setTtl(int ms);
     [[nodiscard]] qint64 leaseId() const;
+    [[nodiscard]] QString leaseIdString() const;
 
     Q_INVOKABLE int remainingValidity() const;
 
@@ -68,7 +69,7 @@ class EtcdQmlLease : public EtcdQmlRecipe
     Q_OBJECT
     QML_NAMED_ELEMENT(Lease)
     Q_PROPERTY(int ttl READ ttl WRITE setTtl NOTIFY ttlChanged)
-    Q_PROPERTY(qint64 leaseId READ leaseId NOTIFY leaseIdChanged)
+    Q_PROPERTY(QString leaseId READ leaseIdString NOTIFY leaseIdChanged)
     Q_PROPERTY(State state READ state NOTIFY stateChanged)
 public:
     // EtcdSelfHealingKeepAlive::State
@@ -81,6 +82,7 @@ public:
     [[nodiscard]] int ttl() const;
     void setTtl(int ms);
     [[nodiscard]] qint64 leaseId() const;
+    [[nodiscard]] QString leaseIdString() const;
     [[nodiscard]] State state() const;
 
     Q_INVOKABLE int remainingValidity() const;

@@ -1,0 +1,166 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+
+// The recipe types against a real etcd (tst_qmlrecipes.cpp starts it). Every test works under
+// its own path and waits on conditions and signals, never on time alone.
+
+import QtQuick
+import QtTest
+import EtcdQt
+
+Item {
+    id: root
+
+    property int serial: 0
+
+    function uniquePath(name) {
+        serial += 1
+        return "/qmltest/" + name + "/" + Date.now() + "-" + serial
+    }
+
+    EtcdClient {
+        id: etcd
+        endpoints: [etcdUrl]
+    }
+
+    Component {
+        id: electionComponent
+        LeaderElection { client: etcd; ttl: 2000 }
+    }
+    Component {
+        id: lockComponent
+        DistributedLock { client: etcd; ttl: 2000 }
+    }
+    Component {
+        id: keyValueComponent
+        TransientKeyValue { client: etcd; ttl: 2000 }
+    }
+    Component {
+        id: leaseComponent
+        Lease { client: etcd; ttl: 2000 }
+    }
+    Component {
+        id: watchComponent
+        Watch { client: etcd; prefix: true }
+    }
+    Component {
+        id: spyComponent
+        SignalSpy {}
+    }
+
+    TestCase {
+        name: "EtcdQtRecipes"
+
+        function init() {
+            if (!etcdTest.available)
+                skip("etcd is not installed")
+            tryCompare(etcd, "state", EtcdClient.Connected, 20000)
+        }
+
+        function spyOn(target, signalName) {
+            return createTemporaryObject(spyComponent, root,
+                                         { target: target, signalName: signalName })
+        }
+
+        function test_electionHandOff() {
+            const path = uniquePath("election")
+            const a = createTemporaryObject(electionComponent, root,
+                                            { path: path, clientId: "a", active: true })
+            tryCompare(a, "isLeader", true, 10000)
+            verify(a.fencingToken.valid)
+            const b = createTemporaryObject(electionComponent, root,
+                                            { path: path, clientId: "b", active: true })
+            const bElected = spyOn(b, "elected")
+            const aRelinquished = spyOn(a, "relinquished")
+            tryVerify(() => b.participants !== null && b.participants.count === 2, 10000,
+                      "both participants listed")
+            tryCompare(b, "leader", "a", 10000)
+            compare(b.isLeader, false)
+
+            a.active = false // resigns
+            bElected.wait(10000)
+            compare(b.isLeader, true)
+            compare(a.isLeader, false)
+            verify(aRelinquished.count <= 1)
+            verify(b.fencingToken.revision > 0)
+            tryCompare(b, "leader", "b", 10000)
+            tryVerify(() => b.participants.count === 1, 10000, "a left the participants")
+        }
+
+        function test_lockExclusion() {
+            const path = uniquePath("lock")
+            const keys = createTemporaryObject(watchComponent, root,
+                                               { key: path + "/", active: true })
+            tryCompare(keys, "ready", true, 10000)
+            const a = createTemporaryObject(lockComponent, root, { path: path, active: true })
+            tryCompare(a, "held", true, 10000)
+            const firstRevision = a.fencingToken.revision
+            const b = createTemporaryObject(lockComponent, root, { path: path, active: true })
+            const bAcquired = spyOn(b, "acquired")
+            // b's waiting key is in etcd: b has asked, and must not hold the lock.
+            tryCompare(keys.model, "count", 2, 10000)
+            compare(b.held, false)
+            compare(a.held, true)
+
+            a.active = false // unlocks
+            bAcquired.wait(10000)
+            compare(b.held, true)
+            compare(a.held, false)
+            verify(b.fencingToken.revision > firstRevision)
+            b.active = false
+            tryCompare(keys.model, "count", 0, 10000)
+        }
+
+        function test_transientKeyValueVisibleToWatch() {
+            const path = uniquePath("transient")
+            const watch = createTemporaryObject(watchComponent, root,
+                                                { key: path + "/", active: true })
+            tryCompare(watch, "ready", true, 10000)
+            compare(watch.model.count, 0)
+            const kv = createTemporaryObject(keyValueComponent, root,
+                                             { key: path + "/k1", value: "v1", active: true })
+            tryCompare(watch.model, "count", 1, 10000)
+            compare(watch.model.value(path + "/k1"), "v1")
+            verify(kv.leaseId !== "")
+
+            kv.active = false // revokes the lease: the key goes with it
+            tryCompare(watch.model, "count", 0, 10000)
+            compare(kv.leaseId, "")
+        }
+
+        function test_leaseLossReachesQml() {
+            const lease = createTemporaryObject(leaseComponent, root, { active: true })
+            tryCompare(lease, "state", Lease.Alive, 10000)
+            const first = lease.leaseId
+            verify(first !== "")
+            verify(lease.remainingValidity() > 0)
+            const events = spyOn(lease, "leaseEvent")
+            const lost = spyOn(lease, "leaseLost")
+            const states = []
+            lease.stateChanged.connect(() => states.push(lease.state))
+
+            etcdTest.revokeLease(first)
+            lost.wait(10000)
+            verify(events.count >= 1)
+            compare(events.signalArguments[0][0].type, LeaseEvent.Expired)
+            compare(events.signalArguments[0][0].leaseId, first)
+            verify(states.indexOf(Lease.Alive) === -1 || states.length > 1, "state left Alive")
+            verify(states[0] !== Lease.Alive, "the first state change is away from Alive")
+            // It heals: a new lease, Alive again.
+            tryCompare(lease, "state", Lease.Alive, 10000)
+            verify(lease.leaseId !== "" && lease.leaseId !== first)
+        }
+
+        function test_lockLossReachesQml() {
+            const path = uniquePath("lockloss")
+            const lock = createTemporaryObject(lockComponent, root, { path: path, active: true })
+            tryCompare(lock, "held", true, 10000)
+            const lost = spyOn(lock, "lockLost")
+            etcdTest.revokeLease(lock.fencingToken.leaseId)
+            lost.wait(10000)
+            compare(lock.held, false)
+            verify(lost.signalArguments[0][0] !== 0, "a reason code")
+            verify(lost.signalArguments[0][1].length > 0, "a reason message")
+        }
+    }
+}
