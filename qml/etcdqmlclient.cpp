@@ -6,6 +6,12 @@
 #include <EtcdQt/etcdclient.h>
 #include <EtcdQt/etcdstatus.h>
 
+#include <QtCore/qcoreapplication.h>
+#include <QtCore/qthread.h>
+#include <QtCore/qtimer.h>
+
+#include <algorithm>
+
 /*!
     \qmltype EtcdClient
     \inqmlmodule EtcdQt
@@ -36,10 +42,7 @@ EtcdQmlClient::EtcdQmlClient(QObject *parent) : QObject(parent), d(new Private) 
 /*! Recipes let go of the client first, so their leases are revoked through it. */
 EtcdQmlClient::~EtcdQmlClient()
 {
-    if (d->client) {
-        Q_EMIT etcdClientAboutToReset();
-        d->client.reset();
-    }
+    retireClient();
 }
 
 QVariantList EtcdQmlClient::endpoints() const
@@ -210,11 +213,7 @@ void EtcdQmlClient::rebuild()
 {
     if (!d->complete)
         return;
-    if (d->client) {
-        Q_EMIT etcdClientAboutToReset(); // recipes close on it while it still exists
-        d->client->disconnect(this);
-        d->client.reset();
-    }
+    retireClient();
     const State previous = d->state;
     d->state = Disconnected;
     if (d->active && !d->endpoints.isEmpty()) {
@@ -240,6 +239,28 @@ void EtcdQmlClient::rebuild()
     if (previous != d->state)
         Q_EMIT stateChanged();
     Q_EMIT etcdClientChanged();
+}
+
+// Recipes close on the old client while it exists (resign, unlock, revoke). Deleting it at
+// once would cancel those calls and leave the leases to their TTL, so it stays up to one
+// call deadline (at most 5 s), owned by the application, which deletes it on exit at the
+// latest. Nothing here waits.
+void EtcdQmlClient::retireClient()
+{
+    if (!d->client)
+        return;
+    Q_EMIT etcdClientAboutToReset();
+    d->client->disconnect(this);
+    QCoreApplication *app = QCoreApplication::instance();
+    if (!app || app->thread() != QThread::currentThread()) {
+        d->client.reset();
+        return;
+    }
+    EtcdClient *client = d->client.release();
+    client->setParent(app);
+    const auto grace = std::clamp(
+        client->callDeadline(), std::chrono::milliseconds(100), std::chrono::milliseconds(5000));
+    QTimer::singleShot(grace, client, [client] { delete client; });
 }
 
 void EtcdQmlClient::setError(const EtcdStatus &status)

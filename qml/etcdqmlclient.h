@@ -83,6 +83,7 @@ Q_SIGNALS:
 
 private:
     void rebuild();
+    void retireClient();
     void setError(const EtcdStatus &status);
 
     struct Private;

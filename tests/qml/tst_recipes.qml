@@ -43,6 +43,23 @@ Item {
         id: watchComponent
         Watch { client: etcd; prefix: true }
     }
+    // A page with a connection of its own, as a Loader would create and destroy it.
+    Component {
+        id: pageComponent
+        Item {
+            property alias keyValue: pageKeyValue
+            EtcdClient {
+                id: pageClient
+                endpoints: [etcdUrl]
+            }
+            TransientKeyValue {
+                id: pageKeyValue
+                client: pageClient
+                ttl: 10000
+                active: true
+            }
+        }
+    }
     Component {
         id: spyComponent
         SignalSpy {}
@@ -126,6 +143,21 @@ Item {
             kv.active = false // revokes the lease: the key goes with it
             tryCompare(watch.model, "count", 0, 10000)
             compare(kv.leaseId, "")
+        }
+
+        // Destroying a page (its client included) revokes its lease: the key goes long before
+        // its 10 s TTL would remove it.
+        function test_destroyedPageRevokesItsLease() {
+            const path = uniquePath("page")
+            const watch = createTemporaryObject(watchComponent, root,
+                                                { key: path + "/", active: true })
+            tryCompare(watch, "ready", true, 10000)
+            const page = pageComponent.createObject(root)
+            page.keyValue.key = path + "/k"
+            page.keyValue.value = "v"
+            tryCompare(watch.model, "count", 1, 10000)
+            page.destroy()
+            tryCompare(watch.model, "count", 0, 4000)
         }
 
         function test_leaseLossReachesQml() {
