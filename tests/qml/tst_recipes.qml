@@ -1,7 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
 
-// The recipe types against a real etcd (tst_qmlrecipes.cpp starts it). Every test works under
+// The recipe types against a real etcd (tst_qmlrecipes.cpp starts it and sets the context
+// properties etcdUrl and etcdTest, hence the few "qmllint disable unqualified"). Every test works under
 // its own path and waits on conditions and signals, never on time alone.
 
 import QtQuick
@@ -20,41 +21,43 @@ Item {
 
     EtcdClient {
         id: etcd
-        endpoints: [etcdUrl]
+        endpoints: [etcdUrl] // qmllint disable unqualified
     }
 
     Component {
         id: electionComponent
-        LeaderElection { client: etcd; ttl: 2000 }
+        LeaderElection { ttl: 2000 }
     }
     Component {
         id: lockComponent
-        DistributedLock { client: etcd; ttl: 2000 }
+        DistributedLock { ttl: 2000 }
     }
     Component {
         id: keyValueComponent
-        TransientKeyValue { client: etcd; ttl: 2000 }
+        TransientKeyValue { ttl: 2000 }
     }
     Component {
         id: leaseComponent
-        Lease { client: etcd; ttl: 2000 }
+        Lease { ttl: 2000 }
     }
     Component {
         id: watchComponent
-        Watch { client: etcd; prefix: true }
+        Watch { prefix: true }
     }
     // A page with a connection of its own, as a Loader would create and destroy it.
     Component {
         id: pageComponent
         Item {
-            property alias keyValue: pageKeyValue
+            id: page
+            property string key
             EtcdClient {
                 id: pageClient
-                endpoints: [etcdUrl]
+                endpoints: [etcdUrl] // qmllint disable unqualified
             }
             TransientKeyValue {
-                id: pageKeyValue
                 client: pageClient
+                key: page.key
+                value: "v"
                 ttl: 10000
                 active: true
             }
@@ -69,9 +72,15 @@ Item {
         name: "EtcdQtRecipes"
 
         function init() {
-            if (!etcdTest.available)
+            if (!etcdTest.available) // qmllint disable unqualified
                 skip("etcd is not installed")
             tryCompare(etcd, "state", EtcdClient.Connected, 20000)
+        }
+
+        // Recipe items on the shared client (ids outside a Component are out of its scope).
+        function make(component, properties) {
+            properties.client = etcd
+            return createTemporaryObject(component, root, properties)
         }
 
         function spyOn(target, signalName) {
@@ -80,13 +89,11 @@ Item {
         }
 
         function test_electionHandOff() {
-            const path = uniquePath("election")
-            const a = createTemporaryObject(electionComponent, root,
-                                            { path: path, clientId: "a", active: true })
+            const path = root.uniquePath("election")
+            const a = make(electionComponent, { path: path, clientId: "a", active: true })
             tryCompare(a, "isLeader", true, 10000)
             verify(a.fencingToken.valid)
-            const b = createTemporaryObject(electionComponent, root,
-                                            { path: path, clientId: "b", active: true })
+            const b = make(electionComponent, { path: path, clientId: "b", active: true })
             const bElected = spyOn(b, "elected")
             const aRelinquished = spyOn(a, "relinquished")
             tryVerify(() => b.participants !== null && b.participants.count === 2, 10000,
@@ -105,14 +112,13 @@ Item {
         }
 
         function test_lockExclusion() {
-            const path = uniquePath("lock")
-            const keys = createTemporaryObject(watchComponent, root,
-                                               { key: path + "/", active: true })
+            const path = root.uniquePath("lock")
+            const keys = make(watchComponent, { key: path + "/", active: true })
             tryCompare(keys, "ready", true, 10000)
-            const a = createTemporaryObject(lockComponent, root, { path: path, active: true })
+            const a = make(lockComponent, { path: path, active: true })
             tryCompare(a, "held", true, 10000)
             const firstRevision = a.fencingToken.revision
-            const b = createTemporaryObject(lockComponent, root, { path: path, active: true })
+            const b = make(lockComponent, { path: path, active: true })
             const bAcquired = spyOn(b, "acquired")
             // b's waiting key is in etcd: b has asked, and must not hold the lock.
             tryCompare(keys.model, "count", 2, 10000)
@@ -129,13 +135,11 @@ Item {
         }
 
         function test_transientKeyValueVisibleToWatch() {
-            const path = uniquePath("transient")
-            const watch = createTemporaryObject(watchComponent, root,
-                                                { key: path + "/", active: true })
+            const path = root.uniquePath("transient")
+            const watch = make(watchComponent, { key: path + "/", active: true })
             tryCompare(watch, "ready", true, 10000)
             compare(watch.model.count, 0)
-            const kv = createTemporaryObject(keyValueComponent, root,
-                                             { key: path + "/k1", value: "v1", active: true })
+            const kv = make(keyValueComponent, { key: path + "/k1", value: "v1", active: true })
             tryCompare(watch.model, "count", 1, 10000)
             compare(watch.model.value(path + "/k1"), "v1")
             verify(kv.leaseId !== "")
@@ -148,20 +152,17 @@ Item {
         // Destroying a page (its client included) revokes its lease: the key goes long before
         // its 10 s TTL would remove it.
         function test_destroyedPageRevokesItsLease() {
-            const path = uniquePath("page")
-            const watch = createTemporaryObject(watchComponent, root,
-                                                { key: path + "/", active: true })
+            const path = root.uniquePath("page")
+            const watch = make(watchComponent, { key: path + "/", active: true })
             tryCompare(watch, "ready", true, 10000)
-            const page = pageComponent.createObject(root)
-            page.keyValue.key = path + "/k"
-            page.keyValue.value = "v"
+            const page = pageComponent.createObject(root, { key: path + "/k" })
             tryCompare(watch.model, "count", 1, 10000)
             page.destroy()
             tryCompare(watch.model, "count", 0, 4000)
         }
 
         function test_leaseLossReachesQml() {
-            const lease = createTemporaryObject(leaseComponent, root, { active: true })
+            const lease = make(leaseComponent, { active: true })
             tryCompare(lease, "state", Lease.Alive, 10000)
             const first = lease.leaseId
             verify(first !== "")
@@ -171,7 +172,7 @@ Item {
             const states = []
             lease.stateChanged.connect(() => states.push(lease.state))
 
-            etcdTest.revokeLease(first)
+            etcdTest.revokeLease(first) // qmllint disable unqualified
             lost.wait(10000)
             verify(events.count >= 1)
             compare(events.signalArguments[0][0].type, LeaseEvent.Expired)
@@ -184,11 +185,12 @@ Item {
         }
 
         function test_lockLossReachesQml() {
-            const path = uniquePath("lockloss")
-            const lock = createTemporaryObject(lockComponent, root, { path: path, active: true })
+            const path = root.uniquePath("lockloss")
+            const lock = make(lockComponent, { path: path, active: true })
             tryCompare(lock, "held", true, 10000)
             const lost = spyOn(lock, "lockLost")
-            etcdTest.revokeLease(lock.fencingToken.leaseId)
+            const leaseId = lock.fencingToken.leaseId
+            etcdTest.revokeLease(leaseId) // qmllint disable unqualified
             lost.wait(10000)
             compare(lock.held, false)
             verify(lost.signalArguments[0][0] !== 0, "a reason code")
