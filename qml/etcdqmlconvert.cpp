@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
 #include "etcdqmlconvert_p.h"
+#include "etcdqmlvalues.h"
 
 #include <EtcdQt/etcdfencing.h>
 #include <EtcdQt/etcdleaseevent.h>
@@ -47,26 +48,16 @@ QString leaseIdToString(qint64 leaseId)
     return leaseId > 0 ? QString::number(leaseId) : QString();
 }
 
-QVariantMap toVariantMap(const EtcdFencingToken &token)
-{
-    return {
-        {QStringLiteral("key"), QString::fromUtf8(token.key)},
-        {QStringLiteral("leaseId"), leaseIdToString(token.leaseId)},
-        {QStringLiteral("revision"), token.revision},
-        {QStringLiteral("valid"), token.isValid()},
-    };
-}
-
-QVariantMap toVariantMap(const EtcdLeaseEvent &event)
-{
-    return {
-        {QStringLiteral("type"), int(event.type)},
-        {QStringLiteral("typeName"), event.typeName()},
-        {QStringLiteral("leaseId"), leaseIdToString(event.leaseId)},
-        {QStringLiteral("newLeaseId"), leaseIdToString(event.newLeaseId)},
-        {QStringLiteral("code"), int(event.cause.code())},
-        {QStringLiteral("message"), event.cause.message()},
-    };
-}
-
 } // namespace Etcd::Qml
+
+EtcdQmlFencingToken::EtcdQmlFencingToken(const EtcdFencingToken &token)
+    : key(QString::fromUtf8(token.key)), leaseId(Etcd::Qml::leaseIdToString(token.leaseId)),
+      revision(token.isValid() ? double(token.revision) : 0)
+{ }
+
+EtcdQmlLeaseEvent::EtcdQmlLeaseEvent(const EtcdLeaseEvent &event)
+    : type(int(event.type)), typeName(event.typeName()),
+      leaseId(Etcd::Qml::leaseIdToString(event.leaseId)),
+      newLeaseId(Etcd::Qml::leaseIdToString(event.newLeaseId)), code(int(event.cause.code())),
+      message(event.cause.message())
+{ }

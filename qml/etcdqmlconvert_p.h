@@ -27,9 +27,5 @@ QList<QUrl> toEndpoints(const QVariantList &list);
 // Lease ids use all 64 bits, beyond a JS number's 53: QML sees them as decimal strings,
 // empty for "no lease".
 QString leaseIdToString(qint64 leaseId);
-// {key, leaseId (string), revision, valid}
-QVariantMap toVariantMap(const EtcdFencingToken &token);
-// {type, typeName, leaseId, newLeaseId (strings), code, message}
-QVariantMap toVariantMap(const EtcdLeaseEvent &event);
 
 } // namespace Etcd::Qml

@@ -83,7 +83,7 @@ QAbstractItemModel *EtcdQmlLeaderElection::participants() const
     return m_participants;
 }
 
-QVariantMap EtcdQmlLeaderElection::fencingToken() const
+EtcdQmlFencingToken EtcdQmlLeaderElection::fencingToken() const
 {
     return m_fencingToken;
 }
@@ -141,8 +141,8 @@ void EtcdQmlLeaderElection::recipeStopped()
     m_isLeader = false;
     if (wasLeader)
         Q_EMIT isLeaderChanged();
-    if (!m_fencingToken.isEmpty()) {
-        m_fencingToken.clear();
+    if (m_fencingToken.isValid()) {
+        m_fencingToken = {};
         Q_EMIT fencingTokenChanged();
     }
     m_participants.clear();
@@ -156,8 +156,8 @@ void EtcdQmlLeaderElection::syncLeadership()
     if (!latch)
         return;
     const bool leading = latch->hasLeadership();
-    const QVariantMap token
-        = leading ? Etcd::Qml::toVariantMap(latch->fencingToken()) : QVariantMap();
+    const EtcdQmlFencingToken token
+        = leading ? EtcdQmlFencingToken(latch->fencingToken()) : EtcdQmlFencingToken();
     if (token != m_fencingToken) {
         m_fencingToken = token;
         Q_EMIT fencingTokenChanged();

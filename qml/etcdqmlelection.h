@@ -3,6 +3,7 @@
 #pragma once
 
 #include "etcdqmlrecipe.h"
+#include "etcdqmlvalues.h"
 
 #include <QtCore/qabstractitemmodel.h>
 #include <QtCore/qvariant.h>
@@ -17,7 +18,7 @@ class EtcdQmlLeaderElection : public EtcdQmlRecipe
     Q_PROPERTY(bool isLeader READ isLeader NOTIFY isLeaderChanged)
     Q_PROPERTY(QString leader READ leader NOTIFY leaderChanged)
     Q_PROPERTY(QAbstractItemModel *participants READ participants NOTIFY participantsChanged)
-    Q_PROPERTY(QVariantMap fencingToken READ fencingToken NOTIFY fencingTokenChanged)
+    Q_PROPERTY(EtcdQmlFencingToken fencingToken READ fencingToken NOTIFY fencingTokenChanged)
 public:
     explicit EtcdQmlLeaderElection(QObject *parent = nullptr);
     ~EtcdQmlLeaderElection() override;
@@ -31,7 +32,7 @@ public:
     [[nodiscard]] bool isLeader() const;
     [[nodiscard]] QString leader() const;
     [[nodiscard]] QAbstractItemModel *participants() const;
-    [[nodiscard]] QVariantMap fencingToken() const;
+    [[nodiscard]] EtcdQmlFencingToken fencingToken() const;
 
 Q_SIGNALS:
     void pathChanged();
@@ -60,7 +61,7 @@ private:
     bool m_isLeader = false;
     QString m_leader;
     QPointer<QAbstractItemModel> m_participants;
-    QVariantMap m_fencingToken;
+    EtcdQmlFencingToken m_fencingToken;
 };
 
 class EtcdQmlLeaderObserver : public EtcdQmlRecipe

@@ -98,7 +98,7 @@ QObject *EtcdQmlTransientKeyValue::startRecipe(EtcdClient *client)
     connect(
         kv, &EtcdTransientKeyValue::leaseIdChanged, this, &EtcdQmlTransientKeyValue::setLeaseId);
     connect(kv, &EtcdTransientKeyValue::leaseEvent, this,
-        [this](const EtcdLeaseEvent &event) { Q_EMIT leaseEvent(Etcd::Qml::toVariantMap(event)); });
+        [this](const EtcdLeaseEvent &event) { Q_EMIT leaseEvent(EtcdQmlLeaseEvent(event)); });
     connect(kv, &EtcdTransientKeyValue::leaseLost, this, [this](const EtcdStatus &reason) {
         Q_EMIT leaseLost(int(reason.code()), reason.message());
     });
@@ -186,7 +186,7 @@ QObject *EtcdQmlLease::startRecipe(EtcdClient *client)
     connect(lease, &EtcdSelfHealingKeepAlive::stateChanged, this,
         [this](EtcdSelfHealingKeepAlive::State state) { setState(State(int(state))); });
     connect(lease, &EtcdSelfHealingKeepAlive::leaseEvent, this,
-        [this](const EtcdLeaseEvent &event) { Q_EMIT leaseEvent(Etcd::Qml::toVariantMap(event)); });
+        [this](const EtcdLeaseEvent &event) { Q_EMIT leaseEvent(EtcdQmlLeaseEvent(event)); });
     connect(lease, &EtcdSelfHealingKeepAlive::leaseLost, this, [this](const EtcdStatus &reason) {
         Q_EMIT leaseLost(int(reason.code()), reason.message());
     });

@@ -3,10 +3,9 @@
 #pragma once
 
 #include "etcdqmlrecipe.h"
+#include "etcdqmlvalues.h"
 
 #include <QtCore/qvariant.h>
-
-class EtcdLeaseEvent;
 
 // The lease events QML sees: EtcdLeaseEvent::Type.
 class EtcdQmlLeaseEventType : public QObject
@@ -47,7 +46,7 @@ Q_SIGNALS:
     void valueChanged();
     void ttlChanged();
     void leaseIdChanged();
-    void leaseEvent(const QVariantMap &event);
+    void leaseEvent(const EtcdQmlLeaseEvent &event);
     void leaseLost(int code, const QString &message);
 
 protected:
@@ -91,7 +90,7 @@ Q_SIGNALS:
     void ttlChanged();
     void leaseIdChanged();
     void stateChanged();
-    void leaseEvent(const QVariantMap &event);
+    void leaseEvent(const EtcdQmlLeaseEvent &event);
     void leaseLost(int code, const QString &message);
 
 protected:

@@ -59,7 +59,7 @@ bool EtcdQmlDistributedLock::isHeld() const
     return m_held;
 }
 
-QVariantMap EtcdQmlDistributedLock::fencingToken() const
+EtcdQmlFencingToken EtcdQmlDistributedLock::fencingToken() const
 {
     return m_fencingToken;
 }
@@ -76,12 +76,12 @@ QObject *EtcdQmlDistributedLock::startRecipe(EtcdClient *client)
     auto *mutex = new EtcdMutex(client, m_path.toUtf8(), options);
     followRecipe(mutex);
     connect(mutex, &EtcdMutex::acquired, this, [this, mutex] {
-        m_fencingToken = Etcd::Qml::toVariantMap(mutex->fencingToken());
+        m_fencingToken = EtcdQmlFencingToken(mutex->fencingToken());
         setHeld(true);
         Q_EMIT acquired();
     });
     connect(mutex, &EtcdMutex::lockLost, this, [this](const EtcdStatus &reason) {
-        m_fencingToken.clear();
+        m_fencingToken = {};
         setHeld(false);
         Q_EMIT lockLost(int(reason.code()), reason.message());
     });
@@ -97,7 +97,7 @@ void EtcdQmlDistributedLock::recipeStopped()
 {
     // close() released the hold (the key's deletion is on its way).
     const bool wasHeld = m_held;
-    m_fencingToken.clear();
+    m_fencingToken = {};
     setHeld(false);
     if (wasHeld)
         Q_EMIT released();
@@ -238,7 +238,7 @@ QObject *EtcdQmlBarrier::startRecipe(EtcdClient *client)
     connect(barrier, &EtcdBarrier::waiterCountChanged, this, &EtcdQmlBarrier::setWaiterCount);
     connect(barrier, &EtcdBarrier::lifted, this, &EtcdQmlBarrier::lifted);
     connect(barrier, &EtcdBarrier::leaseEvent, this,
-        [this](const EtcdLeaseEvent &event) { Q_EMIT leaseEvent(Etcd::Qml::toVariantMap(event)); });
+        [this](const EtcdLeaseEvent &event) { Q_EMIT leaseEvent(EtcdQmlLeaseEvent(event)); });
     connect(barrier, &EtcdBarrier::failed, this, &EtcdQmlBarrier::setError);
     setState(State(int(barrier->state())));
     return barrier;

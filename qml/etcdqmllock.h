@@ -3,6 +3,7 @@
 #pragma once
 
 #include "etcdqmlrecipe.h"
+#include "etcdqmlvalues.h"
 
 #include <QtCore/qvariant.h>
 
@@ -13,7 +14,7 @@ class EtcdQmlDistributedLock : public EtcdQmlRecipe
     Q_PROPERTY(QString path READ path WRITE setPath NOTIFY pathChanged)
     Q_PROPERTY(int ttl READ ttl WRITE setTtl NOTIFY ttlChanged)
     Q_PROPERTY(bool held READ isHeld NOTIFY heldChanged)
-    Q_PROPERTY(QVariantMap fencingToken READ fencingToken NOTIFY heldChanged)
+    Q_PROPERTY(EtcdQmlFencingToken fencingToken READ fencingToken NOTIFY heldChanged)
 public:
     explicit EtcdQmlDistributedLock(QObject *parent = nullptr);
     ~EtcdQmlDistributedLock() override;
@@ -23,7 +24,7 @@ public:
     [[nodiscard]] int ttl() const;
     void setTtl(int ms);
     [[nodiscard]] bool isHeld() const;
-    [[nodiscard]] QVariantMap fencingToken() const;
+    [[nodiscard]] EtcdQmlFencingToken fencingToken() const;
 
 Q_SIGNALS:
     void pathChanged();
@@ -44,7 +45,7 @@ private:
     QString m_path;
     int m_ttl = 10000;
     bool m_held = false;
-    QVariantMap m_fencingToken;
+    EtcdQmlFencingToken m_fencingToken;
 };
 
 class EtcdQmlBarrier : public EtcdQmlRecipe
@@ -87,7 +88,7 @@ Q_SIGNALS:
     void setFinished(bool result);
     void removeFinished(bool result);
     void lifted();
-    void leaseEvent(const QVariantMap &event);
+    void leaseEvent(const EtcdQmlLeaseEvent &event);
 
 protected:
     [[nodiscard]] bool isConfigured() const override;
