@@ -242,9 +242,9 @@ void EtcdQmlClient::rebuild()
 }
 
 // Recipes close on the old client while it exists (resign, unlock, revoke). Deleting it at
-// once would cancel those calls and leave the leases to their TTL, so it stays up to one
-// call deadline (at most 5 s), owned by the application, which deletes it on exit at the
-// latest. Nothing here waits.
+// once would cancel those calls and leave the leases to their TTL, so it stays for its call
+// deadline (0.1-5 s; 1 s when calls have none), owned by the application, which deletes it on
+// exit at the latest. Nothing here waits.
 void EtcdQmlClient::retireClient()
 {
     if (!d->client)
@@ -258,8 +258,11 @@ void EtcdQmlClient::retireClient()
     }
     EtcdClient *client = d->client.release();
     client->setParent(app);
-    const auto grace = std::clamp(
-        client->callDeadline(), std::chrono::milliseconds(100), std::chrono::milliseconds(5000));
+    using std::chrono::milliseconds;
+    const milliseconds deadline = client->callDeadline(); // 0: calls have no deadline
+    const milliseconds grace = deadline > milliseconds(0)
+        ? std::clamp(deadline, milliseconds(100), milliseconds(5000))
+        : milliseconds(1000);
     QTimer::singleShot(grace, client, [client] { delete client; });
 }
 
