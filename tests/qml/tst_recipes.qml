@@ -41,6 +41,14 @@ Item {
         Lease { ttl: 2000 }
     }
     Component {
+        id: observerComponent
+        LeaderObserver {}
+    }
+    Component {
+        id: barrierComponent
+        Barrier { ttl: 2000 }
+    }
+    Component {
         id: watchComponent
         Watch { prefix: true }
     }
@@ -109,6 +117,37 @@ Item {
             verify(b.fencingToken.revision > 0)
             tryCompare(b, "leader", "b", 10000)
             tryVerify(() => b.participants.count === 1, 10000, "a left the participants")
+        }
+
+        function test_observerFollowsLeader() {
+            const path = root.uniquePath("observer")
+            const observer = make(observerComponent, { path: path, active: true })
+            const a = make(electionComponent, { path: path, clientId: "obs-a", active: true })
+            tryCompare(a, "isLeader", true, 10000)
+            tryCompare(observer, "leader", "obs-a", 10000)
+            const b = make(electionComponent, { path: path, clientId: "obs-b", active: true })
+            tryVerify(() => b.participants !== null && b.participants.count === 2, 10000)
+            a.active = false
+            tryCompare(observer, "leader", "obs-b", 10000)
+            observer.active = false
+            compare(observer.leader, "")
+        }
+
+        function test_barrierLifts() {
+            const path = root.uniquePath("barrier")
+            const setter = make(barrierComponent, { path: path, active: true })
+            const waiter = make(barrierComponent, { path: path, active: true })
+            const setDone = spyOn(setter, "setFinished")
+            verify(setter.setBarrier())
+            setDone.wait(10000)
+            compare(setDone.signalArguments[0][0], true)
+            tryCompare(setter, "state", Barrier.Set, 10000)
+            const lifted = spyOn(waiter, "lifted")
+            verify(waiter.startWaiting())
+            tryCompare(waiter, "waiterCount", 1, 10000)
+            compare(lifted.count, 0)
+            setter.active = false // revokes the barrier's lease: the barrier goes
+            lifted.wait(10000)
         }
 
         function test_lockExclusion() {
