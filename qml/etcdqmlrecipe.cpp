@@ -26,6 +26,8 @@ EtcdQmlRecipe::~EtcdQmlRecipe()
 {
     if (m_client)
         m_client->disconnect(this);
+    if (m_current)
+        detach(m_current); // its destructor's signals must not reach a half-destroyed wrapper
     delete m_current.data();
     for (const QPointer<QObject> &retired : std::as_const(m_retired))
         delete retired.data();
@@ -143,7 +145,7 @@ void EtcdQmlRecipe::stop(bool now)
 {
     if (QObject *recipe = m_current.data()) {
         m_current.clear();
-        recipe->disconnect(this);
+        detach(recipe);
         // Every recipe (and EtcdWatch's cancel) ends without blocking: resign, unlock, revoke.
         if (recipe->metaObject()->indexOfMethod("close()") >= 0)
             QMetaObject::invokeMethod(recipe, "close", Qt::DirectConnection);
@@ -160,6 +162,15 @@ void EtcdQmlRecipe::stop(bool now)
             delete retired.data();
         m_retired.clear();
     }
+}
+
+// Disconnects `object` and its children (a participants model, a watch) from this wrapper.
+void EtcdQmlRecipe::detach(QObject *object)
+{
+    object->disconnect(this);
+    const QList<QObject *> children = object->findChildren<QObject *>();
+    for (QObject *child : children)
+        child->disconnect(this);
 }
 
 void EtcdQmlRecipe::setConnectionState(ConnectionState state)

@@ -79,6 +79,7 @@ protected:
 private:
     void update();
     void stop(bool now);
+    void detach(QObject *object);
     void setConnectionState(ConnectionState state);
     void purgeRetired();
 
