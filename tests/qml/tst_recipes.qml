@@ -98,7 +98,9 @@ Item {
 
         function test_electionHandOff() {
             const path = root.uniquePath("election")
-            const a = make(electionComponent, { path: path, clientId: "a", active: true })
+            // TTL 10 s: a hand-off within 5 s comes from resigning, not from expiry.
+            const a = make(electionComponent, { path: path, clientId: "a", ttl: 10000,
+                                                active: true })
             tryCompare(a, "isLeader", true, 10000)
             verify(a.fencingToken.valid)
             const b = make(electionComponent, { path: path, clientId: "b", active: true })
@@ -110,7 +112,7 @@ Item {
             compare(b.isLeader, false)
 
             a.active = false // resigns
-            bElected.wait(10000)
+            bElected.wait(5000)
             compare(b.isLeader, true)
             compare(a.isLeader, false)
             verify(aRelinquished.count <= 1)
@@ -154,7 +156,8 @@ Item {
             const path = root.uniquePath("lock")
             const keys = make(watchComponent, { key: path + "/", active: true })
             tryCompare(keys, "ready", true, 10000)
-            const a = make(lockComponent, { path: path, active: true })
+            // TTL 10 s: b taking over within 5 s comes from unlocking, not from expiry.
+            const a = make(lockComponent, { path: path, ttl: 10000, active: true })
             tryCompare(a, "held", true, 10000)
             const firstRevision = a.fencingToken.revision
             const b = make(lockComponent, { path: path, active: true })
@@ -165,7 +168,7 @@ Item {
             compare(a.held, true)
 
             a.active = false // unlocks
-            bAcquired.wait(10000)
+            bAcquired.wait(5000)
             compare(b.held, true)
             compare(a.held, false)
             verify(b.fencingToken.revision > firstRevision)
@@ -178,13 +181,14 @@ Item {
             const watch = make(watchComponent, { key: path + "/", active: true })
             tryCompare(watch, "ready", true, 10000)
             compare(watch.model.count, 0)
-            const kv = make(keyValueComponent, { key: path + "/k1", value: "v1", active: true })
+            const kv = make(keyValueComponent, { key: path + "/k1", value: "v1", ttl: 10000,
+                                                 active: true })
             tryCompare(watch.model, "count", 1, 10000)
             compare(watch.model.value(path + "/k1"), "v1")
             verify(kv.leaseId !== "")
 
-            kv.active = false // revokes the lease: the key goes with it
-            tryCompare(watch.model, "count", 0, 10000)
+            kv.active = false // revokes the lease: the key goes with it, long before its TTL
+            tryCompare(watch.model, "count", 0, 5000)
             compare(kv.leaseId, "")
         }
 
