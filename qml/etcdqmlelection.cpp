@@ -17,7 +17,8 @@
     model with the roles \c clientId and \c isLeader, and \c leader the id of whoever leads,
     both while active. Switching \c active off resigns; destroying the item does too,
     without waiting for etcd. \c fencingToken holds \c key, \c leaseId, \c revision and
-    \c valid of the current term.
+    \c valid of the current term. elected() starts a term; leadershipLost(code, message) ends
+    one that was lost, relinquished() one that was given up (also by switching \c active off).
 */
 
 EtcdQmlLeaderElection::EtcdQmlLeaderElection(QObject *parent) : EtcdQmlRecipe(parent) { }
@@ -137,6 +138,7 @@ QObject *EtcdQmlLeaderElection::startRecipe(EtcdClient *client)
 
 void EtcdQmlLeaderElection::recipeStopped()
 {
+    // Switched off (or the client went): the latch was closed, which resigns a leadership.
     const bool wasLeader = m_isLeader;
     m_isLeader = false;
     if (wasLeader)
@@ -148,6 +150,8 @@ void EtcdQmlLeaderElection::recipeStopped()
     m_participants.clear();
     Q_EMIT participantsChanged();
     setLeader(QString());
+    if (wasLeader)
+        Q_EMIT relinquished();
 }
 
 void EtcdQmlLeaderElection::syncLeadership()
