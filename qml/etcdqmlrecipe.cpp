@@ -7,6 +7,7 @@
 #include <EtcdQt/etcdrecipe.h>
 #include <EtcdQt/etcdstatus.h>
 
+#include <QtCore/qcoreapplication.h>
 #include <QtCore/qmetaobject.h>
 
 /*!
@@ -15,8 +16,7 @@
     The base of the QML recipe types. A library object exists while the component is
     complete, \c active is true, the client is connected and the type's settings are
     complete; switching any of these off closes it (resign, unlock, revoke) without blocking
-    and deletes it on the next loop turn. When the client goes away, closed objects are deleted
-    at once, while their client still exists.
+    and deletes it on the next loop turn, while its connection still exists.
 */
 
 EtcdQmlRecipe::EtcdQmlRecipe(QObject *parent) : QObject(parent) { }
@@ -47,9 +47,14 @@ void EtcdQmlRecipe::setClient(EtcdQmlClient *client)
     stop(true);
     m_client = client;
     if (client) {
-        connect(client, &EtcdQmlClient::etcdClientAboutToReset, this, [this] { stop(true); });
+        // The client keeps a retired connection alive for a moment when an application runs
+        // (EtcdQmlClient::retireClient), so the closed object can go on the next loop turn,
+        // which also spares deleting it inside one of its own signals. Without an application
+        // the connection goes at once, and the closed object with it.
+        const auto letGo = [this] { stop(QCoreApplication::instance() == nullptr); };
+        connect(client, &EtcdQmlClient::etcdClientAboutToReset, this, letGo);
         connect(client, &EtcdQmlClient::etcdClientChanged, this, &EtcdQmlRecipe::update);
-        connect(client, &QObject::destroyed, this, [this] { stop(true); });
+        connect(client, &QObject::destroyed, this, letGo);
     }
     Q_EMIT clientChanged();
     update();
