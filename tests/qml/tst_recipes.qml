@@ -72,6 +72,12 @@ Item {
         }
     }
     Component {
+        id: clientComponent
+        EtcdClient {
+            endpoints: [etcdUrl] // qmllint disable unqualified
+        }
+    }
+    Component {
         id: spyComponent
         SignalSpy {}
     }
@@ -150,6 +156,25 @@ Item {
             compare(lifted.count, 0)
             setter.active = false // revokes the barrier's lease: the barrier goes
             lifted.wait(10000)
+        }
+
+        // A client whose settings change replaces its connection: the recipes on it close on
+        // the old one and start again on the new one.
+        function test_clientChangeRestartsRecipes() {
+            const path = root.uniquePath("reconnect")
+            const client = createTemporaryObject(clientComponent, root, { keyPrefix: "/one" })
+            const election = createTemporaryObject(electionComponent, root,
+                                                   { client: client, path: path, ttl: 10000,
+                                                     active: true })
+            tryCompare(election, "isLeader", true, 10000)
+            const watchOne = make(watchComponent, { key: "/one" + path + "/", active: true })
+            tryVerify(() => watchOne.ready && watchOne.model.count > 0, 10000, "keys under /one")
+
+            client.keyPrefix = "/two"
+            compare(election.isLeader, false) // the old term ended with the old connection
+            tryCompare(election, "isLeader", true, 10000)
+            compare(election.running, true)
+            tryCompare(watchOne.model, "count", 0, 5000) // resigned and revoked under /one
         }
 
         function test_lockExclusion() {
