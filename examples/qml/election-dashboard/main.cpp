@@ -1,0 +1,83 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+
+// etcdqt-election-dashboard [--endpoint URL] [--path PATH] [--name NAME] [--slot N]
+// One participant of an election, as a window. Start three (run-three.sh): one leads, all
+// show the participants, and closing the leader's window hands leadership on.
+
+#include <QtCore/qcommandlineparser.h>
+#include <QtCore/qeventloop.h>
+#include <QtCore/qtimer.h>
+#include <QtGui/qguiapplication.h>
+#include <QtQml/qqmlapplicationengine.h>
+
+#include <algorithm>
+#include <memory>
+
+// Closing the window destroys the items: the election item resigns and the module keeps the
+// connection for a moment so the revoke reaches etcd. Give that moment before exiting (at most
+// 1.5 s); without it the others take over only when the lease's TTL runs out.
+static void letRevokesFinish(QGuiApplication &app)
+{
+    // The module parents the connections it keeps to the application.
+    const auto pending = [&app] {
+        const QList<QObject *> children = app.findChildren<QObject *>(Qt::FindDirectChildrenOnly);
+        return std::any_of(children.cbegin(), children.cend(),
+            [](const QObject *child) { return child->inherits("EtcdClient"); });
+    };
+    if (!pending())
+        return;
+    QEventLoop loop;
+    QTimer poll;
+    QObject::connect(&poll, &QTimer::timeout, &loop, [&] {
+        if (!pending())
+            loop.quit();
+    });
+    poll.start(20);
+    QTimer::singleShot(1500, &loop, &QEventLoop::quit);
+    loop.exec();
+}
+
+int main(int argc, char *argv[])
+{
+    QGuiApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("etcdqt-election-dashboard"));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("One participant of an etcd election."));
+    parser.addHelpOption();
+    const QCommandLineOption endpoint(QStringLiteral("endpoint"), QStringLiteral("etcd's URL."),
+        QStringLiteral("url"), QStringLiteral("http://127.0.0.1:2379"));
+    const QCommandLineOption path(QStringLiteral("path"), QStringLiteral("The election's path."),
+        QStringLiteral("path"), QStringLiteral("/examples/election-dashboard"));
+    const QCommandLineOption name(QStringLiteral("name"),
+        QStringLiteral("This participant's id (default: a random one)."), QStringLiteral("name"));
+    const QCommandLineOption slot(QStringLiteral("slot"),
+        QStringLiteral("Window position from the left, 0, 1, 2, ..."), QStringLiteral("n"),
+        QStringLiteral("0"));
+    parser.addOptions({endpoint, path, name, slot});
+    parser.process(app);
+
+    auto engine = std::make_unique<QQmlApplicationEngine>();
+#ifdef ETCDQT_QML_IMPORT_PATH
+    engine->addImportPath(QStringLiteral(ETCDQT_QML_IMPORT_PATH));
+#endif
+    engine->setInitialProperties({
+        {QStringLiteral("endpoint"), parser.value(endpoint)},
+        {QStringLiteral("electionPath"), parser.value(path)},
+        {QStringLiteral("participantName"), parser.value(name)},
+        {QStringLiteral("slot"), parser.value(slot).toInt()},
+    });
+    QObject::connect(
+        engine.get(), &QQmlApplicationEngine::objectCreationFailed, &app,
+        [] { QCoreApplication::exit(1); }, Qt::QueuedConnection);
+    // Qt 6.4 has no loadFromModule: the module's files are at qrc:/<URI>/.
+    engine->load(QUrl(QStringLiteral("qrc:/ElectionDashboard/Main.qml")));
+    if (engine->rootObjects().isEmpty())
+        return 1;
+
+    const int status = app.exec();
+    engine.reset();
+    letRevokesFinish(app);
+    return status;
+}

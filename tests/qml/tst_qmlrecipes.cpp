@@ -1,0 +1,84 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+
+// Runs tst_*.qml in this directory against an etcd started by EtcdTestServer. QML sees
+// `etcdUrl` (the server's client URL) and `etcdTest` (this setup: availability, and the
+// out-of-band operations a test needs, from a client of its own).
+
+#include "etcdtestserver.h"
+
+#include <EtcdQt/etcdclient.h>
+#include <EtcdQt/etcdstatus.h>
+
+#include <QtCore/qdebug.h>
+
+#include <QtQml/qqmlcontext.h>
+#include <QtQml/qqmlengine.h>
+#include <QtQuickTest/quicktest.h>
+
+#include <memory>
+
+class EtcdQmlTestSetup : public QObject
+{
+    Q_OBJECT
+    Q_PROPERTY(bool available READ isAvailable CONSTANT)
+public:
+    EtcdQmlTestSetup() = default;
+
+    [[nodiscard]] bool isAvailable() const { return m_client != nullptr; }
+
+    // Revokes `leaseId` from outside the item under test (the reply deletes itself).
+    // Lease ids come from QML as decimal strings (they exceed a JS number's precision).
+    Q_INVOKABLE void revokeLease(const QString &leaseIdText)
+    {
+        bool ok = false;
+        const qint64 leaseId = leaseIdText.toLongLong(&ok);
+        if (!m_client || !ok) {
+            qWarning() << "revokeLease: not a lease id:" << leaseIdText;
+            return;
+        }
+        EtcdReply *reply = m_client->revokeLease(leaseId);
+        connect(reply, &EtcdReply::finished, this, [leaseId](const EtcdStatus &status) {
+            if (!status.isOk())
+                qWarning() << "revoking lease" << leaseId << "failed:" << status;
+        });
+    }
+
+public Q_SLOTS:
+    void applicationAvailable()
+    {
+        if (!EtcdTestServer::etcdAvailable()) {
+            if (qEnvironmentVariableIntValue("ETCDQT_REQUIRE_ETCD"))
+                qFatal("etcd not found and ETCDQT_REQUIRE_ETCD=1");
+            qWarning("etcd not installed (/usr/bin/etcd): the QML recipe tests skip");
+            return;
+        }
+        m_server = std::make_unique<EtcdTestServer>();
+        if (!m_server->start())
+            qFatal("etcd did not start: %s", qPrintable(m_server->log()));
+        m_client = std::make_unique<EtcdClient>(QList<QUrl> {m_server->clientUrl()});
+        m_client->connectToEndpoints();
+    }
+
+    void qmlEngineAvailable(QQmlEngine *engine)
+    {
+        engine->addImportPath(QStringLiteral(ETCDQT_QML_IMPORT_PATH));
+        const QString url = m_server ? m_server->clientUrl().toString() : QString();
+        engine->rootContext()->setContextProperty(QStringLiteral("etcdUrl"), url);
+        engine->rootContext()->setContextProperty(QStringLiteral("etcdTest"), this);
+    }
+
+    void cleanupTestCase()
+    {
+        m_client.reset();
+        m_server.reset();
+    }
+
+private:
+    std::unique_ptr<EtcdTestServer> m_server;
+    std::unique_ptr<EtcdClient> m_client;
+};
+
+QUICK_TEST_MAIN_WITH_SETUP(tst_qmlrecipes, EtcdQmlTestSetup)
+
+#include "tst_qmlrecipes.moc"

@@ -1,0 +1,93 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+
+// Every type of `import EtcdQt` is created once, and its enums are read, without etcd:
+// catches registration errors (a missing QML_ELEMENT, an unregistered property type).
+
+#include <QtQml/qqmlcomponent.h>
+#include <QtQml/qqmlengine.h>
+#include <QtTest/qtest.h>
+
+#include <memory>
+
+using namespace Qt::StringLiterals;
+
+class tst_QmlTypes : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void init();
+    void create_data();
+    void create();
+    void inactiveByDefault();
+
+private:
+    std::unique_ptr<QObject> createFrom(QQmlEngine &engine, const QByteArray &qml);
+};
+
+void tst_QmlTypes::init()
+{
+    QTest::failOnWarning(QRegularExpression(u".*"_s));
+}
+
+std::unique_ptr<QObject> tst_QmlTypes::createFrom(QQmlEngine &engine, const QByteArray &qml)
+{
+    QQmlComponent component(&engine);
+    component.setData(qml, QUrl(u"inline.qml"_s));
+    std::unique_ptr<QObject> object(component.create());
+    if (!object)
+        qWarning("%s", qPrintable(component.errorString()));
+    return object;
+}
+
+void tst_QmlTypes::create_data()
+{
+    QTest::addColumn<QByteArray>("body");
+    QTest::addColumn<QByteArray>("type");
+    QTest::newRow("EtcdClient") << "EtcdClient { endpoints: [\"127.0.0.1:1\"]; active: false; "
+                                   "property int s: EtcdClient.Connecting }"_ba
+                                << "EtcdQmlClient"_ba;
+    QTest::newRow("LeaderElection") << "LeaderElection { path: \"e\"; ttl: 3000; "
+                                       "property int s: LeaderElection.Inactive }"_ba
+                                    << "EtcdQmlLeaderElection"_ba;
+    QTest::newRow("LeaderObserver") << "LeaderObserver { path: \"e\" }"_ba
+                                    << "EtcdQmlLeaderObserver"_ba;
+    QTest::newRow("TransientKeyValue") << "TransientKeyValue { key: \"k\"; value: \"v\"; "
+                                          "property int s: LeaseEvent.Expired }"_ba
+                                       << "EtcdQmlTransientKeyValue"_ba;
+    QTest::newRow("Lease") << "Lease { ttl: 2000; property int s: Lease.Healing }"_ba
+                           << "EtcdQmlLease"_ba;
+    QTest::newRow("DistributedLock") << "DistributedLock { path: \"l\" }"_ba
+                                     << "EtcdQmlDistributedLock"_ba;
+    QTest::newRow("Barrier") << "Barrier { path: \"b\"; property int s: Barrier.Set }"_ba
+                             << "EtcdQmlBarrier"_ba;
+    QTest::newRow("Watch") << "Watch { key: \"w\"; prefix: true; property int n: model.count }"_ba
+                           << "EtcdQmlWatch"_ba;
+}
+
+void tst_QmlTypes::create()
+{
+    QFETCH(QByteArray, body);
+    QFETCH(QByteArray, type);
+    QQmlEngine engine;
+    engine.addImportPath(QStringLiteral(ETCDQT_QML_IMPORT_PATH));
+    auto object = createFrom(engine, "import EtcdQt\n" + body);
+    QVERIFY(object);
+    QVERIFY2(object->inherits(type.constData()), object->metaObject()->className());
+}
+
+// Without a client nothing starts, whatever `active` says; `active` defaults to false.
+void tst_QmlTypes::inactiveByDefault()
+{
+    QQmlEngine engine;
+    engine.addImportPath(QStringLiteral(ETCDQT_QML_IMPORT_PATH));
+    auto object = createFrom(engine, "import EtcdQt\nDistributedLock { path: \"l\" }"_ba);
+    QVERIFY(object);
+    QCOMPARE(object->property("active").toBool(), false);
+    QVERIFY(object->setProperty("active", true));
+    QCOMPARE(object->property("running").toBool(), false);
+    QCOMPARE(object->property("held").toBool(), false);
+}
+
+QTEST_GUILESS_MAIN(tst_QmlTypes)
+#include "tst_qmltypes.moc"

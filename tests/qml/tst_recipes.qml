@@ -1,0 +1,268 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+
+// The recipe types against a real etcd (tst_qmlrecipes.cpp starts it and sets the context
+// properties etcdUrl and etcdTest, hence the few "qmllint disable unqualified"). Every test works under
+// its own path and waits on conditions and signals, never on time alone.
+
+import QtQuick
+import QtTest
+import EtcdQt
+
+Item {
+    id: root
+
+    property int serial: 0
+
+    function uniquePath(name) {
+        serial += 1
+        return "/qmltest/" + name + "/" + Date.now() + "-" + serial
+    }
+
+    EtcdClient {
+        id: etcd
+        endpoints: [etcdUrl] // qmllint disable unqualified
+    }
+
+    Component {
+        id: electionComponent
+        LeaderElection { ttl: 2000 }
+    }
+    Component {
+        id: lockComponent
+        DistributedLock { ttl: 2000 }
+    }
+    Component {
+        id: keyValueComponent
+        TransientKeyValue { ttl: 2000 }
+    }
+    Component {
+        id: leaseComponent
+        Lease { ttl: 2000 }
+    }
+    Component {
+        id: observerComponent
+        LeaderObserver {}
+    }
+    Component {
+        id: barrierComponent
+        Barrier { ttl: 2000 }
+    }
+    Component {
+        id: watchComponent
+        Watch { prefix: true }
+    }
+    // A page with a connection of its own, as a Loader would create and destroy it.
+    Component {
+        id: pageComponent
+        Item {
+            id: page
+            property string key
+            EtcdClient {
+                id: pageClient
+                endpoints: [etcdUrl] // qmllint disable unqualified
+            }
+            TransientKeyValue {
+                client: pageClient
+                key: page.key
+                value: "v"
+                ttl: 10000
+                active: true
+            }
+        }
+    }
+    Component {
+        id: clientComponent
+        EtcdClient {
+            endpoints: [etcdUrl] // qmllint disable unqualified
+        }
+    }
+    Component {
+        id: spyComponent
+        SignalSpy {}
+    }
+
+    TestCase {
+        name: "EtcdQtRecipes"
+
+        function init() {
+            if (!etcdTest.available) // qmllint disable unqualified
+                skip("etcd is not installed")
+            tryCompare(etcd, "state", EtcdClient.Connected, 20000)
+        }
+
+        // Recipe items on the shared client (ids outside a Component are out of its scope).
+        function make(component, properties) {
+            properties.client = etcd
+            return createTemporaryObject(component, root, properties)
+        }
+
+        function spyOn(target, signalName) {
+            return createTemporaryObject(spyComponent, root,
+                                         { target: target, signalName: signalName })
+        }
+
+        function test_electionHandOff() {
+            const path = root.uniquePath("election")
+            // TTL 10 s: a hand-off within 5 s comes from resigning, not from expiry.
+            const a = make(electionComponent, { path: path, clientId: "a", ttl: 10000,
+                                                active: true })
+            tryCompare(a, "isLeader", true, 10000)
+            verify(a.fencingToken.valid)
+            const b = make(electionComponent, { path: path, clientId: "b", active: true })
+            const bElected = spyOn(b, "elected")
+            const aRelinquished = spyOn(a, "relinquished")
+            tryVerify(() => b.participants !== null && b.participants.count === 2, 10000,
+                      "both participants listed")
+            tryCompare(b, "leader", "a", 10000)
+            compare(b.isLeader, false)
+
+            a.active = false // resigns
+            bElected.wait(5000)
+            compare(b.isLeader, true)
+            compare(a.isLeader, false)
+            compare(aRelinquished.count, 1)
+            verify(b.fencingToken.revision > 0)
+            tryCompare(b, "leader", "b", 10000)
+            tryVerify(() => b.participants.count === 1, 10000, "a left the participants")
+        }
+
+        function test_observerFollowsLeader() {
+            const path = root.uniquePath("observer")
+            const observer = make(observerComponent, { path: path, active: true })
+            const a = make(electionComponent, { path: path, clientId: "obs-a", active: true })
+            tryCompare(a, "isLeader", true, 10000)
+            tryCompare(observer, "leader", "obs-a", 10000)
+            const b = make(electionComponent, { path: path, clientId: "obs-b", active: true })
+            tryVerify(() => b.participants !== null && b.participants.count === 2, 10000)
+            a.active = false
+            tryCompare(observer, "leader", "obs-b", 10000)
+            observer.active = false
+            compare(observer.leader, "")
+        }
+
+        function test_barrierLifts() {
+            const path = root.uniquePath("barrier")
+            const setter = make(barrierComponent, { path: path, active: true })
+            const waiter = make(barrierComponent, { path: path, active: true })
+            const setDone = spyOn(setter, "setFinished")
+            verify(setter.setBarrier())
+            setDone.wait(10000)
+            compare(setDone.signalArguments[0][0], true)
+            tryCompare(setter, "state", Barrier.Set, 10000)
+            const lifted = spyOn(waiter, "lifted")
+            verify(waiter.startWaiting())
+            tryCompare(waiter, "waiterCount", 1, 10000)
+            compare(lifted.count, 0)
+            setter.active = false // revokes the barrier's lease: the barrier goes
+            lifted.wait(10000)
+        }
+
+        // A client whose settings change replaces its connection: the recipes on it close on
+        // the old one and start again on the new one.
+        function test_clientChangeRestartsRecipes() {
+            const path = root.uniquePath("reconnect")
+            const client = createTemporaryObject(clientComponent, root, { keyPrefix: "/one" })
+            const election = createTemporaryObject(electionComponent, root,
+                                                   { client: client, path: path, ttl: 10000,
+                                                     active: true })
+            tryCompare(election, "isLeader", true, 10000)
+            const watchOne = make(watchComponent, { key: "/one" + path + "/", active: true })
+            tryVerify(() => watchOne.ready && watchOne.model.count > 0, 10000, "keys under /one")
+
+            client.keyPrefix = "/two"
+            compare(election.isLeader, false) // the old term ended with the old connection
+            tryCompare(election, "isLeader", true, 10000)
+            compare(election.running, true)
+            tryCompare(watchOne.model, "count", 0, 5000) // resigned and revoked under /one
+        }
+
+        function test_lockExclusion() {
+            const path = root.uniquePath("lock")
+            const keys = make(watchComponent, { key: path + "/", active: true })
+            tryCompare(keys, "ready", true, 10000)
+            // TTL 10 s: b taking over within 5 s comes from unlocking, not from expiry.
+            const a = make(lockComponent, { path: path, ttl: 10000, active: true })
+            tryCompare(a, "held", true, 10000)
+            const firstRevision = a.fencingToken.revision
+            const b = make(lockComponent, { path: path, active: true })
+            const bAcquired = spyOn(b, "acquired")
+            // b's waiting key is in etcd: b has asked, and must not hold the lock.
+            tryCompare(keys.model, "count", 2, 10000)
+            compare(b.held, false)
+            compare(a.held, true)
+
+            a.active = false // unlocks
+            bAcquired.wait(5000)
+            compare(b.held, true)
+            compare(a.held, false)
+            verify(b.fencingToken.revision > firstRevision)
+            b.active = false
+            tryCompare(keys.model, "count", 0, 10000)
+        }
+
+        function test_transientKeyValueVisibleToWatch() {
+            const path = root.uniquePath("transient")
+            const watch = make(watchComponent, { key: path + "/", active: true })
+            tryCompare(watch, "ready", true, 10000)
+            compare(watch.model.count, 0)
+            const kv = make(keyValueComponent, { key: path + "/k1", value: "v1", ttl: 10000,
+                                                 active: true })
+            tryCompare(watch.model, "count", 1, 10000)
+            compare(watch.model.value(path + "/k1"), "v1")
+            verify(kv.leaseId !== "")
+
+            kv.active = false // revokes the lease: the key goes with it, long before its TTL
+            tryCompare(watch.model, "count", 0, 5000)
+            compare(kv.leaseId, "")
+        }
+
+        // Destroying a page (its client included) revokes its lease: the key goes long before
+        // its 10 s TTL would remove it.
+        function test_destroyedPageRevokesItsLease() {
+            const path = root.uniquePath("page")
+            const watch = make(watchComponent, { key: path + "/", active: true })
+            tryCompare(watch, "ready", true, 10000)
+            const page = pageComponent.createObject(root, { key: path + "/k" })
+            tryCompare(watch.model, "count", 1, 10000)
+            page.destroy()
+            tryCompare(watch.model, "count", 0, 4000)
+        }
+
+        function test_leaseLossReachesQml() {
+            const lease = make(leaseComponent, { active: true })
+            tryCompare(lease, "state", Lease.Alive, 10000)
+            const first = lease.leaseId
+            verify(first !== "")
+            verify(lease.remainingValidity() > 0)
+            const events = spyOn(lease, "leaseEvent")
+            const lost = spyOn(lease, "leaseLost")
+            const states = []
+            lease.stateChanged.connect(() => states.push(lease.state))
+
+            etcdTest.revokeLease(first) // qmllint disable unqualified
+            lost.wait(10000)
+            verify(events.count >= 1)
+            compare(events.signalArguments[0][0].type, LeaseEvent.Expired)
+            compare(events.signalArguments[0][0].leaseId, first)
+            verify(states.indexOf(Lease.Alive) === -1 || states.length > 1, "state left Alive")
+            verify(states[0] !== Lease.Alive, "the first state change is away from Alive")
+            // It heals: a new lease, Alive again.
+            tryCompare(lease, "state", Lease.Alive, 10000)
+            verify(lease.leaseId !== "" && lease.leaseId !== first)
+        }
+
+        function test_lockLossReachesQml() {
+            const path = root.uniquePath("lockloss")
+            const lock = make(lockComponent, { path: path, active: true })
+            tryCompare(lock, "held", true, 10000)
+            const lost = spyOn(lock, "lockLost")
+            const leaseId = lock.fencingToken.leaseId
+            etcdTest.revokeLease(leaseId) // qmllint disable unqualified
+            lost.wait(10000)
+            compare(lock.held, false)
+            verify(lost.signalArguments[0][0] !== 0, "a reason code")
+            verify(lost.signalArguments[0][1].length > 0, "a reason message")
+        }
+    }
+}
