@@ -1,16 +1,13 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
 #include "etcdqmlclient.h"
+#include "etcdqmlconnection_p.h"
 #include "etcdqmlconvert_p.h"
 
 #include <EtcdQt/etcdclient.h>
 #include <EtcdQt/etcdstatus.h>
 
-#include <QtCore/qcoreapplication.h>
-#include <QtCore/qthread.h>
-#include <QtCore/qtimer.h>
-
-#include <algorithm>
+#include <utility>
 
 /*!
     \qmltype EtcdClient
@@ -34,7 +31,7 @@ struct EtcdQmlClient::Private
     bool complete = false;
     State state = Disconnected;
     EtcdStatus error;
-    std::unique_ptr<EtcdClient> client;
+    EtcdQmlConnection *connection = nullptr; // owned until retired
 };
 
 EtcdQmlClient::EtcdQmlClient(QObject *parent) : QObject(parent), d(new Private) { }
@@ -160,8 +157,8 @@ void EtcdQmlClient::setCallDeadline(int ms)
         return;
     d->callDeadline = ms;
     Q_EMIT callDeadlineChanged();
-    if (d->client && ms > 0)
-        d->client->setCallDeadline(std::chrono::milliseconds(ms));
+    if (d->connection && ms > 0)
+        d->connection->client()->setCallDeadline(std::chrono::milliseconds(ms));
 }
 
 bool EtcdQmlClient::isActive() const
@@ -197,7 +194,13 @@ QString EtcdQmlClient::errorString() const
 
 EtcdClient *EtcdQmlClient::etcdClient() const
 {
-    return d->client.get();
+    return d->connection ? d->connection->client() : nullptr;
+}
+
+void EtcdQmlClient::adopt(QObject *object)
+{
+    if (d->connection)
+        d->connection->adopt(object);
 }
 
 void EtcdQmlClient::classBegin() { }
@@ -233,37 +236,24 @@ void EtcdQmlClient::rebuild()
         });
         connect(client.get(), &EtcdClient::errorOccurred, this, &EtcdQmlClient::setError);
         client->connectToEndpoints();
-        d->client = std::move(client);
-        d->state = State(d->client->state());
+        d->state = State(client->state());
+        d->connection = new EtcdQmlConnection(std::move(client));
     }
     if (previous != d->state)
         Q_EMIT stateChanged();
     Q_EMIT etcdClientChanged();
 }
 
-// Recipes close on the old client while it exists (resign, unlock, revoke). Deleting it at
-// once would cancel those calls and leave the leases to their TTL, so it stays for its call
-// deadline (0.1-5 s; 1 s when calls have none), owned by the application, which deletes it on
-// exit at the latest. Nothing here waits.
+// Recipes close on the old client while it exists (resign, unlock, revoke): deleting it at
+// once would cancel those calls and leave the leases to their TTL. The retired connection
+// deletes the client once every recipe on it reported closed() (EtcdQmlConnection).
 void EtcdQmlClient::retireClient()
 {
-    if (!d->client)
+    if (!d->connection)
         return;
     Q_EMIT etcdClientAboutToReset();
-    d->client->disconnect(this);
-    QCoreApplication *app = QCoreApplication::instance();
-    if (!app || app->thread() != QThread::currentThread()) {
-        d->client.reset();
-        return;
-    }
-    EtcdClient *client = d->client.release();
-    client->setParent(app);
-    using std::chrono::milliseconds;
-    const milliseconds deadline = client->callDeadline(); // 0: calls have no deadline
-    const milliseconds grace = deadline > milliseconds(0)
-        ? std::clamp(deadline, milliseconds(100), milliseconds(5000))
-        : milliseconds(1000);
-    QTimer::singleShot(grace, client, [client] { delete client; });
+    d->connection->client()->disconnect(this);
+    std::exchange(d->connection, nullptr)->retire();
 }
 
 void EtcdQmlClient::setError(const EtcdStatus &status)

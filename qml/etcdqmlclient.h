@@ -61,6 +61,9 @@ public:
 
     // The library client, for the recipe wrappers; null while inactive.
     [[nodiscard]] EtcdClient *etcdClient() const;
+    // For the recipe wrappers: takes `object`, made on etcdClient(); it is closed and deleted
+    // with EtcdQmlConnection::closeAndLetGo(), or when this client lets go of its connection.
+    void adopt(QObject *object);
 
     void classBegin() override;
     void componentComplete() override;

@@ -1,36 +1,34 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
 #include "etcdqmlrecipe.h"
+#include "etcdqmlconnection_p.h"
 #include "etcdqmlconvert_p.h"
 
 #include <EtcdQt/etcdclient.h>
 #include <EtcdQt/etcdrecipe.h>
 #include <EtcdQt/etcdstatus.h>
 
-#include <QtCore/qcoreapplication.h>
-#include <QtCore/qmetaobject.h>
-
 /*!
     \class EtcdQmlRecipe
     \internal
     The base of the QML recipe types. A library object exists while the component is
     complete, \c active is true, the client is connected and the type's settings are
-    complete; switching any of these off closes it (resign, unlock, revoke) without blocking
-    and deletes it on the next loop turn, while its connection still exists.
+    complete; switching any of these off closes it (resign, unlock, revoke) without blocking.
+    The client's connection owns it and deletes it once it reported closed() (see
+    EtcdQmlConnection), so the connection outlives the revokes.
 */
 
 EtcdQmlRecipe::EtcdQmlRecipe(QObject *parent) : QObject(parent) { }
 
-// Deletes the library object at once: its destructor closes it without blocking.
+// Closes the library object; its connection deletes it once it reported closed().
 EtcdQmlRecipe::~EtcdQmlRecipe()
 {
     if (m_client)
         m_client->disconnect(this);
-    if (m_current)
-        detach(m_current); // its destructor's signals must not reach a half-destroyed wrapper
-    delete m_current.data();
-    for (const QPointer<QObject> &retired : std::as_const(m_retired))
-        delete retired.data();
+    if (QObject *recipe = m_current.data()) {
+        detach(recipe); // its signals must not reach a half-destroyed wrapper
+        EtcdQmlConnection::closeAndLetGo(recipe);
+    }
 }
 
 EtcdQmlClient *EtcdQmlRecipe::client() const
@@ -44,17 +42,13 @@ void EtcdQmlRecipe::setClient(EtcdQmlClient *client)
         return;
     if (m_client)
         m_client->disconnect(this);
-    stop(true);
+    stop();
     m_client = client;
     if (client) {
-        // The client keeps a retired connection alive for a moment when an application runs
-        // (EtcdQmlClient::retireClient), so the closed object can go on the next loop turn,
-        // which also spares deleting it inside one of its own signals. Without an application
-        // the connection goes at once, and the closed object with it.
-        const auto letGo = [this] { stop(QCoreApplication::instance() == nullptr); };
-        connect(client, &EtcdQmlClient::etcdClientAboutToReset, this, letGo);
+        // Before the connection is retired, so that it waits for this recipe's closed().
+        connect(client, &EtcdQmlClient::etcdClientAboutToReset, this, &EtcdQmlRecipe::stop);
         connect(client, &EtcdQmlClient::etcdClientChanged, this, &EtcdQmlRecipe::update);
-        connect(client, &QObject::destroyed, this, letGo);
+        connect(client, &QObject::destroyed, this, &EtcdQmlRecipe::stop);
     }
     Q_EMIT clientChanged();
     update();
@@ -105,7 +99,7 @@ void EtcdQmlRecipe::componentComplete()
 
 void EtcdQmlRecipe::restart()
 {
-    stop(false);
+    stop();
     update();
 }
 
@@ -133,40 +127,31 @@ void EtcdQmlRecipe::update()
     EtcdClient *etcd = m_client ? m_client->etcdClient() : nullptr;
     const bool wanted = m_complete && m_active && etcd && isConfigured();
     if (!wanted) {
-        stop(false);
+        stop();
         return;
     }
     if (m_current)
         return;
-    purgeRetired();
     m_current = startRecipe(etcd);
-    if (m_current)
+    if (m_current) {
+        m_client->adopt(m_current);
         Q_EMIT runningChanged();
+    }
 }
 
-// Closes the library object; `now` deletes it (and earlier closed ones) at once, because
-// their client is about to go away or this wrapper is being destroyed.
-void EtcdQmlRecipe::stop(bool now)
+// Closes the library object (resign, unlock, revoke; a watch session cancels) and lets go
+// of it: its connection deletes it once it reported closed().
+void EtcdQmlRecipe::stop()
 {
-    if (QObject *recipe = m_current.data()) {
-        m_current.clear();
-        detach(recipe);
-        // Every recipe (and EtcdWatch's cancel) ends without blocking: resign, unlock, revoke.
-        if (recipe->metaObject()->indexOfMethod("close()") >= 0)
-            QMetaObject::invokeMethod(recipe, "close", Qt::DirectConnection);
-        else if (recipe->metaObject()->indexOfMethod("cancel()") >= 0)
-            QMetaObject::invokeMethod(recipe, "cancel", Qt::DirectConnection);
-        m_retired.append(recipe);
-        recipe->deleteLater();
-        setConnectionState(Inactive);
-        recipeStopped();
-        Q_EMIT runningChanged();
-    }
-    if (now) {
-        for (const QPointer<QObject> &retired : std::as_const(m_retired))
-            delete retired.data();
-        m_retired.clear();
-    }
+    QObject *recipe = m_current.data();
+    if (!recipe)
+        return;
+    m_current.clear();
+    detach(recipe);
+    EtcdQmlConnection::closeAndLetGo(recipe);
+    setConnectionState(Inactive);
+    recipeStopped();
+    Q_EMIT runningChanged();
 }
 
 // Disconnects `object` and its children (a participants model, a watch) from this wrapper.
@@ -184,9 +169,4 @@ void EtcdQmlRecipe::setConnectionState(ConnectionState state)
         return;
     m_connectionState = state;
     Q_EMIT connectionStateChanged();
-}
-
-void EtcdQmlRecipe::purgeRetired()
-{
-    m_retired.removeAll(QPointer<QObject>());
 }

@@ -78,14 +78,12 @@ protected:
 
 private:
     void update();
-    void stop(bool now);
+    void stop();
     void detach(QObject *object);
     void setConnectionState(ConnectionState state);
-    void purgeRetired();
 
     QPointer<EtcdQmlClient> m_client;
     QPointer<QObject> m_current;
-    QList<QPointer<QObject>> m_retired; // closed, deleted on the next loop turn
     bool m_active = false;
     bool m_complete = false;
     ConnectionState m_connectionState = Inactive;

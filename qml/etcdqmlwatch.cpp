@@ -183,7 +183,8 @@ QObject *EtcdQmlWatch::startRecipe(EtcdClient *client)
     EtcdRangeOptions range;
     range.prefix = prefix;
     EtcdRangeReply *read = client->get(key, range);
-    connect(read, &EtcdReply::finished, session,
+    // Context `this`: the session may outlive this item by a moment (its connection deletes it).
+    connect(read, &EtcdReply::finished, this,
         [this, session, read, client, key, prefix](const EtcdStatus &status) {
             if (current() != session)
                 return; // stopped meanwhile

@@ -10,12 +10,14 @@
 #include <EtcdQt/etcdclient.h>
 #include <EtcdQt/etcdstatus.h>
 
+#include <QtCore/qcoreapplication.h>
 #include <QtCore/qdebug.h>
 
 #include <QtQml/qqmlcontext.h>
 #include <QtQml/qqmlengine.h>
 #include <QtQuickTest/quicktest.h>
 
+#include <algorithm>
 #include <memory>
 
 class EtcdQmlTestSetup : public QObject
@@ -42,6 +44,16 @@ public:
             if (!status.isOk())
                 qWarning() << "revoking lease" << leaseId << "failed:" << status;
         });
+    }
+
+    // The connections the module retired and still keeps (EtcdQmlConnection, parented to
+    // the application until their recipes reported closed()).
+    Q_INVOKABLE int retiredConnections() const
+    {
+        const QList<QObject *> children = QCoreApplication::instance()->findChildren<QObject *>(
+            Qt::FindDirectChildrenOnly);
+        return int(std::count_if(children.cbegin(), children.cend(),
+            [](const QObject *child) { return child->inherits("EtcdQmlConnection"); }));
     }
 
 public Q_SLOTS:

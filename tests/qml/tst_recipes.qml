@@ -71,6 +71,52 @@ Item {
             }
         }
     }
+    // A page with one item of each recipe type on a connection of its own, whose calls may
+    // take a minute: its retirement is bounded by 10 s, not by how long a revoke could take.
+    Component {
+        id: busyPageComponent
+        Item {
+            id: busyPage
+            property string path
+            readonly property bool ready: kv.leaseId !== "" && election.isLeader && lock.held
+                                          && barrier.state === Barrier.Set
+                                          && lease.state === Lease.Alive && watch.ready
+            EtcdClient {
+                id: busyClient
+                endpoints: [etcdUrl] // qmllint disable unqualified
+                callDeadline: 60000
+            }
+            TransientKeyValue {
+                id: kv
+                client: busyClient; key: busyPage.path + "/k"; value: "v"; ttl: 10000
+                active: true
+            }
+            LeaderElection {
+                id: election
+                client: busyClient; path: busyPage.path + "/e"; ttl: 10000; active: true
+            }
+            DistributedLock {
+                id: lock
+                client: busyClient; path: busyPage.path + "/l"; ttl: 10000; active: true
+            }
+            Barrier {
+                id: barrier
+                client: busyClient; path: busyPage.path + "/b"; ttl: 10000; active: true
+                onRunningChanged: if (running) setBarrier()
+            }
+            Lease {
+                id: lease
+                client: busyClient; ttl: 10000; active: true
+            }
+            Watch {
+                id: watch
+                client: busyClient; key: busyPage.path + "/"; prefix: true; active: true
+            }
+            LeaderObserver {
+                client: busyClient; path: busyPage.path + "/e"; active: true
+            }
+        }
+    }
     Component {
         id: clientComponent
         EtcdClient {
@@ -227,6 +273,26 @@ Item {
             tryCompare(watch.model, "count", 1, 10000)
             page.destroy()
             tryCompare(watch.model, "count", 0, 4000)
+        }
+
+        // Destroying a page whose client has a long call deadline: every recipe on it closes,
+        // its leases are revoked, and the retired connection goes as soon as the recipes said
+        // closed(), well within the 10 s bound.
+        function test_retiredConnectionGoesOnceRecipesClosed() {
+            tryVerify(() => etcdTest.retiredConnections() === 0, 15000, // qmllint disable unqualified
+                      "earlier tests' connections gone")
+            const path = root.uniquePath("busy")
+            const keys = make(watchComponent, { key: path + "/", active: true })
+            tryCompare(keys, "ready", true, 10000)
+            const page = busyPageComponent.createObject(root, { path: path })
+            tryCompare(page, "ready", true, 10000)
+            // Each on a lease: the transient key, the election's leader and participant keys,
+            // the lock's key, the barrier.
+            tryCompare(keys.model, "count", 5, 10000)
+            page.destroy()
+            tryCompare(keys.model, "count", 0, 4000)
+            tryVerify(() => etcdTest.retiredConnections() === 0, 3000, // qmllint disable unqualified
+                      "the retired connection is gone")
         }
 
         function test_leaseLossReachesQml() {

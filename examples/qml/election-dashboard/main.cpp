@@ -14,16 +14,17 @@
 #include <algorithm>
 #include <memory>
 
-// Closing the window destroys the items: the election item resigns and the module keeps the
-// connection for a moment so the revoke reaches etcd. Give that moment before exiting (at most
-// 1.5 s); without it the others take over only when the lease's TTL runs out.
+// Closing the window destroys the items: the election item resigns, and the module keeps the
+// connection until etcd answered the revokes (its recipes report closed()). Let that happen
+// before exiting (at most 5 s); without it the others take over only when the lease's TTL
+// runs out.
 static void letRevokesFinish(QGuiApplication &app)
 {
-    // The module parents the connections it keeps to the application.
+    // The module parents the connections it retires to the application.
     const auto pending = [&app] {
         const QList<QObject *> children = app.findChildren<QObject *>(Qt::FindDirectChildrenOnly);
         return std::any_of(children.cbegin(), children.cend(),
-            [](const QObject *child) { return child->inherits("EtcdClient"); });
+            [](const QObject *child) { return child->inherits("EtcdQmlConnection"); });
     };
     if (!pending())
         return;
@@ -34,7 +35,7 @@ static void letRevokesFinish(QGuiApplication &app)
             loop.quit();
     });
     poll.start(20);
-    QTimer::singleShot(1500, &loop, &QEventLoop::quit);
+    QTimer::singleShot(5000, &loop, &QEventLoop::quit);
     loop.exec();
 }
 
