@@ -117,9 +117,11 @@ void EtcdQmlDistributedLock::setHeld(bool held)
     \brief A distributed barrier at \c path (EtcdBarrier), usable while \c active.
 
     setBarrier() and removeBarrier() answer with setFinished(result) and
-    removeFinished(result); startWaiting() begins a wait that ends with lifted(). A barrier
-    this item set is kept under a lease of \c ttl milliseconds and removed when \c active turns
-    false (its lease is revoked).
+    removeFinished(result); startWaiting() begins a wait that ends with lifted(), or with
+    waitFailed(code, message) when etcd could not be read or watched. A barrier this item set
+    is kept under a lease of \c ttl milliseconds (\c leaseId, a decimal string; empty while it
+    holds none) and removed when \c active turns false (its lease is revoked). \c clientId is
+    written into the barrier's value (empty: "DistributedBarrier:<7 random>").
 */
 
 EtcdQmlBarrier::EtcdQmlBarrier(QObject *parent) : EtcdQmlRecipe(parent) { }
@@ -137,6 +139,20 @@ void EtcdQmlBarrier::setPath(const QString &path)
         return;
     m_path = path;
     Q_EMIT pathChanged();
+    restart();
+}
+
+QString EtcdQmlBarrier::clientId() const
+{
+    return m_clientId;
+}
+
+void EtcdQmlBarrier::setClientId(const QString &clientId)
+{
+    if (clientId == m_clientId)
+        return;
+    m_clientId = clientId;
+    Q_EMIT clientIdChanged();
     restart();
 }
 
@@ -176,6 +192,13 @@ EtcdQmlBarrier::State EtcdQmlBarrier::state() const
 int EtcdQmlBarrier::waiterCount() const
 {
     return m_waiterCount;
+}
+
+/*! \qmlproperty string Barrier::leaseId
+    The lease holding the barrier this item set, in decimal; empty when it holds none. */
+QString EtcdQmlBarrier::leaseId() const
+{
+    return Etcd::Qml::leaseIdToString(m_leaseId);
 }
 
 /*! \qmlmethod bool Barrier::setBarrier()
@@ -231,16 +254,22 @@ QObject *EtcdQmlBarrier::startRecipe(EtcdClient *client)
     EtcdBarrierOptions options;
     options.ttl = Etcd::Qml::ttlFromMilliseconds(m_ttl);
     options.waitOnMissingBarriers = m_waitOnMissingBarriers;
+    options.clientId = m_clientId;
     auto *barrier = new EtcdBarrier(client, m_path.toUtf8(), options);
     followRecipe(barrier);
     connect(barrier, &EtcdBarrier::stateChanged, this,
         [this](EtcdBarrier::State state) { setState(State(int(state))); });
     connect(barrier, &EtcdBarrier::waiterCountChanged, this, &EtcdQmlBarrier::setWaiterCount);
+    connect(barrier, &EtcdBarrier::leaseIdChanged, this, &EtcdQmlBarrier::setLeaseId);
     connect(barrier, &EtcdBarrier::lifted, this, &EtcdQmlBarrier::lifted);
+    connect(barrier, &EtcdBarrier::waitFailed, this, [this](const EtcdStatus &reason) {
+        Q_EMIT waitFailed(int(reason.code()), reason.message());
+    });
     connect(barrier, &EtcdBarrier::leaseEvent, this,
         [this](const EtcdLeaseEvent &event) { Q_EMIT leaseEvent(EtcdQmlLeaseEvent(event)); });
     connect(barrier, &EtcdBarrier::failed, this, &EtcdQmlBarrier::setError);
     setState(State(int(barrier->state())));
+    setLeaseId(barrier->leaseId());
     return barrier;
 }
 
@@ -248,6 +277,15 @@ void EtcdQmlBarrier::recipeStopped()
 {
     setState(Unset);
     setWaiterCount(0);
+    setLeaseId(-1);
+}
+
+void EtcdQmlBarrier::setLeaseId(qint64 leaseId)
+{
+    if (leaseId == m_leaseId)
+        return;
+    m_leaseId = leaseId;
+    Q_EMIT leaseIdChanged();
 }
 
 void EtcdQmlBarrier::setState(State state)

@@ -53,11 +53,13 @@ class EtcdQmlBarrier : public EtcdQmlRecipe
     Q_OBJECT
     QML_NAMED_ELEMENT(Barrier)
     Q_PROPERTY(QString path READ path WRITE setPath NOTIFY pathChanged)
+    Q_PROPERTY(QString clientId READ clientId WRITE setClientId NOTIFY clientIdChanged)
     Q_PROPERTY(int ttl READ ttl WRITE setTtl NOTIFY ttlChanged)
     Q_PROPERTY(bool waitOnMissingBarriers READ waitOnMissingBarriers WRITE setWaitOnMissingBarriers
             NOTIFY waitOnMissingBarriersChanged)
     Q_PROPERTY(State state READ state NOTIFY stateChanged)
     Q_PROPERTY(int waiterCount READ waiterCount NOTIFY waiterCountChanged)
+    Q_PROPERTY(QString leaseId READ leaseId NOTIFY leaseIdChanged)
 public:
     // EtcdBarrier::State
     enum State { Unset, Setting, Set, Lost, Failed, Removed };
@@ -68,12 +70,15 @@ public:
 
     [[nodiscard]] QString path() const;
     void setPath(const QString &path);
+    [[nodiscard]] QString clientId() const;
+    void setClientId(const QString &clientId);
     [[nodiscard]] int ttl() const;
     void setTtl(int ms);
     [[nodiscard]] bool waitOnMissingBarriers() const;
     void setWaitOnMissingBarriers(bool wait);
     [[nodiscard]] State state() const;
     [[nodiscard]] int waiterCount() const;
+    [[nodiscard]] QString leaseId() const;
 
     Q_INVOKABLE bool setBarrier();
     Q_INVOKABLE bool removeBarrier();
@@ -82,12 +87,15 @@ public:
 Q_SIGNALS:
     void pathChanged();
     void ttlChanged();
+    void clientIdChanged();
     void waitOnMissingBarriersChanged();
     void stateChanged();
     void waiterCountChanged();
+    void leaseIdChanged();
     void setFinished(bool result);
     void removeFinished(bool result);
     void lifted();
+    void waitFailed(int code, const QString &message);
     void leaseEvent(const EtcdQmlLeaseEvent &event);
 
 protected:
@@ -98,10 +106,13 @@ protected:
 private:
     void setState(State state);
     void setWaiterCount(int count);
+    void setLeaseId(qint64 leaseId);
 
     QString m_path;
+    QString m_clientId;
     int m_ttl = 2000;
     bool m_waitOnMissingBarriers = true;
     State m_state = Unset;
     int m_waiterCount = 0;
+    qint64 m_leaseId = -1;
 };

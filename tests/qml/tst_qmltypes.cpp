@@ -59,7 +59,8 @@ void tst_QmlTypes::create_data()
                            << "EtcdQmlLease"_ba;
     QTest::newRow("DistributedLock") << "DistributedLock { path: \"l\" }"_ba
                                      << "EtcdQmlDistributedLock"_ba;
-    QTest::newRow("Barrier") << "Barrier { path: \"b\"; property int s: Barrier.Set }"_ba
+    QTest::newRow("Barrier") << "Barrier { path: \"b\"; clientId: \"me\"; property int s: "
+                                "Barrier.Set; property string l: leaseId }"_ba
                              << "EtcdQmlBarrier"_ba;
     QTest::newRow("Watch") << "Watch { key: \"w\"; prefix: true; property int n: model.count }"_ba
                            << "EtcdQmlWatch"_ba;

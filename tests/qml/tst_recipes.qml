@@ -200,8 +200,28 @@ Item {
             verify(waiter.startWaiting())
             tryCompare(waiter, "waiterCount", 1, 10000)
             compare(lifted.count, 0)
+            verify(setter.leaseId !== "", "the barrier's lease, as a decimal string")
+            compare(waiter.leaseId, "") // set nothing
             setter.active = false // revokes the barrier's lease: the barrier goes
             lifted.wait(10000)
+            compare(setter.leaseId, "")
+        }
+
+        // A wait that cannot read etcd ends with waitFailed(code, message), not lifted().
+        function test_barrierWaitFails() {
+            const client = createTemporaryObject(clientComponent, root,
+                                                 { endpoints: ["127.0.0.1:1"], callDeadline: 300 })
+            const waiter = createTemporaryObject(barrierComponent, root,
+                                                 { client: client, path: root.uniquePath("nobarrier"),
+                                                   active: true })
+            compare(waiter.running, true)
+            const failed = spyOn(waiter, "waitFailed")
+            const lifted = spyOn(waiter, "lifted")
+            verify(waiter.startWaiting())
+            failed.wait(10000)
+            verify(failed.signalArguments[0][0] !== 0, "a reason code")
+            verify(failed.signalArguments[0][1].length > 0, "a reason message")
+            compare(lifted.count, 0)
         }
 
         // A client whose settings change replaces its connection: the recipes on it close on
