@@ -20,6 +20,7 @@ private Q_SLOTS:
     void create_data();
     void create();
     void inactiveByDefault();
+    void latchWithoutClient();
 
 private:
     std::unique_ptr<QObject> createFrom(QQmlEngine &engine, const QByteArray &qml);
@@ -62,6 +63,9 @@ void tst_QmlTypes::create_data()
     QTest::newRow("Barrier") << "Barrier { path: \"b\"; clientId: \"me\"; property int s: "
                                 "Barrier.Set; property string l: leaseId }"_ba
                              << "EtcdQmlBarrier"_ba;
+    QTest::newRow("CountDownLatch") << "CountDownLatch { path: \"c\"; property double n: count; "
+                                       "property bool o: open }"_ba
+                                    << "EtcdQmlCountDownLatch"_ba;
     QTest::newRow("Watch") << "Watch { key: \"w\"; prefix: true; property int n: model.count }"_ba
                            << "EtcdQmlWatch"_ba;
 }
@@ -88,6 +92,27 @@ void tst_QmlTypes::inactiveByDefault()
     QVERIFY(object->setProperty("active", true));
     QCOMPARE(object->property("running").toBool(), false);
     QCOMPARE(object->property("held").toBool(), false);
+}
+
+// A latch item without a client follows nothing and refuses calls; a count that is no whole
+// number above zero is an InvalidArgument error.
+void tst_QmlTypes::latchWithoutClient()
+{
+    QQmlEngine engine;
+    engine.addImportPath(QStringLiteral(ETCDQT_QML_IMPORT_PATH));
+    auto object =
+        createFrom(engine, "import EtcdQt\nCountDownLatch { path: \"c\"; active: true }"_ba);
+    QVERIFY(object);
+    QCOMPARE(object->property("count").toDouble(), -1.0);
+    QCOMPARE(object->property("open").toBool(), false);
+    bool accepted = true;
+    QVERIFY(QMetaObject::invokeMethod(object.get(), "countDown", Q_RETURN_ARG(bool, accepted)));
+    QCOMPARE(accepted, false);
+    QVERIFY(QMetaObject::invokeMethod(
+        object.get(), "create", Q_RETURN_ARG(bool, accepted), Q_ARG(double, 1.5)));
+    QCOMPARE(accepted, false);
+    QCOMPARE(object->property("errorCode").toInt(), 3); // Etcd::ErrorCode::InvalidArgument
+    QVERIFY(!object->property("errorString").toString().isEmpty());
 }
 
 QTEST_GUILESS_MAIN(tst_QmlTypes)

@@ -52,6 +52,10 @@ Item {
         id: watchComponent
         Watch { prefix: true }
     }
+    Component {
+        id: latchComponent
+        CountDownLatch {}
+    }
     // A page with a connection of its own, as a Loader would create and destroy it.
     Component {
         id: pageComponent
@@ -79,7 +83,7 @@ Item {
             id: busyPage
             property string path
             readonly property bool ready: kv.leaseId !== "" && election.isLeader && lock.held
-                                          && barrier.state === Barrier.Set
+                                          && barrier.state === Barrier.Set && latch.running
                                           && lease.state === Lease.Alive && watch.ready
             EtcdClient {
                 id: busyClient
@@ -103,6 +107,10 @@ Item {
                 id: barrier
                 client: busyClient; path: busyPage.path + "/b"; ttl: 10000; active: true
                 onRunningChanged: if (running) setBarrier()
+            }
+            CountDownLatch {
+                id: latch
+                client: busyClient; path: busyPage.path + "/c"; active: true
             }
             Lease {
                 id: lease
@@ -241,6 +249,79 @@ Item {
             tryCompare(election, "isLeader", true, 10000)
             compare(election.running, true)
             tryCompare(watchOne.model, "count", 0, 5000) // resigned and revoked under /one
+        }
+
+        // Two items count a latch of 2 down (one of them not following it); a third item,
+        // following it, sees the count go 2, 1, 0 and the latch open once.
+        function test_countDownLatchOpensOnce() {
+            const path = root.uniquePath("latch")
+            const watcher = make(latchComponent, { path: path, active: true })
+            tryCompare(watcher, "running", true, 10000)
+            compare(watcher.count, -1) // no latch yet
+            compare(watcher.open, false)
+            const opened = spyOn(watcher, "opened")
+            const counts = []
+            watcher.countChanged.connect(() => counts.push(watcher.count))
+            const a = make(latchComponent, { path: path, active: true })
+            const b = make(latchComponent, { path: path }) // not following: calls only
+            tryCompare(a, "running", true, 10000)
+
+            const created = spyOn(a, "createFinished")
+            verify(a.create(2))
+            created.wait(10000)
+            compare(created.signalArguments[0][0], 2)
+            compare(created.signalArguments[0][1], true, "this call created it")
+            const again = spyOn(b, "createFinished")
+            verify(b.create(5))
+            again.wait(10000)
+            compare(again.signalArguments[0][0], 2, "the first creator's count")
+            compare(again.signalArguments[0][1], false)
+            tryCompare(watcher, "count", 2, 10000)
+
+            const aDown = spyOn(a, "countDownFinished")
+            verify(a.countDown())
+            aDown.wait(10000)
+            compare(aDown.signalArguments[0][0], 1)
+            tryCompare(watcher, "count", 1, 10000)
+            compare(watcher.open, false)
+            compare(opened.count, 0)
+
+            const bDown = spyOn(b, "countDownFinished")
+            verify(b.countDown())
+            bDown.wait(10000)
+            compare(bDown.signalArguments[0][0], 0)
+            opened.wait(10000)
+            compare(watcher.open, true)
+            compare(watcher.count, 0)
+            compare(counts, [2, 1, 0])
+            tryCompare(a, "open", true, 10000)
+            compare(b.open, false) // follows nothing
+            compare(b.count, -1)
+
+            // Open stays open: a further count-down answers 0 and opens nothing again.
+            verify(b.countDown())
+            bDown.wait(10000)
+            compare(bDown.signalArguments[1][0], 0)
+            compare(opened.count, 1)
+            compare(watcher.errorCode, 0)
+            compare(a.errorCode, 0)
+            compare(b.errorCode, 0)
+        }
+
+        // A count-down where no latch exists fails readably: count -1, errorCode NotFound (5).
+        function test_countDownLatchErrors() {
+            const latch = make(latchComponent, { path: root.uniquePath("nolatch") })
+            const done = spyOn(latch, "countDownFinished")
+            const errors = spyOn(latch, "errorOccurred")
+            verify(latch.countDown())
+            done.wait(10000)
+            compare(done.signalArguments[0][0], -1)
+            compare(errors.count, 1)
+            compare(latch.errorCode, 5)
+            compare(errors.signalArguments[0][0], 5)
+            verify(latch.errorString.length > 0, "a message")
+            verify(!latch.create(0), "a count above zero")
+            compare(latch.errorCode, 3) // InvalidArgument
         }
 
         function test_lockExclusion() {
