@@ -29,13 +29,6 @@ namespace {
 const QByteArray kPath = "/example/barriers/gate"_ba;
 constexpr int kWorkers = 3;
 
-// The workers print from their own threads: one whole line at a time.
-void say(const QString &line)
-{
-    static std::mutex mutex;
-    std::lock_guard lock(mutex);
-    out() << line << Qt::endl;
-}
 } // namespace
 
 int main(int argc, char **argv)
@@ -54,7 +47,6 @@ int main(int argc, char **argv)
     int exitCode = 0;
     int waiting = 0;
     int passed = 0;
-    int closedCount = 0;
 
     const auto closeAll = [&] {
         coordinator.close();
@@ -65,14 +57,7 @@ int main(int argc, char **argv)
     std::vector<EtcdRecipe *> recipes {&coordinator};
     for (const auto &gate : gates)
         recipes.push_back(gate.get());
-    for (EtcdRecipe *recipe : recipes) {
-        QObject::connect(recipe, &EtcdRecipe::closed, &app, [&] {
-            if (++closedCount < int(recipes.size()))
-                return;
-            say(u"closed"_s);
-            QCoreApplication::exit(exitCode);
-        });
-    }
+    quitWhenAllClosed(recipes, exitCode);
 
     // The coordinator opens the gate a moment after the last worker arrived at it.
     const auto open = [&] {

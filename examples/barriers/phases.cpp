@@ -31,14 +31,6 @@ const QByteArray kPath = "/example/barriers/phases"_ba;
 constexpr int kWorkers = 3;
 constexpr auto kStep = 200ms;
 
-// The workers print from their own threads: one whole line at a time.
-void say(const QString &line)
-{
-    static std::mutex mutex;
-    std::lock_guard lock(mutex);
-    out() << line << Qt::endl;
-}
-
 // When one worker reached and passed each barrier, on the example's clock.
 struct Times
 {
@@ -60,16 +52,7 @@ int main(int argc, char **argv)
     std::vector<Times> times(kWorkers); // each worker writes its own; read once it posted
     int exitCode = 0;
     int finished = 0;
-    int closedCount = 0;
-
-    for (const auto &member : members) {
-        QObject::connect(member.get(), &EtcdRecipe::closed, &app, [&] {
-            if (++closedCount < kWorkers)
-                return;
-            say(u"closed"_s);
-            QCoreApplication::exit(exitCode);
-        });
-    }
+    quitWhenAllClosed(members, exitCode);
     // Once all are through: nobody worked before the last entered, nobody went on before the
     // last left. Then every barrier closes.
     const auto workerDone = [&](bool ok) {

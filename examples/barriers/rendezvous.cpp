@@ -31,13 +31,6 @@ const QByteArray kPath = "/example/barriers/rendezvous"_ba;
 constexpr int kWorkers = 4;
 constexpr auto kArrivalGap = 300ms;
 
-// The workers print from their own threads: one whole line at a time.
-void say(const QString &line)
-{
-    static std::mutex mutex;
-    std::lock_guard lock(mutex);
-    out() << line << Qt::endl;
-}
 } // namespace
 
 int main(int argc, char **argv)
@@ -57,16 +50,7 @@ int main(int argc, char **argv)
     std::vector<qint64> arrivedMs(kWorkers), releasedMs(kWorkers);
     int exitCode = 0;
     int released = 0;
-    int closedCount = 0;
-
-    for (const auto &member : members) {
-        QObject::connect(member.get(), &EtcdRecipe::closed, &app, [&] {
-            if (++closedCount < kWorkers)
-                return;
-            say(u"closed"_s);
-            QCoreApplication::exit(exitCode);
-        });
-    }
+    quitWhenAllClosed(members, exitCode);
     // Once all returned: nobody may have passed before the last arrival. Then every barrier
     // closes.
     const auto workerDone = [&](bool tripped) {

@@ -22,14 +22,6 @@ using namespace std::chrono_literals;
 namespace {
 const QByteArray kResultKey = "/example/election/selector-result"_ba;
 
-// The body prints from its own thread: one whole line at a time.
-void say(const QString &line)
-{
-    static std::mutex mutex;
-    std::lock_guard lock(mutex);
-    out() << line << Qt::endl;
-}
-
 // Stands for a slice of real work; returns early, with false, when leadership is ending.
 bool work(std::chrono::milliseconds duration, std::stop_token stop)
 {

@@ -27,14 +27,6 @@ const QByteArray kLockPath = "/example/locks/mutex"_ba;
 const QByteArray kCounterKey = "/example/locks/counter"_ba;
 constexpr int kRounds = 3;
 
-// The workers print from their own threads: one whole line at a time.
-void say(const QString &line)
-{
-    static std::mutex mutex;
-    std::lock_guard lock(mutex);
-    out() << line << Qt::endl;
-}
-
 // Requests are made in the client's thread: a worker posts its read there and waits for it.
 std::optional<int> readCounter(EtcdClient *client)
 {

@@ -30,14 +30,6 @@ const QByteArray kLockPath = "/example/locks/rwlock"_ba;
 const QByteArray kDocumentKey = "/example/locks/document"_ba;
 constexpr int kReaders = 3;
 
-// The workers print from their own threads: one whole line at a time.
-void say(const QString &line)
-{
-    static std::mutex mutex;
-    std::lock_guard lock(mutex);
-    out() << line << Qt::endl;
-}
-
 // Requests are made in the client's thread: a worker posts its read there and waits for it.
 QByteArray readDocument(EtcdClient *client)
 {

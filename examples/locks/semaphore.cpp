@@ -42,7 +42,6 @@ int main(int argc, char **argv)
     int holding = 0; // workers holding a permit now
     int peak = 0;
     int served = 0;
-    int closedCount = 0;
     int exitCode = 0;
 
     const auto stamp = [&clock] { return u"+%1 ms"_s.arg(clock.elapsed(), 4); };
@@ -50,6 +49,7 @@ int main(int argc, char **argv)
         for (const auto &worker : workers)
             worker->close();
     };
+    quitWhenAllClosed(workers, exitCode);
     for (const auto &owned : workers) {
         EtcdSemaphore *worker = owned.get();
         QObject::connect(worker, &EtcdSemaphore::acquired, &app, [&, worker] {
@@ -83,13 +83,6 @@ int main(int argc, char **argv)
                 exitCode = 1;
                 closeAll();
             });
-        // Quit once etcd answered the revokes: nothing is left to run out a TTL.
-        QObject::connect(worker, &EtcdRecipe::closed, &app, [&] {
-            if (++closedCount < kWorkers)
-                return;
-            out() << "closed" << Qt::endl;
-            QCoreApplication::exit(exitCode);
-        });
     }
 
     out() << kWorkers << " workers ask for one of " << kPermits << " permits on " << kPath

@@ -40,34 +40,12 @@ QString pathArgument(const QStringList &args)
     return args.first();
 }
 
-QJsonObject describe(const EtcdLeaseEvent &e)
-{
-    QJsonObject o {{QStringLiteral("leaseEvent"), e.typeName()}};
-    if (e.type == EtcdLeaseEvent::Type::Restored) {
-        o.insert(QStringLiteral("old"), e.leaseId);
-        o.insert(QStringLiteral("new"), e.newLeaseId);
-    } else {
-        o.insert(QStringLiteral("lease"), e.leaseId);
-        o.insert(QStringLiteral("cause"), e.cause.toString());
-    }
-    return o;
-}
-
 int setCommand(const Globals &globals, QStringList args)
 {
-    const QString ttlText = takeOption(args, QStringLiteral("--ttl"), QStringLiteral("2"));
-    const bool holds = args.contains(QStringLiteral("--hold-ms"));
-    const QString holdText = takeOption(args, QStringLiteral("--hold-ms"));
-    bool ok = false;
-    const qint64 ttl = ttlText.toLongLong(&ok);
-    if (!ok || ttl <= 0)
-        return fail(QStringLiteral("--ttl must be a positive number of seconds"));
-    int holdMs = -1; // without --hold-ms: hold until SIGINT/SIGTERM
-    if (holds) {
-        holdMs = holdText.toInt(&ok);
-        if (!ok || holdMs < 0)
-            return fail(QStringLiteral("--hold-ms must be a number of milliseconds, 0 or more"));
-    }
+    qint64 ttl = 0;
+    int holdMs = -1; // without --hold-ms: until SIGINT/SIGTERM
+    if (QString error; !takeTtlAndHold(args, ttl, holdMs, error))
+        return fail(error);
     const QString path = pathArgument(args);
     if (path.isEmpty())
         return fail(kUsage);
@@ -110,8 +88,9 @@ int setCommand(const Globals &globals, QStringList args)
             });
     };
     QObject::connect(&hold, &QTimer::timeout, &barrier, removeNow);
-    QObject::connect(&barrier, &EtcdBarrier::leaseEvent, &barrier,
-        [](const EtcdLeaseEvent &e) { emitLine(describe(e)); });
+    QObject::connect(&barrier, &EtcdBarrier::leaseEvent, &barrier, [](const EtcdLeaseEvent &e) {
+        emitLine(leaseEventObject(e, QStringLiteral("leaseEvent")));
+    });
     QObject::connect(&barrier, &EtcdBarrier::failed, &barrier, [&](const EtcdStatus &why) {
         if (stage != Stage::Holding)
             return;

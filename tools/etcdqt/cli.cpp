@@ -145,4 +145,36 @@ bool takeFlag(QStringList &args, const QString &name)
     return args.removeAll(name) > 0;
 }
 
+QJsonObject leaseEventObject(const EtcdLeaseEvent &e, const QString &field)
+{
+    QJsonObject o {{field, e.typeName()}};
+    if (e.type == EtcdLeaseEvent::Type::Restored) {
+        o.insert(QStringLiteral("old"), e.leaseId);
+        o.insert(QStringLiteral("new"), e.newLeaseId);
+    } else {
+        o.insert(QStringLiteral("lease"), e.leaseId);
+        o.insert(QStringLiteral("cause"), e.cause.toString());
+    }
+    return o;
+}
+
+bool takeTtlAndHold(QStringList &args, qint64 &ttl, int &holdMs, QString &error)
+{
+    const QString ttlText = takeOption(args, QStringLiteral("--ttl"), QStringLiteral("2"));
+    const bool holds = args.contains(QStringLiteral("--hold-ms"));
+    const QString holdText = takeOption(args, QStringLiteral("--hold-ms"));
+    bool ok = false;
+    ttl = ttlText.toLongLong(&ok);
+    if (!ok || ttl <= 0) {
+        error = QStringLiteral("--ttl must be a positive number of seconds");
+        return false;
+    }
+    holdMs = holds ? holdText.toInt(&ok) : -1;
+    if (holds && (!ok || holdMs < 0)) {
+        error = QStringLiteral("--hold-ms must be a number of milliseconds, 0 or more");
+        return false;
+    }
+    return true;
+}
+
 } // namespace Cli

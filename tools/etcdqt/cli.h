@@ -4,6 +4,7 @@
 #pragma once
 
 #include <EtcdQt/etcdclient.h>
+#include <EtcdQt/etcdleaseevent.h>
 
 #include <QtCore/qjsonobject.h>
 #include <QtCore/qstringlist.h>
@@ -39,6 +40,13 @@ void onTerminationSignal(std::function<void(int signal)> onSignal);
 // them on to a child. `fromTerminal`: the terminal sent it (Ctrl+C), to the whole foreground
 // process group, so the child has it already.
 void onEveryTerminationSignal(std::function<void(int signal, bool fromTerminal)> onSignal);
+
+// The JSON line of a lease event, its type under `field`.
+QJsonObject leaseEventObject(const EtcdLeaseEvent &e, const QString &field);
+
+// --ttl S (default 2) and --hold-ms N (default -1: hold until a signal), removed from args.
+// False with `error` set when the TTL is not positive or the hold not 0 or more.
+bool takeTtlAndHold(QStringList &args, qint64 &ttl, int &holdMs, QString &error);
 
 // A command's value of `--name V` (removed from args), or `fallback`.
 QString takeOption(QStringList &args, const QString &name, const QString &fallback = {});

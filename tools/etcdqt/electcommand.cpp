@@ -28,19 +28,10 @@ QJsonObject event(const QString &name, const EtcdLeaderSelector &selector)
 int electCommand(const Globals &globals, QStringList args)
 {
     const QString id = takeOption(args, QStringLiteral("--id"));
-    const QString ttlText = takeOption(args, QStringLiteral("--ttl"), QStringLiteral("2"));
-    const bool holds = args.contains(QStringLiteral("--hold-ms"));
-    const QString holdText = takeOption(args, QStringLiteral("--hold-ms"));
-    bool ok = false;
-    const qint64 ttl = ttlText.toLongLong(&ok);
-    if (!ok || ttl <= 0)
-        return fail(QStringLiteral("--ttl must be a positive number of seconds"));
-    int holdMs = -1; // without --hold-ms: lead until SIGINT/SIGTERM
-    if (holds) {
-        holdMs = holdText.toInt(&ok);
-        if (!ok || holdMs < 0)
-            return fail(QStringLiteral("--hold-ms must be a number of milliseconds, 0 or more"));
-    }
+    qint64 ttl = 0;
+    int holdMs = -1; // without --hold-ms: until SIGINT/SIGTERM
+    if (QString error; !takeTtlAndHold(args, ttl, holdMs, error))
+        return fail(error);
     if (args.size() != 1 || args.first().isEmpty() || args.first().startsWith(QLatin1String("--")))
         return fail(kUsage);
 

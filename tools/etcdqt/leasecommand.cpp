@@ -13,19 +13,6 @@ namespace Cli {
 
 namespace {
 
-QJsonObject describe(const EtcdLeaseEvent &e)
-{
-    QJsonObject o {{QStringLiteral("event"), e.typeName()}};
-    if (e.type == EtcdLeaseEvent::Type::Restored) {
-        o.insert(QStringLiteral("old"), e.leaseId);
-        o.insert(QStringLiteral("new"), e.newLeaseId);
-    } else {
-        o.insert(QStringLiteral("lease"), e.leaseId);
-        o.insert(QStringLiteral("cause"), e.cause.toString());
-    }
-    return o;
-}
-
 int keep(const Globals &globals, QStringList args)
 {
     const QString ttlText = takeOption(args, QStringLiteral("--ttl"), QStringLiteral("2"));
@@ -47,7 +34,7 @@ int keep(const Globals &globals, QStringList args)
             {QStringLiteral("key"), QString::fromUtf8(kv.key())}});
     });
     QObject::connect(&kv, &EtcdTransientKeyValue::leaseEvent, &kv,
-        [](const EtcdLeaseEvent &e) { emitLine(describe(e)); });
+        [](const EtcdLeaseEvent &e) { emitLine(leaseEventObject(e, QStringLiteral("event"))); });
     QObject::connect(&kv, &EtcdTransientKeyValue::failed, &kv, [&](const EtcdStatus &why) {
         exitCode = fail(why.toString());
         QCoreApplication::exit(exitCode);
