@@ -4,6 +4,8 @@
 // Every type of `import EtcdQt` is created once, and its enums are read, without etcd:
 // catches registration errors (a missing QML_ELEMENT, an unregistered property type).
 
+#include <EtcdQt/etcdqtglobal.h>
+
 #include <QtQml/qqmlcomponent.h>
 #include <QtQml/qqmlengine.h>
 #include <QtTest/qtest.h>
@@ -21,6 +23,7 @@ private Q_SLOTS:
     void create();
     void inactiveByDefault();
     void latchWithoutClient();
+    void errorCodesByName();
 
 private:
     std::unique_ptr<QObject> createFrom(QQmlEngine &engine, const QByteArray &qml);
@@ -100,8 +103,8 @@ void tst_QmlTypes::latchWithoutClient()
 {
     QQmlEngine engine;
     engine.addImportPath(QStringLiteral(ETCDQT_QML_IMPORT_PATH));
-    auto object =
-        createFrom(engine, "import EtcdQt\nCountDownLatch { path: \"c\"; active: true }"_ba);
+    auto object
+        = createFrom(engine, "import EtcdQt\nCountDownLatch { path: \"c\"; active: true }"_ba);
     QVERIFY(object);
     QCOMPARE(object->property("count").toDouble(), -1.0);
     QCOMPARE(object->property("open").toBool(), false);
@@ -111,8 +114,23 @@ void tst_QmlTypes::latchWithoutClient()
     QVERIFY(QMetaObject::invokeMethod(
         object.get(), "create", Q_RETURN_ARG(bool, accepted), Q_ARG(double, 1.5)));
     QCOMPARE(accepted, false);
-    QCOMPARE(object->property("errorCode").toInt(), 3); // Etcd::ErrorCode::InvalidArgument
+    QCOMPARE(object->property("errorCode").toInt(), int(Etcd::ErrorCode::InvalidArgument));
     QVERIFY(!object->property("errorString").toString().isEmpty());
+}
+
+// EtcdError names Etcd::ErrorCode's values, for comparing an item's errorCode.
+void tst_QmlTypes::errorCodesByName()
+{
+    QQmlEngine engine;
+    engine.addImportPath(QStringLiteral(ETCDQT_QML_IMPORT_PATH));
+    auto object = createFrom(engine,
+        "import EtcdQt\nLease { property int notFound: EtcdError.NotFound; "
+        "property int expired: EtcdError.LeaseExpired; "
+        "property int notConnected: EtcdError.NotConnected }"_ba);
+    QVERIFY(object);
+    QCOMPARE(object->property("notFound").toInt(), int(Etcd::ErrorCode::NotFound));
+    QCOMPARE(object->property("expired").toInt(), int(Etcd::ErrorCode::LeaseExpired));
+    QCOMPARE(object->property("notConnected").toInt(), int(Etcd::ErrorCode::NotConnected));
 }
 
 QTEST_GUILESS_MAIN(tst_QmlTypes)

@@ -308,7 +308,7 @@ Item {
             compare(b.errorCode, 0)
         }
 
-        // A count-down where no latch exists fails readably: count -1, errorCode NotFound (5).
+        // A count-down where no latch exists fails readably: count -1, errorCode NotFound.
         function test_countDownLatchErrors() {
             const latch = make(latchComponent, { path: root.uniquePath("nolatch") })
             const done = spyOn(latch, "countDownFinished")
@@ -317,11 +317,11 @@ Item {
             done.wait(10000)
             compare(done.signalArguments[0][0], -1)
             compare(errors.count, 1)
-            compare(latch.errorCode, 5)
-            compare(errors.signalArguments[0][0], 5)
+            compare(latch.errorCode, EtcdError.NotFound)
+            compare(errors.signalArguments[0][0], EtcdError.NotFound)
             verify(latch.errorString.length > 0, "a message")
             verify(!latch.create(0), "a count above zero")
-            compare(latch.errorCode, 3) // InvalidArgument
+            compare(latch.errorCode, EtcdError.InvalidArgument)
         }
 
         function test_lockExclusion() {
