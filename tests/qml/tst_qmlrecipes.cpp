@@ -50,8 +50,8 @@ public:
     // the application until their recipes reported closed()).
     Q_INVOKABLE int retiredConnections() const
     {
-        const QList<QObject *> children = QCoreApplication::instance()->findChildren<QObject *>(
-            Qt::FindDirectChildrenOnly);
+        const QList<QObject *> children
+            = QCoreApplication::instance()->findChildren<QObject *>(Qt::FindDirectChildrenOnly);
         return int(std::count_if(children.cbegin(), children.cend(),
             [](const QObject *child) { return child->inherits("EtcdQmlConnection"); }));
     }
