@@ -41,8 +41,20 @@ class EtcdAtomicCounterPrivate
 {
 public:
     EtcdAtomicCounterPrivate(EtcdAtomicCounter *q, const QByteArray &path, qint64 initialValue)
-        : path(path), initialValue(initialValue), queue(q, path)
+        : q(q), path(path), initialValue(initialValue), queue(q, path)
     { }
+
+    // A reply already failed when the operation cannot run (empty path, closed); else null.
+    EtcdValueReply *refusal(bool closed) const
+    {
+        if (path.isEmpty())
+            return RecipeReplies::failedValue(q,
+                EtcdStatus(Etcd::ErrorCode::InvalidArgument, EtcdRecipe::tr("empty counter path")));
+        if (closed)
+            return RecipeReplies::failedValue(
+                q, EtcdStatus(Etcd::ErrorCode::Cancelled, EtcdRecipe::tr("closed")));
+        return nullptr;
+    }
 
     // The rule of add(): absent, the counter starts at initialValue.
     CasNumber::Rule adding(qint64 delta) const
@@ -53,6 +65,7 @@ public:
         };
     }
 
+    EtcdAtomicCounter *q;
     QByteArray path;
     qint64 initialValue;
     CasNumber::Queue queue;
@@ -95,12 +108,8 @@ qint64 EtcdAtomicCounter::initialValue() const
 EtcdValueReply *EtcdAtomicCounter::get()
 {
     Q_D(EtcdAtomicCounter);
-    if (d->path.isEmpty())
-        return RecipeReplies::failedValue(
-            this, EtcdStatus(Etcd::ErrorCode::InvalidArgument, tr("empty counter path")));
-    if (isClosed())
-        return RecipeReplies::failedValue(
-            this, EtcdStatus(Etcd::ErrorCode::Cancelled, tr("closed")));
+    if (EtcdValueReply *refused = d->refusal(isClosed()))
+        return refused;
     setActive(true);
     const auto rule = [initial = d->initialValue](const CasNumber::Snapshot &s) {
         return s.exists ? CasNumber::Step::keep() : CasNumber::Step::write(initial);
@@ -116,12 +125,8 @@ EtcdValueReply *EtcdAtomicCounter::get()
 EtcdValueReply *EtcdAtomicCounter::add(qint64 delta)
 {
     Q_D(EtcdAtomicCounter);
-    if (d->path.isEmpty())
-        return RecipeReplies::failedValue(
-            this, EtcdStatus(Etcd::ErrorCode::InvalidArgument, tr("empty counter path")));
-    if (isClosed())
-        return RecipeReplies::failedValue(
-            this, EtcdStatus(Etcd::ErrorCode::Cancelled, tr("closed")));
+    if (EtcdValueReply *refused = d->refusal(isClosed()))
+        return refused;
     setActive(true);
     return d->queue.enqueue(d->adding(delta), CasNumber::Queue::Start::FromCache);
 }

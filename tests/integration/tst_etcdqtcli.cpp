@@ -20,6 +20,18 @@ using namespace std::chrono_literals;
 namespace {
 constexpr int kTtlMs = 2000;
 
+// Bad input: exit 1, one "etcdqt: ..." line on stderr, nothing on stdout.
+bool refusedWithOneLine(const QStringList &args)
+{
+    QProcess p;
+    p.start(QStringLiteral(ETCDQT_CLI), args);
+    if (!p.waitForFinished(kTtlMs) || p.exitCode() != 1)
+        return false;
+    const QList<QByteArray> lines = p.readAllStandardError().trimmed().split('\n');
+    return lines.size() == 1 && lines.first().startsWith("etcdqt: ")
+        && p.readAllStandardOutput().isEmpty();
+}
+
 // The next JSON line the process prints within `ms`; empty when none came.
 QJsonObject nextLine(QProcess &p, int ms = 2 * kTtlMs)
 {
@@ -264,14 +276,7 @@ void tst_EtcdqtCli::badInputFailsWithOneLine()
         {u"incr"_s, u"/l"_s, u"/c"_s, u"--count"_s, u"3"_s, u"--ttl"_s, u"0"_s},
         {u"incr"_s, u"/l"_s, u"/c"_s, u"--count"_s, u"3"_s, u"--fenced"_s, u"--unfenced"_s}};
     for (const QStringList &args : cases) {
-        QProcess p;
-        p.start(QStringLiteral(ETCDQT_CLI), args);
-        QVERIFY(p.waitForFinished(kTtlMs));
-        QVERIFY2(p.exitCode() == 1, qPrintable(args.join(u' ')));
-        const QList<QByteArray> lines = p.readAllStandardError().trimmed().split('\n');
-        QCOMPARE(lines.size(), 1);
-        QVERIFY(lines.first().startsWith("etcdqt: "));
-        QVERIFY(p.readAllStandardOutput().isEmpty());
+        QVERIFY2(refusedWithOneLine(args), qPrintable(args.join(u' ')));
     }
 }
 
@@ -711,14 +716,7 @@ void tst_EtcdqtCli::latchAndCounterRefuseBadInput()
         {u"counter"_s, u"add"_s, u"/c"_s, u"1"_s, u"2"_s}, {u"counter"_s, u"add"_s, u""_s},
         {u"counter"_s, u"reset"_s, u"/c"_s}};
     for (const QStringList &args : cases) {
-        QProcess p;
-        p.start(QStringLiteral(ETCDQT_CLI), args);
-        QVERIFY(p.waitForFinished(kTtlMs));
-        QVERIFY2(p.exitCode() == 1, qPrintable(args.join(u' ')));
-        const QList<QByteArray> lines = p.readAllStandardError().trimmed().split('\n');
-        QCOMPARE(lines.size(), 1);
-        QVERIFY(lines.first().startsWith("etcdqt: "));
-        QVERIFY(p.readAllStandardOutput().isEmpty());
+        QVERIFY2(refusedWithOneLine(args), qPrintable(args.join(u' ')));
     }
     const quint16 port = EtcdTestServer::freePorts(1).first();
     const QList<QStringList> unreachable {{u"latch"_s, u"create"_s, u"/l"_s, u"--count"_s, u"1"_s},
@@ -965,14 +963,8 @@ void tst_EtcdqtCli::barrierRefusesBadInput()
         {u"wait"_s, u"/b"_s, u"--timeout-ms"_s, u"soon"_s}, {u"wait"_s, u"/b"_s, u"--timeout-ms"_s},
         {u"wait"_s, u"/b"_s, u"--hold-ms"_s, u"5"_s}, {u"lift"_s, u"/b"_s}};
     for (const QStringList &args : cases) {
-        QProcess p;
-        p.start(QStringLiteral(ETCDQT_CLI), QStringList {u"barrier"_s} + args);
-        QVERIFY(p.waitForFinished(kTtlMs));
-        QVERIFY2(p.exitCode() == 1, qPrintable(args.join(u' ')));
-        const QList<QByteArray> lines = p.readAllStandardError().trimmed().split('\n');
-        QCOMPARE(lines.size(), 1);
-        QVERIFY(lines.first().startsWith("etcdqt: "));
-        QVERIFY(p.readAllStandardOutput().isEmpty());
+        QVERIFY2(
+            refusedWithOneLine(QStringList {u"barrier"_s} + args), qPrintable(args.join(u' ')));
     }
 }
 
