@@ -7,7 +7,9 @@
 #include <EtcdQt/etcdrecipe.h>
 
 #include <QtCore/qcoreapplication.h>
+#include <QtCore/qeventloop.h>
 #include <QtCore/qmetaobject.h>
+#include <QtCore/qpointer.h>
 #include <QtCore/qthread.h>
 #include <QtCore/qtimer.h>
 
@@ -21,6 +23,31 @@ bool canDeleteLater()
 {
     const QCoreApplication *app = QCoreApplication::instance();
     return app && app->thread() == QThread::currentThread();
+}
+
+QList<EtcdQmlConnection *> retiredConnections()
+{
+    return QCoreApplication::instance()->findChildren<EtcdQmlConnection *>(
+        Qt::FindDirectChildrenOnly);
+}
+
+// A post routine: the application is being destroyed, its event loop has ended, and an engine
+// destroyed after it (the usual `return app.exec();`) retired connections that now wait for
+// their revokes' answers. Let them arrive (each connection is bounded, at most 10 s) rather
+// than cut the revokes and leave the leases to their TTL.
+void finishRetiredConnections()
+{
+    if (retiredConnections().isEmpty())
+        return;
+    QEventLoop loop;
+    QTimer poll;
+    QObject::connect(&poll, &QTimer::timeout, &loop, [&loop] {
+        if (retiredConnections().isEmpty())
+            loop.quit();
+    });
+    poll.start(10);
+    QTimer::singleShot(10000, &loop, &QEventLoop::quit);
+    loop.exec();
 }
 } // namespace
 
@@ -64,7 +91,13 @@ void EtcdQmlConnection::retire()
         delete this;
         return;
     }
-    setParent(QCoreApplication::instance());
+    QCoreApplication *app = QCoreApplication::instance();
+    setParent(app);
+    static QPointer<QCoreApplication> routineAddedFor;
+    if (routineAddedFor != app) {
+        qAddPostRoutine(finishRetiredConnections);
+        routineAddedFor = app;
+    }
     const milliseconds limit = bound(m_client.get());
     QTimer::singleShot(limit, this, [this, limit] {
         if (!m_letGo.isEmpty())

@@ -26,8 +26,10 @@ public:
     // Takes `object`, made on client(), until closeAndLetGo() or the connection's end.
     void adopt(QObject *object);
     // No longer in use: closes the objects still open and deletes itself (client included)
-    // once they are gone. Parented to the application meanwhile, which deletes it on exit
-    // at the latest; at once without an application in this thread. Nothing waits.
+    // once they are gone. Parented to the application meanwhile; at once without an
+    // application in this thread. Nothing waits, except the application's destructor: it
+    // lets retired connections finish first (bounded), so the revokes of items destroyed
+    // after its event loop ended still reach etcd.
     void retire();
 
     // Closes `object` (close(), or a watch session's cancel) without blocking and lets it

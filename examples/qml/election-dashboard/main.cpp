@@ -7,14 +7,11 @@
 // SIGTERM close the window the same way.
 
 #include <QtCore/qcommandlineparser.h>
-#include <QtCore/qeventloop.h>
 #include <QtCore/qsocketnotifier.h>
-#include <QtCore/qtimer.h>
 #include <QtGui/qguiapplication.h>
 #include <QtGui/qwindow.h>
 #include <QtQml/qqmlapplicationengine.h>
 
-#include <algorithm>
 #include <csignal>
 #include <memory>
 
@@ -46,31 +43,6 @@ static void closeWindowsOnSignals(QGuiApplication &app)
     };
     std::signal(SIGINT, handler);
     std::signal(SIGTERM, handler);
-}
-
-// Closing the window destroys the items: the election item resigns, and the module keeps the
-// connection until etcd answered the revokes (its recipes report closed()). Let that happen
-// before exiting (at most 5 s); without it the others take over only when the lease's TTL
-// runs out.
-static void letRevokesFinish(QGuiApplication &app)
-{
-    // The module parents the connections it retires to the application.
-    const auto pending = [&app] {
-        const QList<QObject *> children = app.findChildren<QObject *>(Qt::FindDirectChildrenOnly);
-        return std::any_of(children.cbegin(), children.cend(),
-            [](const QObject *child) { return child->inherits("EtcdQmlConnection"); });
-    };
-    if (!pending())
-        return;
-    QEventLoop loop;
-    QTimer poll;
-    QObject::connect(&poll, &QTimer::timeout, &loop, [&] {
-        if (!pending())
-            loop.quit();
-    });
-    poll.start(20);
-    QTimer::singleShot(5000, &loop, &QEventLoop::quit);
-    loop.exec();
 }
 
 int main(int argc, char *argv[])
@@ -113,7 +85,8 @@ int main(int argc, char *argv[])
 
     closeWindowsOnSignals(app);
     const int status = app.exec();
+    // Closing the window ended the loop; destroying the items now resigns and revokes, and the
+    // module lets those revokes reach etcd before the application is gone.
     engine.reset();
-    letRevokesFinish(app);
     return status;
 }
