@@ -473,8 +473,9 @@ void tst_EtcdLeaderSelector::waitForStartedFromAWorkerThread()
     QTRY_COMPARE_WITH_TIMEOUT(held.count(u"elected"_s), 1, kWaitMs);
     EtcdLeaderSelector follower(m_client.get(), "/el/waitstart", withId(u"follower"_s));
     std::atomic<int> started = -1;
-    std::thread waiter([&] { started = follower.waitForStarted(10s) ? 1 : 0; });
+    // start() first: a wait on a selector not started answers false at once ("no term").
     QVERIFY(follower.start());
+    std::thread waiter([&] { started = follower.waitForStarted(10s) ? 1 : 0; });
     QTRY_VERIFY_WITH_TIMEOUT(started.load() != -1, kWaitMs);
     waiter.join();
     QCOMPARE(started.load(), 1); // in the running, not leading
