@@ -70,19 +70,9 @@ bool EtcdQmlCountDownLatch::create(double count)
     EtcdCountDownLatch *latch = latchForCall();
     if (!latch)
         return false;
-    EtcdValueReply *reply = latch->create(qint64(count));
-    const bool oneOff = latch != current();
-    connect(reply, &EtcdReply::finished, latch,
-        [self = QPointer(this), latch, reply, oneOff](const EtcdStatus &status) {
-            if (oneOff)
-                EtcdQmlConnection::closeAndLetGo(latch);
-            if (!self)
-                return;
-            if (!status.isOk())
-                self->setError(status);
-            Q_EMIT self->createFinished(
-                status.isOk() ? double(reply->value()) : -1, status.isOk() && reply->written());
-        });
+    whenFinished(latch, latch->create(qint64(count)), [this](bool ok, EtcdValueReply *reply) {
+        Q_EMIT createFinished(ok ? double(reply->value()) : -1, ok && reply->written());
+    });
     return true;
 }
 
@@ -93,19 +83,28 @@ bool EtcdQmlCountDownLatch::countDown()
     EtcdCountDownLatch *latch = latchForCall();
     if (!latch)
         return false;
-    EtcdValueReply *reply = latch->countDown();
+    whenFinished(latch, latch->countDown(), [this](bool ok, EtcdValueReply *reply) {
+        Q_EMIT countDownFinished(ok ? double(reply->value()) : -1);
+    });
+    return true;
+}
+
+// Lets go of a latch made for this one call (the item inactive), records a failure, then
+// reports; the item may be gone by then.
+void EtcdQmlCountDownLatch::whenFinished(EtcdCountDownLatch *latch, EtcdValueReply *reply,
+    std::function<void(bool ok, EtcdValueReply *reply)> report)
+{
     const bool oneOff = latch != current();
     connect(reply, &EtcdReply::finished, latch,
-        [self = QPointer(this), latch, reply, oneOff](const EtcdStatus &status) {
+        [self = QPointer(this), latch, reply, oneOff, report](const EtcdStatus &status) {
             if (oneOff)
                 EtcdQmlConnection::closeAndLetGo(latch);
             if (!self)
                 return;
             if (!status.isOk())
                 self->setError(status);
-            Q_EMIT self->countDownFinished(status.isOk() ? double(reply->value()) : -1);
+            report(status.isOk(), reply);
         });
-    return true;
 }
 
 // The latch this item follows, or a one-off one on the client's connection for one call.

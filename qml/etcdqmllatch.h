@@ -4,6 +4,10 @@
 
 #include "etcdqmlrecipe.h"
 
+#include <functional>
+
+class EtcdValueReply;
+
 class EtcdCountDownLatch;
 
 class EtcdQmlCountDownLatch : public EtcdQmlRecipe
@@ -40,6 +44,8 @@ protected:
 
 private:
     EtcdCountDownLatch *latchForCall();
+    void whenFinished(EtcdCountDownLatch *latch, EtcdValueReply *reply,
+        std::function<void(bool ok, EtcdValueReply *reply)> report);
     void setCount(double count);
     void setOpen(bool open);
 
