@@ -77,7 +77,7 @@ public:
     }
 
     void setState(EtcdBarrier::State s);
-    void beginSet(EtcdBoolReply *reply);
+    void beginSet();
     void establish(qint64 leaseId, const std::function<void(bool)> &done);
     void onSetFailed(const EtcdStatus &why);
     void forgetLease(std::function<void()> revoked = {});
@@ -124,11 +124,10 @@ void EtcdBarrierPrivate::establish(qint64 leaseId, const std::function<void(bool
     });
 }
 
-void EtcdBarrierPrivate::beginSet(EtcdBoolReply *reply)
+// setBarrier() has made pendingSet and moved to Setting; the probe found the key absent.
+void EtcdBarrierPrivate::beginSet()
 {
     Q_Q(EtcdBarrier);
-    pendingSet = reply;
-    setState(EtcdBarrier::State::Setting);
     auto hook = [this](qint64 leaseId, EtcdSelfHealingKeepAlive::EstablishDone done) {
         establish(leaseId, done);
     };
@@ -346,7 +345,7 @@ EtcdBoolReply *EtcdBarrier::setBarrier()
         if (!d->pendingSet || d->pendingSet->isFinished())
             return; // removed or closed meanwhile
         if (s.isOk() && !t->succeeded())
-            return d->beginSet(d->pendingSet);
+            return d->beginSet();
         RecipeReplies::finish(d->pendingSet, s, false);
         d->setState(State::Unset);
     });
