@@ -1,0 +1,196 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+// The JSON form of a decoded view: the facts each kind is read for at the top of its object
+// (leader, holder, permits...), every entry with its role below, so a script needs no layout.
+#include "recipedecoder.h"
+
+#include <QtCore/qjsonarray.h>
+
+namespace Etcd::Decode {
+
+namespace {
+QJsonValue leaseHex(qint64 lease)
+{
+    return lease == 0 ? QJsonValue(QJsonValue::Null) : QJsonValue(QString::number(lease, 16));
+}
+
+// Text when the bytes are UTF-8, else hex under "valueHex".
+void insertValue(QJsonObject &o, const QByteArray &value)
+{
+    const QString text = QString::fromUtf8(value);
+    if (text.toUtf8() == value)
+        o.insert(QStringLiteral("value"), text);
+    else
+        o.insert(QStringLiteral("valueHex"), QString::fromLatin1(value.toHex()));
+}
+
+QJsonObject entryJson(const Entry &e)
+{
+    QJsonObject o {{QStringLiteral("role"), roleName(e.role)},
+        {QStringLiteral("key"), QString::fromUtf8(e.key)},
+        {QStringLiteral("createRevision"), e.createRevision},
+        {QStringLiteral("modRevision"), e.modRevision},
+        {QStringLiteral("lease"), leaseHex(e.lease)}};
+    if (e.side != Side::None)
+        o.insert(QStringLiteral("side"), sideName(e.side));
+    if (!e.owner.isEmpty())
+        o.insert(QStringLiteral("owner"), e.owner);
+    if (e.ttl >= 0)
+        o.insert(QStringLiteral("ttl"), e.ttl);
+    insertValue(o, e.value);
+    return o;
+}
+
+QJsonObject fencingJson(const Entry *e)
+{
+    if (!e)
+        return {};
+    return {{QStringLiteral("key"), QString::fromUtf8(e->key)},
+        {QStringLiteral("lease"), leaseHex(e->lease)},
+        {QStringLiteral("revision"), e->createRevision}};
+}
+
+// Who an entry stands for: its client id; else what a concurrency.Election key proclaims;
+// else (a mutex key) its lease, which is all etcd's layout records.
+QString who(const Entry &e)
+{
+    if (!e.owner.isEmpty())
+        return e.owner;
+    return e.value.isEmpty() ? QString::number(e.lease, 16) : QString::fromUtf8(e.value);
+}
+
+QJsonArray owners(const QList<Entry> &entries)
+{
+    QJsonArray a;
+    for (const Entry &e : entries)
+        a.append(who(e));
+    return a;
+}
+
+void insertElection(QJsonObject &o, const Recipe &r)
+{
+    const Entry *leader = r.first(Role::Leader);
+    o.insert(QStringLiteral("leader"), leader ? QJsonValue(who(*leader)) : QJsonValue());
+    o.insert(QStringLiteral("leaderSince"), leader ? leader->createRevision : 0);
+    o.insert(QStringLiteral("termToken"), fencingJson(leader));
+    QList<Entry> candidates = r.withRole(Role::Participant);
+    if (leader)
+        candidates.removeIf(
+            [leader](const Entry &e) { return !e.owner.isEmpty() && e.owner == leader->owner; });
+    o.insert(QStringLiteral("candidates"), owners(candidates));
+    o.insert(QStringLiteral("participants"), owners(r.withRole(Role::Participant)));
+}
+
+void insertLock(QJsonObject &o, const Recipe &r)
+{
+    const Entry *holder = r.first(Role::Holder);
+    o.insert(QStringLiteral("holder"), holder ? QJsonValue(who(*holder)) : QJsonValue());
+    o.insert(QStringLiteral("fencingToken"), fencingJson(holder));
+    o.insert(QStringLiteral("queue"), owners(r.withRole(Role::Waiter)));
+}
+
+void insertReadWrite(QJsonObject &o, const Recipe &r)
+{
+    QList<Entry> readers, writers;
+    for (const Entry &e : r.withRole(Role::Holder))
+        (e.side == Side::Read ? readers : writers).append(e);
+    o.insert(QStringLiteral("readers"), owners(readers));
+    o.insert(QStringLiteral("writers"), owners(writers));
+    o.insert(QStringLiteral("queue"), owners(r.withRole(Role::Waiter)));
+}
+
+void insertSemaphore(QJsonObject &o, const Recipe &r)
+{
+    o.insert(QStringLiteral("permits"), r.number ? QJsonValue(*r.number) : QJsonValue());
+    o.insert(QStringLiteral("used"), r.count(Role::Holder));
+    o.insert(QStringLiteral("holders"), owners(r.withRole(Role::Holder)));
+    o.insert(QStringLiteral("queue"), owners(r.withRole(Role::Waiter)));
+    if (r.count(Role::Unranked) > 0)
+        o.insert(QStringLiteral("unranked"), owners(r.withRole(Role::Unranked)));
+}
+
+// One round of a counted barrier: its "ready" marker present or not, and who waits in it.
+QJsonObject countedJson(const Recipe &r, Side side)
+{
+    QList<Entry> members;
+    bool ready = false;
+    for (const Entry &e : r.entries) {
+        if (e.side != side)
+            continue;
+        ready = ready || e.role == Role::Ready;
+        if (e.role == Role::Member)
+            members.append(e);
+    }
+    return {{QStringLiteral("ready"), ready}, {QStringLiteral("waiting"), owners(members)},
+        {QStringLiteral("expected"), QJsonValue()}};
+}
+
+void insertFacts(QJsonObject &o, const Recipe &r)
+{
+    switch (r.kind) {
+    case Kind::Election:
+        return insertElection(o, r);
+    case Kind::Mutex:
+        return insertLock(o, r);
+    case Kind::ReadWriteLock:
+        return insertReadWrite(o, r);
+    case Kind::Semaphore:
+        return insertSemaphore(o, r);
+    case Kind::Barrier:
+        o.insert(QStringLiteral("set"), true);
+        o.insert(QStringLiteral("owner"), r.entries.first().owner);
+        o.insert(QStringLiteral("token"), QString::fromUtf8(r.entries.first().value));
+        return;
+    case Kind::CountedBarrier: {
+        const QJsonObject round = countedJson(r, Side::None);
+        for (auto it = round.constBegin(); it != round.constEnd(); ++it)
+            o.insert(it.key(), it.value());
+        return;
+    }
+    case Kind::DoubleBarrier:
+        o.insert(QStringLiteral("enter"), countedJson(r, Side::Enter));
+        o.insert(QStringLiteral("leave"), countedJson(r, Side::Leave));
+        return;
+    case Kind::Number:
+        o.insert(QStringLiteral("value"), r.number ? QJsonValue(*r.number) : QJsonValue());
+        return;
+    case Kind::TransientKey:
+        insertValue(o, r.entries.first().value);
+        return;
+    }
+}
+} // namespace
+
+QJsonObject toJson(const Recipe &r)
+{
+    QJsonObject o {{QStringLiteral("kind"), kindName(r.kind)},
+        {QStringLiteral("path"), QString::fromUtf8(r.path)}};
+    insertFacts(o, r);
+    QJsonArray entries;
+    for (const Entry &e : r.entries)
+        entries.append(entryJson(e));
+    o.insert(QStringLiteral("entries"), entries);
+    if (!r.notes.isEmpty())
+        o.insert(QStringLiteral("notes"), QJsonArray::fromStringList(r.notes));
+    return o;
+}
+
+QJsonObject toJson(const View &view)
+{
+    QJsonArray recipes, raw;
+    for (const Recipe &r : view.recipes)
+        recipes.append(toJson(r));
+    for (const EtcdKeyValue &kv : view.raw) {
+        QJsonObject o {{QStringLiteral("key"), QString::fromUtf8(kv.key)},
+            {QStringLiteral("createRevision"), kv.createRevision},
+            {QStringLiteral("modRevision"), kv.modRevision},
+            {QStringLiteral("version"), kv.version}, {QStringLiteral("lease"), leaseHex(kv.lease)}};
+        insertValue(o, kv.value);
+        raw.append(o);
+    }
+    return {{QStringLiteral("prefix"), QString::fromUtf8(view.prefix)},
+        {QStringLiteral("revision"), view.revision}, {QStringLiteral("recipes"), recipes},
+        {QStringLiteral("raw"), raw}};
+}
+
+} // namespace Etcd::Decode
