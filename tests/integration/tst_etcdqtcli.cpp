@@ -3,14 +3,19 @@
 // The etcdqt command line, run as a process against a real etcd.
 #include "testutil.h"
 
+#include <EtcdQt/etcdmutex.h>
+#include <EtcdQt/etcdsemaphore.h>
+
 #include <etcdtestserver.h>
 
 #include <QtCore/qdeadlinetimer.h>
 #include <QtCore/qelapsedtimer.h>
+#include <QtCore/qjsonarray.h>
 #include <QtCore/qjsondocument.h>
 #include <QtCore/qjsonobject.h>
 #include <QtCore/qprocess.h>
 #include <QtCore/qstandardpaths.h>
+#include <QtTest/qsignalspy.h>
 
 #include <csignal>
 
@@ -162,6 +167,8 @@ private Q_SLOTS:
     void latchCreateCountDownAwait();
     void counterGetAdd();
     void latchAndCounterRefuseBadInput();
+    void inspectDecodesElectionMutexAndSemaphore();
+    void inspectRefusesBadInput();
 
 private:
     QByteArray value(const QByteArray &key);
@@ -983,6 +990,144 @@ void tst_EtcdqtCli::barrierFailsWhenEtcdIsUnreachable()
         QVERIFY2(err.startsWith("etcdqt: "), err.constData());
         QVERIFY(p.readAllStandardOutput().isEmpty());
     }
+}
+
+namespace {
+// The recipe at `path` in an `inspect --json` document, or an empty object.
+QJsonObject recipeAt(const QJsonObject &view, const QString &path)
+{
+    for (const QJsonValue &r : view.value(u"recipes"_s).toArray()) {
+        if (r.toObject().value(u"path"_s).toString() == path)
+            return r.toObject();
+    }
+    return {};
+}
+
+QStringList strings(const QJsonValue &array)
+{
+    QStringList list;
+    for (const QJsonValue &v : array.toArray())
+        list.append(v.toString());
+    return list;
+}
+
+// Closes each recipe (each class has its own close()) and waits until all said closed().
+template <typename... Recipes>
+bool closeAll(Recipes *...recipes)
+{
+    int closed = 0;
+    QObject context;
+    (QObject::connect(recipes, &EtcdRecipe::closed, &context, [&closed] { ++closed; }), ...);
+    (recipes->close(), ...);
+    return QTest::qWaitFor([&] { return closed == int(sizeof...(recipes)); }, 5 * kTtlMs);
+}
+} // namespace
+
+// An election led by one etcdqt elect with another in the running, a mutex held with one
+// waiter and a semaphore of 2 permits with 3 takers, all live; `inspect --json` reads them as
+// recipes with the facts etcd holds (leader, term, fencing token, queue order), and
+// `inspect --watch` prints the view again after the leader hands off.
+void tst_EtcdqtCli::inspectDecodesElectionMutexAndSemaphore()
+{
+    const QString root = u"/cli/inspect"_s;
+    Tool a(m_clock, electArgs(root + u"/election"_s, u"cand-a"_s));
+    QTRY_VERIFY2_WITH_TIMEOUT(a.has(u"elected"_s), a.transcript().constData(), 2 * kTtlMs);
+    Tool b(m_clock, electArgs(root + u"/election"_s, u"cand-b"_s));
+    QTRY_VERIFY2_WITH_TIMEOUT(b.has(u"started"_s), b.transcript().constData(), 2 * kTtlMs);
+
+    EtcdMutexOptions lockOptions;
+    lockOptions.ttl = std::chrono::seconds(kTtlMs / 1000);
+    EtcdMutex holder(m_client.get(), (root + u"/mutex"_s).toUtf8(), lockOptions);
+    EtcdMutex waiter(m_client.get(), (root + u"/mutex"_s).toUtf8(), lockOptions);
+    QSignalSpy held(&holder, &EtcdMutex::acquired);
+    QVERIFY(holder.acquire());
+    QVERIFY(held.wait(2 * kTtlMs));
+    QVERIFY(waiter.acquire());
+    QTRY_COMPARE_WITH_TIMEOUT(queue((root + u"/mutex"_s).toUtf8()).size(), 2, 2 * kTtlMs);
+    const EtcdFencingToken fence = holder.fencingToken();
+
+    std::vector<std::unique_ptr<EtcdSemaphore>> takers;
+    for (const QString &id : {u"sem-1"_s, u"sem-2"_s, u"sem-3"_s}) {
+        EtcdSemaphoreOptions o;
+        o.ttl = std::chrono::seconds(kTtlMs / 1000);
+        o.clientId = id;
+        takers.push_back(
+            std::make_unique<EtcdSemaphore>(m_client.get(), (root + u"/sem"_s).toUtf8(), 2, o));
+        QSignalSpy granted(takers.back().get(), &EtcdSemaphore::acquired);
+        QVERIFY(takers.back()->acquire());
+        if (id != u"sem-3"_s)
+            QVERIFY(granted.wait(2 * kTtlMs));
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(queue((root + u"/sem/holders"_s).toUtf8()).size(), 3, 2 * kTtlMs);
+
+    const QStringList inspect {
+        u"--endpoints"_s, m_server.clientUrl().toString(), u"inspect"_s, root};
+    Run r = runCli(inspect + QStringList {u"--json"_s});
+    QVERIFY2(r.exitCode == 0, r.log.constData());
+    QCOMPARE(r.lines.size(), 1);
+    const QJsonObject view = r.lines.first();
+    const QByteArray doc = QJsonDocument(view).toJson(QJsonDocument::Indented);
+    QVERIFY2(view.value(u"raw"_s).toArray().isEmpty(), doc.constData());
+    QCOMPARE(view.value(u"recipes"_s).toArray().size(), 3);
+
+    const QJsonObject election = recipeAt(view, root + u"/election"_s);
+    QCOMPARE(election.value(u"kind"_s).toString(), u"election"_s);
+    QCOMPARE(election.value(u"leader"_s).toString(), u"cand-a"_s);
+    QCOMPARE(election.value(u"leaderSince"_s).toInteger(), a.token());
+    QCOMPARE(election.value(u"termToken"_s).toObject().value(u"revision"_s).toInteger(), a.token());
+    QCOMPARE(strings(election.value(u"candidates"_s)), QStringList {u"cand-b"_s});
+
+    const QJsonObject mutex = recipeAt(view, root + u"/mutex"_s);
+    QCOMPARE(mutex.value(u"kind"_s).toString(), u"mutex"_s);
+    const QJsonObject token = mutex.value(u"fencingToken"_s).toObject();
+    QCOMPARE(token.value(u"key"_s).toString().toUtf8(), fence.key);
+    QCOMPARE(token.value(u"lease"_s).toString(), QString::number(fence.leaseId, 16));
+    QCOMPARE(token.value(u"revision"_s).toInteger(), fence.revision);
+    QCOMPARE(mutex.value(u"queue"_s).toArray().size(), 1);
+    QCOMPARE(mutex.value(u"entries"_s).toArray().at(1).toObject().value(u"role"_s).toString(),
+        u"waiter"_s);
+
+    const QJsonObject sem = recipeAt(view, root + u"/sem"_s);
+    QCOMPARE(sem.value(u"kind"_s).toString(), u"semaphore"_s);
+    QCOMPARE(sem.value(u"permits"_s).toInteger(), 2);
+    QCOMPARE(sem.value(u"used"_s).toInteger(), 2);
+    QCOMPARE(strings(sem.value(u"holders"_s)), (QStringList {u"sem-1"_s, u"sem-2"_s}));
+    QCOMPARE(strings(sem.value(u"queue"_s)), QStringList {u"sem-3"_s});
+
+    QProcess textForm; // the same view for a terminal
+    textForm.start(QStringLiteral(ETCDQT_CLI), inspect);
+    QVERIFY(textForm.waitForFinished(2 * kTtlMs) && textForm.exitCode() == 0);
+    const QString text = QString::fromUtf8(textForm.readAllStandardOutput());
+    for (const QString &line :
+        {u"election /cli/inspect/election: leader cand-a since revision %1"_s.arg(a.token()),
+            u"mutex /cli/inspect/mutex: held by lease %1"_s.arg(QString::number(fence.leaseId, 16)),
+            u"semaphore /cli/inspect/sem: 2 of 2 permits used, 1 waiting"_s})
+        QVERIFY2(text.contains(line), qPrintable(text));
+
+    Tool watcher(m_clock, inspect + QStringList {u"--json"_s, u"--watch"_s});
+    QTRY_VERIFY2_WITH_TIMEOUT(
+        !watcher.lines.isEmpty(), watcher.transcript().constData(), 2 * kTtlMs);
+    a.sendSignal(SIGTERM); // hands off to cand-b
+    QVERIFY2(a.exitsWith(0, kTtlMs), a.transcript().constData());
+    QTRY_VERIFY2_WITH_TIMEOUT(
+        recipeAt(watcher.lines.last().json, root + u"/election"_s).value(u"leader"_s)
+            == QJsonValue(u"cand-b"_s),
+        watcher.transcript().constData(), 2 * kTtlMs);
+    watcher.sendSignal(SIGTERM);
+    QVERIFY2(watcher.exitsWith(0, kTtlMs), watcher.transcript().constData());
+
+    QVERIFY(closeAll(&holder, &waiter, takers[0].get(), takers[1].get(), takers[2].get()));
+    b.sendSignal(SIGTERM);
+    QVERIFY2(b.exitsWith(0, kTtlMs), b.transcript().constData());
+    verifyNoLeasesWithin(2 * kTtlMs);
+}
+
+void tst_EtcdqtCli::inspectRefusesBadInput()
+{
+    const QList<QStringList> cases {
+        {u"inspect"_s, u"--frob"_s}, {u"inspect"_s, u"/a"_s, u"/b"_s}, {u"inspect"_s, u""_s}};
+    for (const QStringList &args : cases)
+        QVERIFY2(refusedWithOneLine(args), qPrintable(args.join(u' ')));
 }
 
 QTEST_GUILESS_MAIN(tst_EtcdqtCli)

@@ -60,5 +60,6 @@ int incrCommand(const Globals &globals, QStringList args);
 int barrierCommand(const Globals &globals, QStringList args);
 int latchCommand(const Globals &globals, QStringList args);
 int counterCommand(const Globals &globals, QStringList args);
+int inspectCommand(const Globals &globals, QStringList args);
 
 } // namespace Cli

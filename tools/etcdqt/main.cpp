@@ -23,7 +23,8 @@ const char *const kUsage
       "  latch await <path> [--timeout-ms N]\n"
       "  counter get <path>\n"
       "  counter add <path> [N]\n"
-      "  lease keep <key> <value> --ttl S [--no-heal]\n";
+      "  lease keep <key> <value> --ttl S [--no-heal]\n"
+      "  inspect [prefix] [--json] [--watch]\n";
 } // namespace
 
 int main(int argc, char **argv)
@@ -57,5 +58,7 @@ int main(int argc, char **argv)
         return Cli::latchCommand(globals, args);
     if (command == QLatin1String("counter"))
         return Cli::counterCommand(globals, args);
+    if (command == QLatin1String("inspect"))
+        return Cli::inspectCommand(globals, args);
     return Cli::fail(QStringLiteral("unknown command: %1 (try etcdqt help)").arg(command));
 }
