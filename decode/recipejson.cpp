@@ -41,11 +41,12 @@ QJsonObject entryJson(const Entry &e)
     return o;
 }
 
-QJsonObject fencingJson(const Entry *e)
+// A holder's fencing token (a leader's term token); null when nobody holds.
+QJsonValue fencingJson(const Entry *e)
 {
     if (!e)
         return {};
-    return {{QStringLiteral("key"), QString::fromUtf8(e->key)},
+    return QJsonObject {{QStringLiteral("key"), QString::fromUtf8(e->key)},
         {QStringLiteral("lease"), leaseHex(e->lease)},
         {QStringLiteral("revision"), e->createRevision}};
 }
@@ -102,7 +103,7 @@ void insertReadWrite(QJsonObject &o, const Recipe &r)
 void insertSemaphore(QJsonObject &o, const Recipe &r)
 {
     o.insert(QStringLiteral("permits"), r.number ? QJsonValue(*r.number) : QJsonValue());
-    o.insert(QStringLiteral("used"), r.count(Role::Holder));
+    o.insert(QStringLiteral("used"), qint64(r.count(Role::Holder)));
     o.insert(QStringLiteral("holders"), owners(r.withRole(Role::Holder)));
     o.insert(QStringLiteral("queue"), owners(r.withRole(Role::Waiter)));
     if (r.count(Role::Unranked) > 0)

@@ -73,7 +73,8 @@ QList<EtcdKeyValue> Pool::under(const QByteArray &prefix) const
     return found;
 }
 
-Entry Pool::take(const EtcdKeyValue &kv, Role role, const QString &owner)
+// By value: `kv` may be the very node this removes from the map.
+Entry Pool::take(EtcdKeyValue kv, Role role, const QString &owner)
 {
     keys.remove(kv.key);
     return {role, Side::None, owner, kv.key, kv.value, kv.createRevision, kv.modRevision,
@@ -113,7 +114,7 @@ Recipe takeElection(Pool &pool, const QByteArray &path)
     const QByteArray folder = path + "/participants/";
     for (const EtcdKeyValue &kv : pool.under(folder)) {
         const QByteArray id = kv.key.mid(folder.size());
-        if (kv.lease != 0 && !id.contains('/'))
+        if (kv.lease != 0 && !id.isEmpty() && !id.contains('/'))
             r.entries.append(pool.take(kv, Role::Participant, text(id)));
         else
             r.notes.append(

@@ -19,7 +19,7 @@ struct Pool
     // The keys still here that start with `prefix`, by create revision.
     [[nodiscard]] QList<EtcdKeyValue> under(const QByteArray &prefix) const;
     // `kv` out of the pool, as an entry in `role`.
-    Entry take(const EtcdKeyValue &kv, Role role, const QString &owner = {});
+    Entry take(EtcdKeyValue kv, Role role, const QString &owner = {});
 };
 
 // "<clientId>:<7 of [A-Za-z0-9]>", the token every etcd-recipes entry carries.

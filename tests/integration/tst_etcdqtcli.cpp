@@ -18,6 +18,8 @@
 #include <QtTest/qsignalspy.h>
 
 #include <csignal>
+#include <memory>
+#include <vector>
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;

@@ -11,6 +11,8 @@
 
 #include <QtTest/qtest.h>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 using namespace Etcd::Decode;
 namespace Paths = Etcd::Internal::RecipePaths;

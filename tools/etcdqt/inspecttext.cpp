@@ -4,6 +4,8 @@
 
 #include <QtCore/qstringlist.h>
 
+#include <algorithm>
+
 using namespace Etcd::Decode;
 
 namespace Cli {
@@ -24,10 +26,14 @@ QString who(const Entry &e)
                              : QString::fromUtf8(e.value);
 }
 
+// Quoted text, or hex for bytes a terminal should not get (not UTF-8, or control characters:
+// the 4- and 8-byte numbers of permits, counters and latches).
 QString shown(const QByteArray &value)
 {
     const QString text = QString::fromUtf8(value);
-    if (text.toUtf8() != value)
+    const bool plain = text.toUtf8() == value
+        && std::none_of(value.cbegin(), value.cend(), [](char c) { return uchar(c) < 0x20; });
+    if (!plain)
         return QStringLiteral("0x") + QString::fromLatin1(value.toHex());
     return QStringLiteral("\"%1\"").arg(text);
 }
@@ -38,7 +44,8 @@ QString entryLine(const Entry &e)
     if (e.side != Side::None)
         role += QLatin1Char(' ') + sideName(e.side);
     QString line = QStringLiteral("  %1 %2  %3 rev %4 lease %5")
-                       .arg(role.leftJustified(13), who(e), QString::fromUtf8(e.key))
+                       .arg(role.leftJustified(13), e.role == Role::Value ? shown(e.value) : who(e),
+                           QString::fromUtf8(e.key))
                        .arg(e.createRevision)
                        .arg(lease(e.lease));
     if (e.ttl >= 0)
