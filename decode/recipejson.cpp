@@ -153,7 +153,9 @@ void insertFacts(QJsonObject &o, const Recipe &r)
         o.insert(QStringLiteral("leave"), countedJson(r, Side::Leave));
         return;
     case Kind::Number:
+        // Read as a latch, it is open at zero (countDown() never goes below).
         o.insert(QStringLiteral("value"), r.number ? QJsonValue(*r.number) : QJsonValue());
+        o.insert(QStringLiteral("latchOpen"), r.number == 0);
         return;
     case Kind::TransientKey:
         insertValue(o, r.entries.first().value);

@@ -272,8 +272,8 @@ std::optional<ReadWriteShape> readWriteShape(const EtcdKeyValue &kv)
     if (kv.lease == 0)
         return std::nullopt;
     const QByteArray segment = lastSegment(kv.key);
-    for (const auto &[prefix, side] :
-        {std::pair {QByteArray("read-"), Side::Read}, {QByteArray("write-"), Side::Write}}) {
+    const std::pair<QByteArray, Side> shapes[] = {{"read-", Side::Read}, {"write-", Side::Write}};
+    for (const auto &[prefix, side] : shapes) {
         if (segment.startsWith(prefix) && isToken(segment.mid(prefix.size())))
             return ReadWriteShape {side, segment.mid(prefix.size())};
     }

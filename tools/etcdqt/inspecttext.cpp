@@ -114,7 +114,9 @@ QString summary(const Recipe &r)
         return QStringLiteral("enter: %1; leave: %2")
             .arg(countedSummary(r, Side::Enter), countedSummary(r, Side::Leave));
     case Kind::Number:
-        return QStringLiteral("value %1").arg(r.number.value_or(0));
+        return QStringLiteral("value %1 (a counter, or a latch that is %2)")
+            .arg(r.number.value_or(0))
+            .arg(r.number.value_or(0) == 0 ? QStringLiteral("open") : QStringLiteral("closed"));
     case Kind::TransientKey:
         return shown(r.entries.first().value);
     }
