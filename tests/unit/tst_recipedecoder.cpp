@@ -305,6 +305,9 @@ void tst_RecipeDecoder::eightBytesAreANumberNotACounterOrLatch()
     QCOMPARE(view.recipes.at(0).number, std::optional<qint64>(-4));
     QCOMPARE(view.recipes.at(1).number, std::optional<qint64>(3));
     QVERIFY(view.recipes.at(1).notes.first().contains(u"latch"_s));
+    QCOMPARE(toJson(view.recipes.at(1)).value(u"latchOpen"_s), QJsonValue(false));
+    const View open = decoded({kv("/latch", QByteArray(8, '\0'), 1)});
+    QCOMPARE(toJson(open.recipes.first()).value(u"latchOpen"_s), QJsonValue(true));
 }
 
 void tst_RecipeDecoder::leaseTtlsAreAttached()
