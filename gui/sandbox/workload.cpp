@@ -1,0 +1,119 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+#include "workload.h"
+
+#include <QtCore/qjsondocument.h>
+#include <QtCore/qjsonobject.h>
+
+#include <memory>
+
+using namespace std::chrono_literals;
+using namespace Qt::StringLiterals;
+
+namespace Inspector::SandboxWorkload {
+
+namespace {
+
+const QString kTtl = u"2"_s; // seconds, etcd's minimum
+
+// Three candidates lead 3 s each and come back 1 s after handing off: leadership rotates.
+void addElection(std::vector<WorkloadProcess::Spec> &out, const QString &path)
+{
+    for (int i = 1; i <= 3; ++i) {
+        const QString id = u"candidate-%1"_s.arg(i);
+        out.push_back({id,
+            [=] {
+                return QStringList {
+                    u"elect"_s, path, u"--id"_s, id, u"--ttl"_s, kTtl, u"--hold-ms"_s, u"3000"_s};
+            },
+            1s});
+    }
+}
+
+// Two contenders hold the lock for 2 s each and queue again soon after: one holds, one waits.
+void addLock(std::vector<WorkloadProcess::Spec> &out, const QString &path)
+{
+    for (int i = 1; i <= 2; ++i) {
+        out.push_back({u"lock-contender-%1"_s.arg(i),
+            [=] {
+                return QStringList {u"lock"_s, path, u"--ttl"_s, kTtl, u"--"_s, u"sleep"_s, u"2"_s};
+            },
+            500ms});
+    }
+}
+
+// The gate is set for 4 s, then lifted for 3 s; two waiters wait for each lift, again and again.
+void addBarrier(std::vector<WorkloadProcess::Spec> &out, const QString &path)
+{
+    out.push_back({u"barrier-setter"_s,
+        [=] {
+            return QStringList {
+                u"barrier"_s, u"set"_s, path, u"--ttl"_s, kTtl, u"--hold-ms"_s, u"4000"_s};
+        },
+        3s});
+    for (int i = 1; i <= 2; ++i) {
+        out.push_back({u"barrier-waiter-%1"_s.arg(i),
+            [=] {
+                return QStringList {u"barrier"_s, u"wait"_s, path};
+            },
+            500ms});
+    }
+}
+
+// A latch of 5 counted down every 2 s. Once open it is filled up again: a latch and a counter
+// share one layout, so `counter add` brings the count back to 5 (`latch create` would leave an
+// existing latch alone).
+void addLatch(std::vector<WorkloadProcess::Spec> &out, const QString &path)
+{
+    const QString count = u"5"_s;
+    auto remaining = std::make_shared<qint64>(-1); // -1: not created yet
+    auto arguments = [=] {
+        if (*remaining < 0)
+            return QStringList {u"latch"_s, u"create"_s, path, u"--count"_s, count};
+        if (*remaining == 0)
+            return QStringList {u"counter"_s, u"add"_s, path, count};
+        return QStringList {u"latch"_s, u"count-down"_s, path};
+    };
+    // Each command prints one JSON line: {"count":N,...} for the latch, {"value":N} for add.
+    auto onOutput = [=](const QByteArray &output) {
+        const QByteArray line = output.trimmed().split('\n').constLast();
+        const QJsonObject object = QJsonDocument::fromJson(line).object();
+        for (const QString &field : {u"count"_s, u"value"_s}) {
+            if (object.value(field).isDouble())
+                *remaining = object.value(field).toInteger();
+        }
+    };
+    out.push_back({u"latch"_s, arguments, 2s, 0ms, onOutput});
+}
+
+// api-1 stays; api-2 comes for 10 s and goes for 4 s, so a transient key is seen to vanish.
+void addServices(std::vector<WorkloadProcess::Spec> &out, const QString &prefix)
+{
+    for (int i = 1; i <= 2; ++i) {
+        const QString key = prefix + u"/api-%1"_s.arg(i);
+        const QString value = QString::fromUtf8(QJsonDocument(
+            QJsonObject {{u"host"_s, u"127.0.0.1"_s},
+                {u"port"_s, 8080 + i}}).toJson(QJsonDocument::Compact));
+        out.push_back({u"service-api-%1"_s.arg(i),
+            [=] {
+                return QStringList {u"lease"_s, u"keep"_s, key, value, u"--ttl"_s, kTtl};
+            },
+            i == 1 ? 1s : 4s, i == 1 ? 0s : 10s});
+    }
+}
+
+} // namespace
+
+std::vector<WorkloadProcess::Spec> specs(const QByteArray &prefix)
+{
+    const QString root = QString::fromUtf8(prefix);
+    std::vector<WorkloadProcess::Spec> out;
+    addElection(out, root + u"/election"_s);
+    addLock(out, root + u"/locks/db"_s);
+    addBarrier(out, root + u"/gate"_s);
+    addLatch(out, root + u"/latch"_s);
+    addServices(out, root + u"/services"_s);
+    return out;
+}
+
+} // namespace Inspector::SandboxWorkload
