@@ -1,0 +1,412 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+#include "recipemodel.h"
+
+#include "leaseclock.h"
+#include "modelclock.h"
+#include "modelstyle.h"
+#include "recipetext.h"
+#include "rowdiff.h"
+
+#include <algorithm>
+
+using namespace Etcd::Decode;
+
+namespace Inspector {
+
+// A recipe row. Child indexes carry their Node in the internal pointer (top-level indexes
+// carry none), so a child's parent() survives rows inserted or removed above it.
+struct RecipeModel::Node
+{
+    QByteArray id; // path and kind: what makes a recipe "the same" from one view to the next
+    Recipe recipe;
+    int row = 0;
+};
+
+namespace {
+bool sameEntry(const Entry &a, const Entry &b)
+{
+    return a.role == b.role && a.side == b.side && a.owner == b.owner && a.key == b.key
+        && a.value == b.value && a.createRevision == b.createRevision
+        && a.modRevision == b.modRevision && a.version == b.version && a.lease == b.lease
+        && a.ttl == b.ttl;
+}
+
+// The entry a collapsed recipe row speaks for: who leads, holds or keeps it set.
+const Entry *principal(const Recipe &r)
+{
+    for (Role role : {Role::Leader, Role::Holder, Role::Setter, Role::Ready})
+        if (const Entry *e = r.first(role))
+            return e;
+    return r.kind == Kind::TransientKey || r.kind == Kind::Number ? r.first(Role::Value) : nullptr;
+}
+
+// Path and kind; the decoder could in principle name two recipes of one kind at one path
+// (two election layouts side by side), so an ordinal tells those apart. The view is sorted
+// by path, so only the same-path recipes just before need looking at.
+QList<QByteArray> recipeIds(const QList<Recipe> &recipes)
+{
+    QList<QByteArray> ids;
+    ids.reserve(recipes.size());
+    for (qsizetype i = 0; i < recipes.size(); ++i) {
+        const Recipe &r = recipes.at(i);
+        int ordinal = 0;
+        for (qsizetype j = i - 1; j >= 0 && recipes.at(j).path == r.path; --j)
+            ordinal += recipes.at(j).kind == r.kind ? 1 : 0;
+        QByteArray id = r.path + '\0' + QByteArray::number(int(r.kind));
+        if (ordinal > 0)
+            id += '\0' + QByteArray::number(ordinal);
+        ids.append(id);
+    }
+    return ids;
+}
+} // namespace
+
+// The children of one recipe row, keyed by etcd key.
+class RecipeModel::ChildEdit
+{
+public:
+    ChildEdit(RecipeModel *model, Node &node, const QList<Entry> &next)
+        : m(model), node(node), next(next), parent(model->createIndex(node.row, 0, nullptr))
+    { }
+    qsizetype size() const { return node.recipe.entries.size(); }
+    const QByteArray &key(qsizetype row) const { return node.recipe.entries.at(row).key; }
+    qsizetype nextSize() const { return next.size(); }
+    const QByteArray &nextKey(qsizetype i) const { return next.at(i).key; }
+    void remove(qsizetype first, qsizetype count)
+    {
+        touched = true;
+        m->beginRemoveRows(parent, int(first), int(first + count - 1));
+        node.recipe.entries.remove(first, count);
+        m->endRemoveRows();
+    }
+    void insert(qsizetype at, qsizetype nextFirst, qsizetype count)
+    {
+        touched = true;
+        m->beginInsertRows(parent, int(at), int(at + count - 1));
+        QList<Entry> &entries = node.recipe.entries;
+        entries.insert(at, count, Entry());
+        std::copy_n(next.cbegin() + nextFirst, count, entries.begin() + at);
+        m->endInsertRows();
+    }
+    bool update(qsizetype row, qsizetype i)
+    {
+        if (sameEntry(node.recipe.entries.at(row), next.at(i)))
+            return false;
+        node.recipe.entries[row] = next.at(i);
+        return touched = true;
+    }
+    void changed(qsizetype first, qsizetype last)
+    {
+        Q_EMIT m->dataChanged(
+            m->index(int(first), 0, parent), m->index(int(last), ColumnCount - 1, parent));
+    }
+
+    bool touched = false; // any entry came, went or changed: the recipe's summary may too
+
+private:
+    RecipeModel *m;
+    Node &node;
+    const QList<Entry> &next;
+    QModelIndex parent;
+};
+
+// The recipe rows, keyed by recipeIds(); a kept recipe diffs its children in update().
+class RecipeModel::TopEdit
+{
+public:
+    TopEdit(RecipeModel *model, const QList<Recipe> &next)
+        : m(model), next(next), ids(recipeIds(next))
+    { }
+    qsizetype size() const { return qsizetype(m->m_nodes.size()); }
+    const QByteArray &key(qsizetype row) const { return m->m_nodes[row]->id; }
+    qsizetype nextSize() const { return next.size(); }
+    const QByteArray &nextKey(qsizetype i) const { return ids.at(i); }
+    void remove(qsizetype first, qsizetype count)
+    {
+        m->beginRemoveRows({}, int(first), int(first + count - 1));
+        m->m_nodes.erase(m->m_nodes.begin() + first, m->m_nodes.begin() + first + count);
+        m->renumberFrom(first);
+        m->endRemoveRows();
+    }
+    void insert(qsizetype at, qsizetype nextFirst, qsizetype count)
+    {
+        m->beginInsertRows({}, int(at), int(at + count - 1));
+        std::vector<std::unique_ptr<Node>> fresh;
+        fresh.reserve(count);
+        for (qsizetype i = nextFirst; i < nextFirst + count; ++i)
+            fresh.push_back(std::make_unique<Node>(Node {ids.at(i), next.at(i), 0}));
+        m->m_nodes.insert(m->m_nodes.begin() + at, std::make_move_iterator(fresh.begin()),
+            std::make_move_iterator(fresh.end()));
+        m->renumberFrom(at);
+        m->endInsertRows();
+    }
+    bool update(qsizetype row, qsizetype i)
+    {
+        Node &node = *m->m_nodes[row];
+        const Recipe &r = next.at(i);
+        ChildEdit children(m, node, r.entries);
+        applyRowDiff(children);
+        const bool changed
+            = children.touched || node.recipe.number != r.number || node.recipe.notes != r.notes;
+        node.recipe.number = r.number;
+        node.recipe.notes = r.notes;
+        return changed;
+    }
+    void changed(qsizetype first, qsizetype last)
+    {
+        Q_EMIT m->dataChanged(m->index(int(first), 0), m->index(int(last), ColumnCount - 1));
+    }
+
+private:
+    RecipeModel *m;
+    const QList<Recipe> &next;
+    const QList<QByteArray> ids;
+};
+
+RecipeModel::RecipeModel(QObject *parent) : QAbstractItemModel(parent), m_now(&monotonicMs) { }
+
+RecipeModel::~RecipeModel() = default;
+
+void RecipeModel::setView(const View &view)
+{
+    TopEdit edit(this, view.recipes);
+    applyRowDiff(edit);
+}
+
+void RecipeModel::setLeaseClock(const LeaseClock *clock)
+{
+    m_clock = clock;
+    refreshLeaseColumns();
+}
+
+void RecipeModel::setNow(std::function<qint64()> nowMs)
+{
+    m_now = nowMs ? std::move(nowMs) : std::function<qint64()>(&monotonicMs);
+    refreshTtl();
+}
+
+void RecipeModel::refreshTtl()
+{
+    emitPerParent(TtlColumn, TtlColumn, {Qt::DisplayRole});
+}
+
+void RecipeModel::refreshLeaseColumns()
+{
+    emitPerParent(RecipeColumn, ColumnCount - 1, {});
+}
+
+void RecipeModel::emitPerParent(int firstColumn, int lastColumn, const QList<int> &roles)
+{
+    if (m_nodes.empty())
+        return;
+    Q_EMIT dataChanged(index(0, firstColumn), index(rowCount() - 1, lastColumn), roles);
+    for (const auto &node : m_nodes) {
+        const int children = int(node->recipe.entries.size());
+        if (children == 0)
+            continue;
+        const QModelIndex parent = createIndex(node->row, 0, nullptr);
+        Q_EMIT dataChanged(
+            index(0, firstColumn, parent), index(children - 1, lastColumn, parent), roles);
+    }
+}
+
+QModelIndex RecipeModel::indexOfPath(const QByteArray &path) const
+{
+    const auto it = std::lower_bound(m_nodes.cbegin(), m_nodes.cend(), path,
+        [](const auto &node, const QByteArray &p) { return node->recipe.path < p; });
+    if (it == m_nodes.cend() || (*it)->recipe.path != path)
+        return {};
+    return createIndex((*it)->row, 0, nullptr);
+}
+
+void RecipeModel::renumberFrom(qsizetype row)
+{
+    for (qsizetype r = row; r < qsizetype(m_nodes.size()); ++r)
+        m_nodes[r]->row = int(r);
+}
+
+RecipeModel::Node *RecipeModel::nodeOf(const QModelIndex &index) const
+{
+    return static_cast<Node *>(index.internalPointer());
+}
+
+QModelIndex RecipeModel::index(int row, int column, const QModelIndex &parent) const
+{
+    if (!hasIndex(row, column, parent))
+        return {};
+    if (!parent.isValid())
+        return createIndex(row, column, nullptr);
+    return createIndex(row, column, m_nodes[parent.row()].get());
+}
+
+QModelIndex RecipeModel::parent(const QModelIndex &child) const
+{
+    const Node *node = child.isValid() ? nodeOf(child) : nullptr;
+    return node ? createIndex(node->row, 0, nullptr) : QModelIndex();
+}
+
+int RecipeModel::rowCount(const QModelIndex &parent) const
+{
+    if (!parent.isValid())
+        return int(m_nodes.size());
+    if (parent.column() != 0 || nodeOf(parent))
+        return 0; // entries have no children; only the first column of a recipe has them
+    return int(m_nodes[parent.row()]->recipe.entries.size());
+}
+
+int RecipeModel::columnCount(const QModelIndex &) const
+{
+    return ColumnCount;
+}
+
+QVariant RecipeModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid))
+        return {};
+    if (const Node *parent = nodeOf(index)) {
+        const Entry &entry = parent->recipe.entries.at(index.row());
+        switch (role) {
+        case KindRole:
+            return int(parent->recipe.kind);
+        case PathRole:
+            return parent->recipe.path;
+        default:
+            return entryData(entry, index.column(), role);
+        }
+    }
+    return recipeData(*m_nodes[index.row()], index.column(), role);
+}
+
+unsigned RecipeModel::anomaliesOf(qint64 lease) const
+{
+    return m_clock && lease != 0 ? m_clock->anomalies(lease) : 0;
+}
+
+QVariant RecipeModel::recipeData(const Node &node, int column, int role) const
+{
+    const Recipe &r = node.recipe;
+    const Entry *owner = principal(r);
+    const Entry none;
+    const Entry &e = owner ? *owner : none;
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (Column(column)) {
+        case RecipeColumn:
+            return tr("%1 (%2)", "recipe path (kind)")
+                .arg(QString::fromUtf8(r.path), RecipeText::kind(r.kind));
+        case OwnerColumn:
+            return RecipeText::summary(r);
+        case NotesColumn: {
+            QStringList notes = r.notes;
+            if (const unsigned a = anomaliesOf(e.lease))
+                notes.prepend(LeaseClock::describe(a));
+            return notes.join(QStringLiteral("; "));
+        }
+        default:
+            return owner ? entryData(e, column, role) : QVariant();
+        }
+    case Qt::ToolTipRole:
+        return QStringList {
+            QString::fromUtf8(r.path), RecipeText::kind(r.kind), r.notes.join(u'\n')}
+            .join(u'\n')
+            .trimmed();
+    case Qt::ForegroundRole:
+        for (const Entry &entry : r.entries)
+            if (anomaliesOf(entry.lease))
+                return ModelStyle::anomaly();
+        return {};
+    case KindRole:
+        return int(r.kind);
+    case PathRole:
+        return r.path;
+    case IsRecipeRole:
+        return true;
+    case KeyRole:
+    case LeaseRole:
+    case CreateRevisionRole:
+    case OwnerRole:
+        return owner ? entryData(e, column, role) : QVariant();
+    default:
+        return {};
+    }
+}
+
+QVariant RecipeModel::entryData(const Entry &e, int column, int role) const
+{
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (Column(column)) {
+        case RecipeColumn:
+            return RecipeText::roleWithSide(e);
+        case OwnerColumn:
+            return RecipeText::who(e);
+        case KeyColumn:
+            return RecipeText::printable(e.key);
+        case TokenColumn:
+            return e.createRevision;
+        case LeaseColumn:
+            return RecipeText::leaseHex(e.lease);
+        case TtlColumn:
+            return RecipeText::ttl(m_clock, e.lease, m_now());
+        case NotesColumn:
+            return LeaseClock::describe(anomaliesOf(e.lease));
+        case ColumnCount:
+            break;
+        }
+        return {};
+    case Qt::ToolTipRole:
+        return tr("Key: %1\nValue: %2")
+            .arg(RecipeText::printable(e.key, ModelStyle::kToolTipChars),
+                RecipeText::printable(e.value, ModelStyle::kToolTipChars));
+    case Qt::ForegroundRole:
+        if (anomaliesOf(e.lease))
+            return ModelStyle::anomaly();
+        return e.role == Role::Waiter ? ModelStyle::muted() : QVariant();
+    case Qt::FontRole:
+        return e.role == Role::Leader || e.role == Role::Holder || e.role == Role::Setter
+            ? ModelStyle::bold()
+            : QVariant();
+    case KeyRole:
+        return e.key;
+    case LeaseRole:
+        return e.lease;
+    case EntryRoleRole:
+        return int(e.role);
+    case CreateRevisionRole:
+        return e.createRevision;
+    case OwnerRole:
+        return RecipeText::who(e);
+    case IsRecipeRole:
+        return false;
+    default:
+        return {};
+    }
+}
+
+QVariant RecipeModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (Column(section)) {
+    case RecipeColumn:
+        return tr("Recipe / role");
+    case OwnerColumn:
+        return tr("Owner / summary");
+    case KeyColumn:
+        return tr("Key");
+    case TokenColumn:
+        return tr("Token");
+    case LeaseColumn:
+        return tr("Lease");
+    case TtlColumn:
+        return tr("TTL");
+    case NotesColumn:
+        return tr("Notes");
+    case ColumnCount:
+        break;
+    }
+    return {};
+}
+
+} // namespace Inspector
