@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "recipelayouts_p.h"
 
+#include <QtCore/qcoreapplication.h>
+
 #include <EtcdQt/etcdcodec.h>
 
 #include <QtCore/qset.h>
@@ -107,7 +109,7 @@ Recipe takeElection(Pool &pool, const QByteArray &path)
         if (it->lease != 0 && isToken(it->value))
             r.entries.append(pool.take(*it, Role::Leader, tokenOwner(it->value)));
         else
-            r.notes.append(QStringLiteral(
+            r.notes.append(QCoreApplication::translate("Etcd::Decode",
                 "%1 is not a leased \"<clientId>:<7>\" value: not read as the leader")
                                .arg(text(leaderKey)));
     }
@@ -117,8 +119,9 @@ Recipe takeElection(Pool &pool, const QByteArray &path)
         if (kv.lease != 0 && !id.isEmpty() && !id.contains('/'))
             r.entries.append(pool.take(kv, Role::Participant, text(id)));
         else
-            r.notes.append(
-                QStringLiteral("%1 is no participation key: not read as one").arg(text(kv.key)));
+            r.notes.append(QCoreApplication::translate(
+                "Etcd::Decode", "%1 is no participation key: not read as one")
+                               .arg(text(kv.key)));
     }
     return r;
 }
@@ -142,7 +145,7 @@ std::optional<qint64> takePermits(Pool &pool, const QByteArray &path, Recipe &r)
         return std::nullopt;
     const std::optional<qint32> permits = Etcd::decodeInt32(it->value);
     if (it->lease != 0 || !permits || *permits < 1) {
-        r.notes.append(QStringLiteral(
+        r.notes.append(QCoreApplication::translate("Etcd::Decode",
             "%1 is not an unleased 4-byte count of 1 or more: not read as the permits")
                            .arg(text(it.key())));
         return std::nullopt;
@@ -160,8 +163,9 @@ Recipe takeSemaphore(Pool &pool, const QByteArray &path)
     for (const EtcdKeyValue &kv : pool.under(folder)) {
         const QByteArray token = kv.key.mid(folder.size());
         if (kv.lease == 0 || !isToken(token)) {
-            r.notes.append(
-                QStringLiteral("%1 is no holder entry: not read as one").arg(text(kv.key)));
+            r.notes.append(QCoreApplication::translate(
+                "Etcd::Decode", "%1 is no holder entry: not read as one")
+                               .arg(text(kv.key)));
             continue;
         }
         const Role role = !r.number ? Role::Unranked
@@ -170,7 +174,8 @@ Recipe takeSemaphore(Pool &pool, const QByteArray &path)
         r.entries.append(pool.take(kv, role, tokenOwner(token)));
     }
     if (!r.number && r.count(Role::Unranked) > 0)
-        r.notes.append(QStringLiteral("no readable permits key: which entries hold is unknown"));
+        r.notes.append(QCoreApplication::translate(
+            "Etcd::Decode", "no readable permits key: which entries hold is unknown"));
     return r;
 }
 } // namespace
@@ -193,7 +198,7 @@ Recipe takeCountedBarrier(Pool &pool, const QByteArray &path)
         if (it->lease == 0 && isToken(it->value))
             r.entries.append(pool.take(*it, Role::Ready, tokenOwner(it->value)));
         else
-            r.notes.append(QStringLiteral(
+            r.notes.append(QCoreApplication::translate("Etcd::Decode",
                 "%1 is not an unleased \"<clientId>:<7>\": not read as the round marker")
                                .arg(text(it.key())));
     }
@@ -203,11 +208,13 @@ Recipe takeCountedBarrier(Pool &pool, const QByteArray &path)
         if (kv.lease != 0 && isToken(token))
             r.entries.append(pool.take(kv, Role::Member, tokenOwner(token)));
         else
-            r.notes.append(
-                QStringLiteral("%1 is no waiting member: not read as one").arg(text(kv.key)));
+            r.notes.append(QCoreApplication::translate(
+                "Etcd::Decode", "%1 is no waiting member: not read as one")
+                               .arg(text(kv.key)));
     }
     if (!r.entries.isEmpty())
-        r.notes.append(QStringLiteral("the expected member count is not stored in etcd"));
+        r.notes.append(QCoreApplication::translate(
+            "Etcd::Decode", "the expected member count is not stored in etcd"));
     return r;
 }
 
@@ -240,8 +247,9 @@ QList<Recipe> foldDoubleBarriers(QList<Recipe> counted)
             return e.side == Side::Leave;
         });
         if (!both)
-            d.notes.append(QStringLiteral("one phase only: a counted barrier named .../enter or "
-                                          ".../leave looks the same"));
+            d.notes.append(QCoreApplication::translate("Etcd::Decode",
+                "one phase only: a counted barrier named .../enter or "
+                ".../leave looks the same"));
         result.append(std::move(d));
     }
     return result;
@@ -301,7 +309,8 @@ void rankReadWrite(Recipe &r)
             && std::any_of(r.entries.cbegin(), r.entries.cbegin() + i,
                 [](const Entry &e) { return e.side == Side::Write; });
         if (downgrade)
-            r.notes.append(QStringLiteral("%1 reads under its own write hold (a downgrade)")
+            r.notes.append(QCoreApplication::translate(
+                "Etcd::Decode", "%1 reads under its own write hold (a downgrade)")
                                .arg(r.entries.at(i).owner));
     }
 }
@@ -352,10 +361,12 @@ QList<Recipe> takeLeaseNamedKeys(Pool &pool)
             r.entries.append(pool.take(kv, role));
         }
         r.notes.append(proclaimed
-                ? QStringLiteral("etcd's concurrency.Election layout: the earliest key leads; "
-                                 "values are proclamations")
-                : QStringLiteral("etcd's concurrency.Mutex layout; a concurrency.Election with "
-                                 "empty values looks the same"));
+                ? QCoreApplication::translate("Etcd::Decode",
+                    "etcd's concurrency.Election layout: the earliest key leads; "
+                    "values are proclamations")
+                : QCoreApplication::translate("Etcd::Decode",
+                    "etcd's concurrency.Mutex layout; a concurrency.Election with "
+                    "empty values looks the same"));
         found.append(r);
     }
     return found;
@@ -373,15 +384,17 @@ QList<Recipe> takeSingleKeys(Pool &pool)
             r.entries.append(pool.take(
                 kv, gate ? Role::Setter : Role::Value, gate ? tokenOwner(kv.value) : QString()));
             if (gate)
-                r.notes.append(QStringLiteral("a transient key holding a \"<clientId>:<7>\" value "
-                                              "looks the same"));
+                r.notes.append(QCoreApplication::translate("Etcd::Decode",
+                    "a transient key holding a \"<clientId>:<7>\" value "
+                    "looks the same"));
             found.append(r);
         } else if (kv.value.size() == 8 && !isPrintable(kv.value)) {
             // Eight printable bytes are far more likely text than a number above 2^61.
             Recipe r {Kind::Number, kv.key, {}, Etcd::decodeInt64(kv.value), {}};
             r.entries.append(pool.take(kv, Role::Value));
-            r.notes.append(QStringLiteral("an atomic counter, or a count-down latch (open at 0): "
-                                          "the layouts are the same"));
+            r.notes.append(QCoreApplication::translate("Etcd::Decode",
+                "an atomic counter, or a count-down latch (open at 0): "
+                "the layouts are the same"));
             found.append(r);
         }
     }

@@ -1,0 +1,324 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+#include "mainwindow.h"
+
+#include "connectdialog.h"
+#include "eventlogmodel.h"
+#include "leasemodel.h"
+#include "pages.h"
+#include "profiles.h"
+#include "rawkeymodel.h"
+#include "recipemodel.h"
+#include "sandbox.h"
+#include "theme.h"
+#include "timelinemodel.h"
+
+#include <QtCore/qsettings.h>
+#include <QtCore/qtimer.h>
+#include <QtGui/qevent.h>
+#include <QtWidgets/qabstractitemview.h>
+#include <QtWidgets/qapplication.h>
+#include <QtWidgets/qlabel.h>
+#include <QtWidgets/qlineedit.h>
+#include <QtWidgets/qmenubar.h>
+#include <QtWidgets/qmessagebox.h>
+#include <QtWidgets/qstatusbar.h>
+#include <QtWidgets/qtabwidget.h>
+
+namespace Inspector {
+
+MainWindow::MainWindow(const LaunchOptions &options, QWidget *parent)
+    : QMainWindow(parent), m_launch(options), m_session(new InspectorSession(this)),
+      m_recipes(new RecipeModel(this)), m_leases(new LeaseModel(this)),
+      m_timeline(new TimelineModel(this)), m_log(new EventLogModel(this)),
+      m_raw(new RawKeyModel(this)), m_tabs(new QTabWidget(this)),
+      m_recipesPage(new RecipesPage(m_recipes, this)),
+      m_leasesPage(new FilteredPage(m_leases, true, this)),
+      m_timelinePage(new TimelinePage(m_timeline, this)), m_logPage(new LogPage(m_log, this)),
+      m_rawPage(new FilteredPage(m_raw, false, this)), m_connection(new QLabel(this)),
+      m_phase(new QLabel(this)), m_counts(new QLabel(this)), m_mode(new QLabel(this))
+{
+    setObjectName(QStringLiteral("InspectorWindow"));
+    setWindowTitle(tr("etcdqt inspector"));
+    m_tabs->addTab(m_recipesPage, tr("&Recipes"));
+    m_tabs->addTab(m_leasesPage, tr("&Leases"));
+    m_tabs->addTab(m_timelinePage, tr("&Timeline"));
+    m_tabs->addTab(m_logPage, tr("&Event log"));
+    m_tabs->addTab(m_rawPage, tr("Ra&w keys"));
+    setCentralWidget(m_tabs);
+    m_recipesPage->setColumnWidths({30, 28, 26, 7, 17, 6});
+    m_leasesPage->setColumnWidths({40, 8, 8, 30, 18});
+    m_timelinePage->setColumnWidths({20, 30, 18, 18, 11, 10});
+    m_logPage->setColumnWidths({13, 9, 16, 28, 18});
+    m_rawPage->setColumnWidths({36, 40, 10, 10, 8});
+    m_recipes->setLeaseClock(&m_session->leaseClock());
+    m_leases->setLeaseClock(&m_session->leaseClock());
+    buildMenus();
+    buildStatusBar();
+    wireSession();
+    restoreLayout();
+    auto *ticker = new QTimer(this);
+    connect(ticker, &QTimer::timeout, this, &MainWindow::tick);
+    ticker->start(1000); // TTL countdowns repaint; the models are not touched per second
+    if (options.sandbox)
+        QTimer::singleShot(0, this, &MainWindow::startSandbox);
+    else if (options.connectNow)
+        QTimer::singleShot(0, this, [this] { connectTo(m_launch.session); });
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildMenus()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Connect…"), QKeySequence::Open, this, &MainWindow::openConnectDialog);
+    file->addAction(tr("&Reload"), QKeySequence::Refresh, m_session, &InspectorSession::reload);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    addPageAction(view, tr("&Recipes"), RecipesView, QKeySequence(Qt::CTRL | Qt::Key_1));
+    addPageAction(view, tr("&Leases"), LeasesView, QKeySequence(Qt::CTRL | Qt::Key_2));
+    addPageAction(view, tr("&Timeline"), TimelineView, QKeySequence(Qt::CTRL | Qt::Key_3));
+    addPageAction(view, tr("&Event log"), LogView, QKeySequence(Qt::CTRL | Qt::Key_4));
+    addPageAction(view, tr("Ra&w keys"), RawView, QKeySequence(Qt::CTRL | Qt::Key_5));
+    view->addSeparator();
+    view->addAction(tr("&Find"), QKeySequence::Find, this, &MainWindow::focusFilter);
+    m_dark = view->addAction(tr("&Dark theme"));
+    m_dark->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_T));
+    m_dark->setCheckable(true);
+    m_dark->setObjectName(QStringLiteral("actionDarkTheme"));
+    m_dark->setChecked(
+        m_launch.theme.isEmpty() ? savedThemeIsDark() : m_launch.theme == QLatin1String("dark"));
+    connect(m_dark, &QAction::toggled, this, [](bool dark) {
+        applyTheme(dark);
+        saveTheme(dark);
+    });
+
+    QMenu *actions = menuBar()->addMenu(tr("&Actions"));
+    m_stepDown = actions->addAction(tr("Force &step-down…"),
+        QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), this, &MainWindow::triggerStepDown);
+    m_release = actions->addAction(tr("&Release lock…"),
+        QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L), this, &MainWindow::triggerRelease);
+    m_lift = actions->addAction(tr("&Lift barrier…"),
+        QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B), this, &MainWindow::triggerLift);
+    m_revoke = actions->addAction(tr("Re&voke lease…"),
+        QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R), this, &MainWindow::triggerRevoke);
+    m_writeActions = {m_stepDown, m_release, m_lift, m_revoke};
+    m_stepDown->setObjectName(QStringLiteral("actionStepDown"));
+    m_release->setObjectName(QStringLiteral("actionRelease"));
+    m_lift->setObjectName(QStringLiteral("actionLift"));
+    m_revoke->setObjectName(QStringLiteral("actionRevoke"));
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(
+        tr("&Keyboard shortcuts"), QKeySequence::HelpContents, this, &MainWindow::showShortcuts);
+    updateActions();
+}
+
+QAction *MainWindow::addPageAction(
+    QMenu *menu, const QString &text, int page, const QKeySequence &key)
+{
+    QAction *a = menu->addAction(text, key, this, [this, page] {
+        m_tabs->setCurrentIndex(page);
+        focusFilter();
+    });
+    return a;
+}
+
+void MainWindow::buildStatusBar()
+{
+    m_connection->setObjectName(QStringLiteral("connectionState"));
+    m_connection->setMargin(2);
+    m_mode->setText(m_launch.readOnly ? tr("Read-only") : tr("Writes enabled"));
+    m_mode->setToolTip(m_launch.readOnly
+            ? tr("Actions are off. Start with --read-only=false to enable them.")
+            : tr("Revoke, step-down, release and lift are enabled; each asks first."));
+    statusBar()->addWidget(m_phase, 1);
+    statusBar()->addPermanentWidget(m_counts);
+    statusBar()->addPermanentWidget(m_mode);
+    statusBar()->addPermanentWidget(m_connection);
+    onConnectionState(EtcdClient::State::Disconnected);
+}
+
+void MainWindow::wireSession()
+{
+    connect(m_session, &InspectorSession::viewUpdated, this, &MainWindow::onViewUpdated);
+    connect(m_session, &InspectorSession::phaseChanged, this, &MainWindow::updateStatus);
+    connect(
+        m_session, &InspectorSession::connectionStateChanged, this, &MainWindow::onConnectionState);
+    connect(m_session, &InspectorSession::eventsDerived, m_log, &EventLogModel::append);
+    connect(m_session, &InspectorSession::handOffsDerived, this,
+        [this](const QList<HandOff> &handOffs) {
+            m_timeline->append(handOffs);
+            tick();
+        });
+    connect(m_session, &InspectorSession::leasesReconciled, this, [this] {
+        m_recipes->refreshLeaseColumns();
+        m_leases->refreshLeaseColumns();
+    });
+    connect(m_session, &InspectorSession::errorOccurred, this,
+        [this](const QString &message) { statusBar()->showMessage(message, 10000); });
+    connect(m_recipesPage, &RecipesPage::selectionMoved, this, [this] {
+        updateDetails();
+        updateActions();
+    });
+    connect(m_leasesPage->view()->selectionModel(), &QItemSelectionModel::currentChanged, this,
+        &MainWindow::updateActions);
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateActions);
+}
+
+void MainWindow::connectTo(const InspectorSession::Options &options)
+{
+    m_session->start(options);
+    updateStatus();
+}
+
+void MainWindow::onViewUpdated()
+{
+    const Etcd::Decode::View &view = m_session->view();
+    m_recipes->setView(view);
+    m_leases->setView(view);
+    m_raw->setView(view);
+    updateStatus();
+    updateDetails();
+    updateActions();
+}
+
+void MainWindow::onConnectionState(EtcdClient::State state)
+{
+    QString text;
+    QString colour;
+    switch (state) {
+    case EtcdClient::State::Connected:
+        text = tr("Connected");
+        colour = QStringLiteral("#2e7d32");
+        break;
+    case EtcdClient::State::Connecting:
+        text = tr("Connecting");
+        colour = QStringLiteral("#f9a825");
+        break;
+    case EtcdClient::State::Reconnecting:
+        text = tr("Reconnecting");
+        colour = QStringLiteral("#ef6c00");
+        break;
+    case EtcdClient::State::Disconnected:
+        text = tr("Disconnected");
+        colour = QStringLiteral("#757575");
+        break;
+    }
+    m_connection->setText(text);
+    m_connection->setStyleSheet(
+        QStringLiteral("QLabel { color: white; background: %1; padding: 1px 8px; border-radius: "
+                       "6px; }")
+            .arg(colour));
+    updateStatus();
+}
+
+void MainWindow::updateStatus()
+{
+    const auto &view = m_session->view();
+    m_phase->setText(m_session->phaseText());
+    m_counts->setText(tr("%n recipe(s)", nullptr, int(view.recipes.size())) + QStringLiteral(" · ")
+        + tr("%n lease(s)", nullptr, int(m_leases->leases().size())) + QStringLiteral(" · ")
+        + tr("%n raw key(s)", nullptr, int(view.raw.size())));
+    const QString where = m_session->options().endpoints.isEmpty()
+        ? QString()
+        : m_session->options().endpoints.first().toString();
+    setWindowTitle(where.isEmpty()
+            ? tr("etcdqt inspector")
+            : tr("%1 %2 — etcdqt inspector")
+                  .arg(where, QString::fromUtf8(m_session->options().prefix)));
+}
+
+// Once a second: countdowns repaint (their text is computed at paint time) and the
+// flapping banner follows the 15-minute window.
+void MainWindow::tick()
+{
+    for (FilteredPage *page : {static_cast<FilteredPage *>(m_recipesPage), m_leasesPage})
+        page->view()->viewport()->update();
+    QStringList flapping;
+    for (const QByteArray &e : m_timeline->flappingElections(QDateTime::currentDateTime()))
+        flapping.append(QString::fromUtf8(e));
+    m_timelinePage->showFlapping(flapping);
+}
+
+void MainWindow::focusFilter()
+{
+    QWidget *page = m_tabs->currentWidget();
+    if (auto *f = qobject_cast<FilteredPage *>(page))
+        f->filter()->setFocus(Qt::ShortcutFocusReason);
+    else if (auto *l = qobject_cast<LogPage *>(page))
+        l->filter()->setFocus(Qt::ShortcutFocusReason);
+}
+
+void MainWindow::openConnectDialog()
+{
+    auto *dialog = new ConnectDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->showProfile(profileFrom(QString(), m_session->options()));
+    connect(dialog, &QDialog::accepted, this, [this, dialog] { connectTo(dialog->options()); });
+    dialog->open();
+}
+
+void MainWindow::startSandbox()
+{
+    m_sandbox = new Sandbox(this);
+    connect(m_sandbox, &Sandbox::started, this, [this](const QUrl &endpoint) {
+        InspectorSession::Options o;
+        o.endpoints = {endpoint};
+        o.prefix = Sandbox::prefix();
+        connectTo(o);
+        statusBar()->showMessage(tr("Sandbox: private etcd at %1").arg(endpoint.toString()), 8000);
+    });
+    connect(m_sandbox, &Sandbox::failed, this, [this](const QString &why) {
+        statusBar()->showMessage(tr("Sandbox failed: %1").arg(why));
+        QMessageBox::warning(this, tr("Sandbox"), why);
+    });
+    statusBar()->showMessage(tr("Starting the sandbox: a private etcd and its workload…"));
+    m_sandbox->start();
+}
+
+void MainWindow::restoreLayout()
+{
+    QSettings s;
+    if (!restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray()))
+        resize(1100, 680);
+    restoreState(s.value(QStringLiteral("window/state")).toByteArray());
+    m_tabs->setCurrentIndex(s.value(QStringLiteral("window/page"), 0).toInt());
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    QSettings s;
+    s.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    s.setValue(QStringLiteral("window/state"), saveState());
+    s.setValue(QStringLiteral("window/page"), m_tabs->currentIndex());
+    m_session->stop();
+    if (m_sandbox)
+        m_sandbox->stop(); // the workload and its etcd end with the window
+    event->accept();
+}
+
+void MainWindow::showShortcuts()
+{
+    QStringList rows;
+    const auto add = [&rows](const QString &keys, const QString &what) {
+        rows.append(QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>")
+                        .arg(keys.toHtmlEscaped(), what.toHtmlEscaped()));
+    };
+    for (QMenu *menu : menuBar()->findChildren<QMenu *>()) {
+        for (QAction *a : menu->actions()) {
+            if (!a->shortcut().isEmpty())
+                add(a->shortcut().toString(QKeySequence::NativeText),
+                    a->text().remove(u'&').remove(QStringLiteral("…")));
+        }
+    }
+    auto *box = new QMessageBox(QMessageBox::NoIcon, tr("Keyboard shortcuts"),
+        QStringLiteral("<table cellspacing=6>%1</table>").arg(rows.join(QString())),
+        QMessageBox::Close, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+}
+
+} // namespace Inspector

@@ -1,0 +1,210 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+#include "pages.h"
+
+#include "eventfilterproxy.h"
+#include "recipeevent.h"
+
+#include <QtCore/qcoreapplication.h>
+#include <QtCore/qsortfilterproxymodel.h>
+#include <QtWidgets/qboxlayout.h>
+#include <QtWidgets/qcheckbox.h>
+#include <QtWidgets/qcombobox.h>
+#include <QtWidgets/qheaderview.h>
+#include <QtWidgets/qlabel.h>
+#include <QtWidgets/qlineedit.h>
+#include <QtWidgets/qscrollbar.h>
+#include <QtWidgets/qsplitter.h>
+#include <QtWidgets/qtableview.h>
+#include <QtWidgets/qtextbrowser.h>
+#include <QtWidgets/qtreeview.h>
+
+namespace Inspector {
+
+namespace {
+constexpr int kExpandBelow = 100;
+
+QLineEdit *filterBox(QWidget *parent)
+{
+    auto *edit = new QLineEdit(parent);
+    edit->setClearButtonEnabled(true);
+    edit->setPlaceholderText(QCoreApplication::translate("Inspector::Pages", "Filter (Ctrl+F)"));
+    return edit;
+}
+
+QAbstractItemView *itemView(bool tree, QWidget *parent)
+{
+    if (tree) {
+        auto *t = new QTreeView(parent);
+        t->setUniformRowHeights(true); // 10,000 rows stay cheap to lay out
+        t->setAlternatingRowColors(true);
+        t->setSortingEnabled(true);
+        t->sortByColumn(-1, Qt::AscendingOrder); // model order until a header is clicked
+        t->header()->setStretchLastSection(true);
+        return t;
+    }
+    auto *t = new QTableView(parent);
+    t->setSelectionBehavior(QAbstractItemView::SelectRows);
+    t->setAlternatingRowColors(true);
+    t->verticalHeader()->hide();
+    t->verticalHeader()->setDefaultSectionSize(t->fontMetrics().height() + 6);
+    t->horizontalHeader()->setStretchLastSection(true);
+    return t;
+}
+} // namespace
+
+FilteredPage::FilteredPage(QAbstractItemModel *model, bool tree, QWidget *parent)
+    : QWidget(parent), m_filter(filterBox(this)), m_proxy(new QSortFilterProxyModel(this)),
+      m_view(itemView(tree, this))
+{
+    m_proxy->setSourceModel(model);
+    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_proxy->setFilterKeyColumn(-1);
+    m_proxy->setRecursiveFilteringEnabled(true);
+    m_view->setModel(m_proxy);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_filter);
+    layout->addWidget(m_view);
+    connect(
+        m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
+}
+
+namespace {
+void applyWidths(QAbstractItemView *view, QHeaderView *header, const QList<int> &characters)
+{
+    const int unit = view->fontMetrics().averageCharWidth();
+    for (int c = 0; c < characters.size(); ++c)
+        header->resizeSection(c, characters.at(c) * unit);
+}
+
+QHeaderView *headerOf(QAbstractItemView *view)
+{
+    if (auto *tree = qobject_cast<QTreeView *>(view))
+        return tree->header();
+    return static_cast<QTableView *>(view)->horizontalHeader();
+}
+} // namespace
+
+void FilteredPage::setColumnWidths(const QList<int> &characters)
+{
+    applyWidths(m_view, headerOf(m_view), characters);
+}
+
+void LogPage::setColumnWidths(const QList<int> &characters)
+{
+    applyWidths(m_view, m_view->horizontalHeader(), characters);
+}
+
+QModelIndex FilteredPage::currentSourceIndex() const
+{
+    const QModelIndex current = m_view->currentIndex();
+    return current.isValid() ? m_proxy->mapToSource(current) : QModelIndex();
+}
+
+RecipesPage::RecipesPage(QAbstractItemModel *model, QWidget *parent)
+    : FilteredPage(model, true, parent), m_details(new QTextBrowser(this))
+{
+    auto *splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->addWidget(m_view);
+    splitter->addWidget(m_details);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 1);
+    splitter->setSizes({700, 300});
+    layout()->addWidget(splitter);
+    // A small cluster is read at a glance with every recipe open; a big one stays folded
+    // (expanding 10,000 rows would cost more than it shows).
+    connect(m_proxy, &QAbstractItemModel::rowsInserted, this,
+        [this](const QModelIndex &parent, int first, int last) {
+            auto *tree = static_cast<QTreeView *>(m_view);
+            if (parent.isValid() || m_proxy->rowCount() > kExpandBelow)
+                return;
+            for (int row = first; row <= last; ++row)
+                tree->expand(m_proxy->index(row, 0));
+        });
+    m_details->setOpenLinks(false);
+    m_details->setPlaceholderText(tr("Select a recipe to see who holds it and what it would "
+                                     "take to end that."));
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this,
+        &RecipesPage::selectionMoved);
+}
+
+void RecipesPage::showDetails(const QString &html)
+{
+    m_details->setHtml(html);
+}
+
+TimelinePage::TimelinePage(QAbstractItemModel *model, QWidget *parent)
+    : FilteredPage(model, false, parent), m_banner(new QLabel(this))
+{
+    m_banner->setWordWrap(true);
+    m_banner->setStyleSheet(QStringLiteral(
+        "QLabel { background: #b71c1c; color: white; padding: 6px; font-weight: bold; }"));
+    m_banner->hide();
+    static_cast<QVBoxLayout *>(layout())->insertWidget(0, m_banner);
+}
+
+void TimelinePage::showFlapping(const QStringList &elections)
+{
+    m_banner->setVisible(!elections.isEmpty());
+    if (!elections.isEmpty())
+        m_banner->setText(tr("Flapping: %1 (4 or more new leaders within 15 minutes)")
+                              .arg(elections.join(QStringLiteral(", "))));
+}
+
+namespace {
+using T = RecipeEvent::Type;
+// The type filter's groups: what an operator asks the log ("show me the locks").
+const QList<QList<T>> kGroups = {
+    {},
+    {T::LeaderElected, T::LeaderLost, T::CandidateJoined, T::CandidateLeft, T::Flapping},
+    {T::Acquired, T::Released, T::Queued},
+    {T::BarrierSet, T::BarrierLifted, T::MemberArrived, T::BarrierTripped},
+    {T::NumberChanged},
+    {T::KeyAppeared, T::KeyVanished},
+    {T::Anomaly, T::Flapping, T::Connection},
+};
+} // namespace
+
+LogPage::LogPage(QAbstractItemModel *log, QWidget *parent)
+    : QWidget(parent), m_filter(filterBox(this)), m_types(new QComboBox(this)),
+      m_history(new QCheckBox(tr("Show &history"), this)),
+      m_follow(new QCheckBox(tr("F&ollow"), this)), m_proxy(new EventFilterProxy(this)),
+      m_view(static_cast<QTableView *>(itemView(false, this)))
+{
+    m_types->addItems(
+        {tr("All events"), tr("Leadership"), tr("Locks and semaphores"), tr("Barriers"),
+            tr("Counters and latches"), tr("Transient keys"), tr("Anomalies and alerts")});
+    m_types->setToolTip(tr("Which kind of event to show"));
+    m_history->setChecked(true);
+    m_follow->setChecked(true);
+    m_proxy->setSourceModel(log);
+    m_view->setModel(m_proxy);
+    auto *bar = new QHBoxLayout;
+    bar->addWidget(m_filter, 1);
+    bar->addWidget(m_types);
+    bar->addWidget(m_history);
+    bar->addWidget(m_follow);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(bar);
+    layout->addWidget(m_view);
+    connect(m_filter, &QLineEdit::textChanged, m_proxy, &EventFilterProxy::setText);
+    connect(m_types, &QComboBox::currentIndexChanged, this, &LogPage::typeChosen);
+    connect(m_history, &QCheckBox::toggled, m_proxy,
+        [this](bool on) { m_proxy->setHideBackfilled(!on); });
+    connect(m_proxy, &QAbstractItemModel::rowsInserted, this, [this] {
+        if (m_follow->isChecked())
+            m_view->scrollToBottom();
+    });
+}
+
+void LogPage::typeChosen(int index)
+{
+    QSet<int> types;
+    for (T t : kGroups.value(index))
+        types.insert(int(t));
+    m_proxy->setTypes(types);
+}
+
+} // namespace Inspector

@@ -1,0 +1,94 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+// The inspector's views: each a filter box over one item view, plus what that view needs
+// (a detail pane for recipes, a flapping banner for the timeline, type filters for the log).
+#pragma once
+
+#include <QtWidgets/qwidget.h>
+
+class QAbstractItemModel;
+class QAbstractItemView;
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QSortFilterProxyModel;
+class QTextBrowser;
+class QTreeView;
+class QTableView;
+
+namespace Inspector {
+
+class EventFilterProxy;
+
+// A filter box over a tree or table of one model (recursive filtering over all columns).
+class FilteredPage : public QWidget
+{
+    Q_OBJECT
+public:
+    FilteredPage(QAbstractItemModel *model, bool tree, QWidget *parent = nullptr);
+
+    [[nodiscard]] QAbstractItemView *view() const { return m_view; }
+    [[nodiscard]] QLineEdit *filter() const { return m_filter; }
+    [[nodiscard]] QSortFilterProxyModel *proxy() const { return m_proxy; }
+    // The selected row in source-model terms (invalid when nothing is selected).
+    [[nodiscard]] QModelIndex currentSourceIndex() const;
+    // Initial widths in average characters, so they follow the font (the last one stretches).
+    void setColumnWidths(const QList<int> &characters);
+
+protected:
+    QLineEdit *m_filter;
+    QSortFilterProxyModel *m_proxy;
+    QAbstractItemView *m_view;
+};
+
+// Recipes: the tree on the left, what the selected recipe is and who holds it on the right.
+class RecipesPage : public FilteredPage
+{
+    Q_OBJECT
+public:
+    RecipesPage(QAbstractItemModel *model, QWidget *parent = nullptr);
+    void showDetails(const QString &html);
+    [[nodiscard]] QTextBrowser *details() const { return m_details; }
+
+Q_SIGNALS:
+    void selectionMoved();
+
+private:
+    QTextBrowser *m_details;
+};
+
+class TimelinePage : public FilteredPage
+{
+    Q_OBJECT
+public:
+    TimelinePage(QAbstractItemModel *model, QWidget *parent = nullptr);
+    void showFlapping(const QStringList &elections); // empty hides the banner
+    [[nodiscard]] QLabel *banner() const { return m_banner; }
+
+private:
+    QLabel *m_banner;
+};
+
+class LogPage : public QWidget
+{
+    Q_OBJECT
+public:
+    LogPage(QAbstractItemModel *log, QWidget *parent = nullptr);
+    [[nodiscard]] QLineEdit *filter() const { return m_filter; }
+    [[nodiscard]] EventFilterProxy *proxy() const { return m_proxy; }
+    [[nodiscard]] QTableView *view() const { return m_view; }
+    void setColumnWidths(const QList<int> &characters);
+
+private:
+    void typeChosen(int index);
+
+    QLineEdit *m_filter;
+    QComboBox *m_types;
+    QCheckBox *m_history;
+    QCheckBox *m_follow;
+    EventFilterProxy *m_proxy;
+    QTableView *m_view;
+};
+
+} // namespace Inspector

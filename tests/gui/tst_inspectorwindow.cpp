@@ -1,0 +1,452 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+// The inspector's window, offscreen, against a real etcd with a live workload in this
+// process (a leader latch pair, three contenders for a mutex, a barrier, a counter and a
+// transient key): every view fills, a hand-off reaches the timeline, screenshots of each view
+// land under the build tree (tests/gui/screenshots/<variant>/), the German UI has no English
+// left in the main views, actions show their blast radius and are fenced, read-only means
+// read-only, shortcuts switch views, the layout is remembered.
+#include "../integration/testutil.h"
+
+#include <etcdtestserver.h>
+
+#include <eventlogmodel.h>
+#include <leasemodel.h>
+#include <mainwindow.h>
+#include <modelroles.h>
+#include <pages.h>
+#include <rawkeymodel.h>
+#include <recipemodel.h>
+#include <theme.h>
+#include <timelinemodel.h>
+
+#include <QtCore/qdir.h>
+#include <QtCore/qrandom.h>
+#include <QtCore/qregularexpression.h>
+#include <QtCore/qsettings.h>
+#include <QtCore/qsortfilterproxymodel.h>
+#include <QtCore/qtemporarydir.h>
+#include <QtCore/qtranslator.h>
+#include <QtWidgets/qabstractitemview.h>
+#include <QtWidgets/qapplication.h>
+#include <QtWidgets/qcombobox.h>
+#include <QtWidgets/qheaderview.h>
+#include <QtWidgets/qlabel.h>
+#include <QtWidgets/qlineedit.h>
+#include <QtWidgets/qmenubar.h>
+#include <QtWidgets/qmessagebox.h>
+#include <QtWidgets/qpushbutton.h>
+#include <QtWidgets/qtabwidget.h>
+#include <QtWidgets/qtextbrowser.h>
+
+using namespace Inspector;
+using namespace std::chrono_literals;
+using Etcd::Decode::Recipe;
+using Etcd::Decode::Role;
+
+namespace {
+constexpr int kTtlMs = 2000;
+constexpr int kWaitMs = 5 * kTtlMs;
+
+QString screenshotDir(const QString &variant)
+{
+    return QDir(QCoreApplication::applicationDirPath())
+        .filePath(QStringLiteral("screenshots/") + variant);
+}
+
+EtcdLeaderSelectorOptions latchOptions(const QString &id)
+{
+    EtcdLeaderSelectorOptions o;
+    o.clientId = id;
+    o.ttl = 2s;
+    return o;
+}
+
+// Every text a person reads in the main views: tabs, menus, headers, status bar, filters.
+QStringList visibleTexts(MainWindow &w)
+{
+    QStringList texts;
+    for (int i = 0; i < w.tabs()->count(); ++i)
+        texts << w.tabs()->tabText(i).remove(u'&');
+    for (QAction *menu : w.menuBar()->actions()) {
+        texts << menu->text().remove(u'&');
+        if (menu->menu()) {
+            for (QAction *a : menu->menu()->actions())
+                texts << a->text().remove(u'&');
+        }
+    }
+    for (QAbstractItemView *view : w.findChildren<QAbstractItemView *>()) {
+        const QAbstractItemModel *m = view->model();
+        if (!m || qobject_cast<QComboBox *>(view->parent()))
+            continue;
+        for (int c = 0; c < m->columnCount(); ++c)
+            texts << m->headerData(c, Qt::Horizontal).toString();
+    }
+    for (QLineEdit *edit : w.findChildren<QLineEdit *>())
+        texts << edit->placeholderText();
+    for (QComboBox *box : w.findChildren<QComboBox *>()) {
+        for (int i = 0; i < box->count(); ++i)
+            texts << box->itemText(i);
+    }
+    for (QLabel *label : w.findChildren<QLabel *>())
+        texts << label->text();
+    texts.removeAll(QString());
+    texts.removeIf([](const QString &t) { return t.trimmed().isEmpty(); });
+    return texts;
+}
+} // namespace
+
+class tst_InspectorWindow : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void cleanupTestCase();
+    void viewsFillAndAHandOffReachesTheTimeline();
+    void germanUiHasNoEnglishLeftovers();
+    void stepDownShowsItsBlastRadiusAndIsFenced();
+    void revokeFromTheLeasesView();
+    void readOnlyMeansReadOnly();
+    void shortcutsSwitchViews();
+    void layoutAndThemeAreRemembered();
+
+private:
+    LaunchOptions options(bool readOnly = true) const
+    {
+        LaunchOptions o;
+        o.session.endpoints = {m_server.clientUrl()};
+        o.session.prefix = m_prefix;
+        o.connectNow = true;
+        o.readOnly = readOnly;
+        return o;
+    }
+    static bool waitLive(MainWindow &w, int minRecipes)
+    {
+        return QTest::qWaitFor(
+            [&] {
+                return w.session()->phase() == InspectorSession::Phase::Live
+                    && w.recipeModel()->rowCount() >= minRecipes;
+            },
+            kWaitMs);
+    }
+    const Recipe *recipe(MainWindow &w, const QByteArray &path) const
+    {
+        for (const Recipe &r : w.session()->view().recipes) {
+            if (r.path == path)
+                return &r;
+        }
+        return nullptr;
+    }
+    void select(MainWindow &w, const QByteArray &path);
+
+    EtcdTestServer m_server;
+    QTemporaryDir m_settings;
+    QByteArray m_prefix;
+    std::unique_ptr<EtcdClient> m_client;
+    std::unique_ptr<EtcdClient> m_client2;
+    std::vector<std::unique_ptr<EtcdClient>> m_lockClients;
+    std::unique_ptr<EtcdLeaderLatch> m_leaderA;
+    std::unique_ptr<EtcdLeaderLatch> m_leaderB;
+    std::vector<std::unique_ptr<EtcdMutex>> m_mutexes;
+    std::unique_ptr<EtcdBarrier> m_barrier;
+    std::unique_ptr<EtcdTransientKeyValue> m_transient;
+};
+
+void tst_InspectorWindow::initTestCase()
+{
+    // Tests never touch the user's settings.
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_settings.path());
+    QCoreApplication::setOrganizationName(QStringLiteral("EtcdQtTest"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_inspectorwindow"));
+    applyTheme(false);
+    ETCDQT_START_OR_SKIP(m_server);
+    m_prefix = "/window-" + QByteArray::number(QRandomGenerator::global()->generate(), 16) + '/';
+    m_client = connectedClient(m_server.clientUrl());
+    m_client2 = connectedClient(m_server.clientUrl());
+    m_leaderA = std::make_unique<EtcdLeaderLatch>(
+        m_client.get(), m_prefix + "election", latchOptions(QStringLiteral("reporter-1")));
+    QVERIFY(m_leaderA->start());
+    QTRY_VERIFY_WITH_TIMEOUT(m_leaderA->hasLeadership(), kWaitMs);
+    m_leaderB = std::make_unique<EtcdLeaderLatch>(
+        m_client2.get(), m_prefix + "election", latchOptions(QStringLiteral("reporter-2")));
+    QVERIFY(m_leaderB->start());
+    EtcdMutexOptions mo;
+    mo.ttl = 2s;
+    for (int i = 0; i < 3; ++i) {
+        m_lockClients.push_back(connectedClient(m_server.clientUrl()));
+        m_mutexes.push_back(
+            std::make_unique<EtcdMutex>(m_lockClients.back().get(), m_prefix + "locks/db", mo));
+        QSignalSpy acquired(m_mutexes.back().get(), &EtcdMutex::acquired);
+        QVERIFY(m_mutexes.back()->acquire());
+        if (i == 0)
+            QVERIFY(acquired.wait(kWaitMs));
+    }
+    EtcdBarrierOptions bo;
+    bo.ttl = 2s;
+    m_barrier = std::make_unique<EtcdBarrier>(m_client.get(), m_prefix + "gate", bo);
+    QVERIFY(await(m_barrier->setBarrier()).status.isOk());
+    QVERIFY(await(m_client->put(m_prefix + "counter", QByteArray("\0\0\0\0\0\0\0\x2a", 8)))
+                .status.isOk());
+    m_transient = std::make_unique<EtcdTransientKeyValue>(
+        m_client.get(), m_prefix + "services/api-1", R"({"port":8080})", 2s);
+    m_transient->start();
+    QVERIFY(await(m_client->put(m_prefix + "config/raw", "plain value")).status.isOk());
+}
+
+void tst_InspectorWindow::cleanupTestCase()
+{
+    m_transient.reset();
+    m_barrier.reset();
+    for (auto &m : m_mutexes)
+        m->close();
+    m_mutexes.clear();
+    m_leaderA.reset();
+    m_leaderB.reset();
+}
+
+void tst_InspectorWindow::select(MainWindow &w, const QByteArray &path)
+{
+    w.tabs()->setCurrentIndex(MainWindow::RecipesView);
+    auto *view = w.recipesPage()->view();
+    const QModelIndex source = w.recipeModel()->indexOfPath(path);
+    QVERIFY(source.isValid());
+    view->setCurrentIndex(w.recipesPage()->proxy()->mapFromSource(source));
+}
+
+void tst_InspectorWindow::viewsFillAndAHandOffReachesTheTimeline()
+{
+    MainWindow w(options());
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(waitLive(w, 5));
+    QTRY_VERIFY_WITH_TIMEOUT(w.leaseModel()->rowCount() >= 5, kWaitMs);
+    const QByteArray election = m_prefix + "election";
+    QTRY_VERIFY_WITH_TIMEOUT(recipe(w, election) && recipe(w, election)->first(Role::Leader)
+            && recipe(w, election)->first(Role::Leader)->owner == QLatin1String("reporter-1"),
+        kWaitMs);
+    QTRY_VERIFY_WITH_TIMEOUT(w.timelineModel()->rowCount() >= 1, kWaitMs); // from history
+
+    QElapsedTimer sinceElected;
+    connect(m_leaderB.get(), &EtcdLeaderLatch::elected, this, [&] { sinceElected.start(); });
+    m_leaderA->close();
+    QTRY_VERIFY_WITH_TIMEOUT(sinceElected.isValid(), kWaitMs);
+    const auto shown = [&] {
+        const int rows = w.timelineModel()->rowCount();
+        return rows > 0
+            && w.timelineModel()->index(rows - 1, TimelineModel::ToColumn).data()
+            == QStringLiteral("reporter-2");
+    };
+    QVERIFY(QTest::qWaitFor(shown, kWaitMs));
+    qInfo("hand-off in the timeline %lld ms after reporter-2 was elected", sinceElected.elapsed());
+    QVERIFY(sinceElected.elapsed() < 1000);
+    QTRY_VERIFY_WITH_TIMEOUT(w.eventLog()->rowCount() >= 1, kWaitMs);
+
+    select(w, m_prefix + "locks/db");
+    QVERIFY(w.recipesPage()->details()->toPlainText().contains(QStringLiteral("locks/db")));
+    w.tabs()->setCurrentIndex(MainWindow::TimelineView);
+    QVERIFY(w.saveScreenshots(screenshotDir(QStringLiteral("en"))));
+    for (const char *name : {"recipes", "leases", "timeline", "log", "raw"}) {
+        const QImage shot(
+            QDir(screenshotDir(QStringLiteral("en"))).filePath(QLatin1String(name) + QStringLiteral(".png")));
+        QVERIFY2(!shot.isNull(), name);
+        QCOMPARE(shot.size(), w.size() * w.devicePixelRatio());
+    }
+    applyTheme(true);
+    QVERIFY(w.saveScreenshots(screenshotDir(QStringLiteral("dark"))));
+    QVERIFY(QApplication::palette().color(QPalette::Window).lightness() < 80);
+    applyTheme(false);
+}
+
+void tst_InspectorWindow::germanUiHasNoEnglishLeftovers()
+{
+    MainWindow english(options());
+    QVERIFY(waitLive(english, 5));
+    const QStringList englishTexts = visibleTexts(english);
+
+    QTranslator german;
+    QVERIFY(german.load(QStringLiteral(":/i18n/etcdqt-inspector_de.qm")));
+    QCoreApplication::installTranslator(&german);
+    MainWindow w(options());
+    w.show();
+    QVERIFY(waitLive(w, 5));
+    // Words that are the same in German (names, units, protocol terms), kept deliberately.
+    const QStringList same = {QStringLiteral("Token"), QStringLiteral("TTL"),
+        QStringLiteral("Lease"), QStringLiteral("Leases"), QStringLiteral("Key"),
+        QStringLiteral("Version"), QStringLiteral("Timeline"), QStringLiteral("etcdqt inspector")};
+    QStringList leftovers;
+    const QStringList germanTexts = visibleTexts(w);
+    for (const QString &t : germanTexts) {
+        if (englishTexts.contains(t) && !same.contains(t) && !t.contains(u'/')
+            && t.contains(QRegularExpression(QStringLiteral("[A-Za-z]{3,}"))))
+            leftovers << t;
+    }
+    QVERIFY(QTest::qWaitFor([&] { return w.eventLog()->rowCount() >= 0; }, 10));
+    QVERIFY(w.saveScreenshots(screenshotDir(QStringLiteral("de"))));
+    QCoreApplication::removeTranslator(&german);
+    QVERIFY2(leftovers.isEmpty(), qPrintable(leftovers.join(QStringLiteral(" | "))));
+    QVERIFY(germanTexts.size() > 40);
+}
+
+void tst_InspectorWindow::stepDownShowsItsBlastRadiusAndIsFenced()
+{
+    // A fresh election of our own: the first one's leadership is another test's business.
+    const QByteArray election = m_prefix + "stepdown";
+    auto client = connectedClient(m_server.clientUrl());
+    EtcdLeaderLatch leader(client.get(), election, latchOptions(QStringLiteral("worker-7")));
+    QVERIFY(leader.start());
+    QTRY_VERIFY_WITH_TIMEOUT(leader.hasLeadership(), kWaitMs);
+
+    MainWindow w(options(false));
+    w.show();
+    QVERIFY(waitLive(w, 5));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        recipe(w, election) && recipe(w, election)->first(Role::Leader), kWaitMs);
+    select(w, election);
+    QAction *stepDown = w.findChild<QAction *>(QStringLiteral("actionStepDown"));
+    QVERIFY(stepDown);
+    QTRY_VERIFY(stepDown->isEnabled());
+    stepDown->trigger();
+    QMessageBox *confirm = w.pendingConfirmation();
+    QVERIFY(confirm);
+    const QString radius = confirm->informativeText();
+    QVERIFY2(
+        radius.contains(QStringLiteral("worker-7")) && radius.contains(QStringLiteral("stepdown")),
+        qPrintable(radius));
+    QVERIFY(confirm->grab().save(
+        QDir(screenshotDir(QStringLiteral("en"))).filePath(QStringLiteral("blast-radius.png"))));
+
+    // Fencing: the term the operator saw ends before they confirm; a new term starts. The
+    // delete is guarded by the old term's token, so the new leader is left alone.
+    QSignalSpy lost(&leader, &EtcdLeaderLatch::leadershipLost);
+    QSignalSpy finished(&w, &MainWindow::actionFinished);
+    auto direct = await(m_client->remove(recipe(w, election)->first(Role::Leader)->key));
+    QVERIFY(direct.status.isOk());
+    QTRY_VERIFY_WITH_TIMEOUT(leader.hasLeadership(), kWaitMs); // it campaigns again: new term
+    QPushButton *go = nullptr;
+    for (QAbstractButton *b : confirm->buttons()) {
+        if (confirm->buttonRole(b) == QMessageBox::AcceptRole)
+            go = qobject_cast<QPushButton *>(b);
+    }
+    QVERIFY(go);
+    go->click();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, kWaitMs);
+    QCOMPARE(finished.at(0).at(0).toBool(), false);
+    QVERIFY(finished.at(0).at(1).toString().contains(QStringLiteral("refused")));
+
+    // Asked again on the current term, it ends it.
+    QTRY_VERIFY_WITH_TIMEOUT(recipe(w, election) && recipe(w, election)->first(Role::Leader)
+            && recipe(w, election)->first(Role::Leader)->createRevision
+                == leader.fencingToken().revision,
+        kWaitMs);
+    select(w, election);
+    lost.clear();
+    stepDown->trigger();
+    QVERIFY(w.pendingConfirmation());
+    for (QAbstractButton *b : w.pendingConfirmation()->buttons()) {
+        if (w.pendingConfirmation()->buttonRole(b) == QMessageBox::AcceptRole) {
+            b->click();
+            break;
+        }
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 2, kWaitMs);
+    QCOMPARE(finished.at(1).at(0).toBool(), true);
+    QTRY_VERIFY_WITH_TIMEOUT(!lost.isEmpty(), kWaitMs);
+    leader.close();
+}
+
+void tst_InspectorWindow::revokeFromTheLeasesView()
+{
+    auto client = connectedClient(m_server.clientUrl());
+    EtcdTransientKeyValue doomed(
+        client.get(), m_prefix + "services/doomed", "x", 2s, EtcdLeaseResilience {});
+    doomed.start();
+    MainWindow w(options(false));
+    w.show();
+    QVERIFY(waitLive(w, 5));
+    QTRY_VERIFY_WITH_TIMEOUT(recipe(w, m_prefix + "services/doomed"), kWaitMs);
+    const qint64 lease = recipe(w, m_prefix + "services/doomed")->entries.first().lease;
+    w.tabs()->setCurrentIndex(MainWindow::LeasesView);
+    auto *page = qobject_cast<FilteredPage *>(w.tabs()->currentWidget());
+    QVERIFY(page);
+    const QModelIndex source = w.leaseModel()->indexOfLease(lease);
+    QVERIFY(source.isValid());
+    page->view()->setCurrentIndex(page->proxy()->mapFromSource(source));
+    QAction *revoke = w.findChild<QAction *>(QStringLiteral("actionRevoke"));
+    QVERIFY(revoke && revoke->isEnabled());
+    revoke->trigger();
+    QVERIFY(w.pendingConfirmation());
+    QVERIFY(w.pendingConfirmation()->informativeText().contains(QStringLiteral("doomed")));
+    QSignalSpy finished(&w, &MainWindow::actionFinished);
+    for (QAbstractButton *b : w.pendingConfirmation()->buttons()) {
+        if (w.pendingConfirmation()->buttonRole(b) == QMessageBox::AcceptRole) {
+            b->click();
+            break;
+        }
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, kWaitMs);
+    QVERIFY(finished.at(0).at(0).toBool());
+    doomed.close();
+}
+
+void tst_InspectorWindow::readOnlyMeansReadOnly()
+{
+    MainWindow w(options(true));
+    w.show();
+    QVERIFY(waitLive(w, 5));
+    select(w, m_prefix + "locks/db");
+    for (const char *name : {"actionStepDown", "actionRelease", "actionLift", "actionRevoke"}) {
+        QAction *a = w.findChild<QAction *>(QLatin1String(name));
+        QVERIFY2(a, name);
+        QVERIFY2(!a->isEnabled(), name);
+    }
+    const Recipe *lock = recipe(w, m_prefix + "locks/db");
+    QVERIFY(lock);
+    w.requestAction(actionsFor(*lock).first());
+    QVERIFY(!w.pendingConfirmation()); // nothing to confirm: nothing will be sent
+}
+
+void tst_InspectorWindow::shortcutsSwitchViews()
+{
+    MainWindow w(options());
+    w.show();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    const std::pair<Qt::Key, int> keys[] = {{Qt::Key_2, MainWindow::LeasesView},
+        {Qt::Key_3, MainWindow::TimelineView}, {Qt::Key_4, MainWindow::LogView},
+        {Qt::Key_5, MainWindow::RawView}, {Qt::Key_1, MainWindow::RecipesView}};
+    for (const auto &[key, page] : keys) {
+        QTest::keyClick(&w, key, Qt::ControlModifier);
+        QCOMPARE(w.tabs()->currentIndex(), page);
+    }
+    QTest::keyClick(&w, Qt::Key_F, Qt::ControlModifier);
+    QTRY_VERIFY(qobject_cast<QLineEdit *>(QApplication::focusWidget()));
+    QTest::keyClicks(QApplication::focusWidget(), QStringLiteral("locks"));
+    QTRY_VERIFY(w.recipesPage()->proxy()->rowCount() >= 1);
+    QVERIFY(w.recipesPage()->proxy()->rowCount() < w.recipeModel()->rowCount());
+}
+
+void tst_InspectorWindow::layoutAndThemeAreRemembered()
+{
+    {
+        MainWindow w(options());
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.resize(900, 610);
+        w.tabs()->setCurrentIndex(MainWindow::LogView);
+        QAction *dark = w.findChild<QAction *>(QStringLiteral("actionDarkTheme"));
+        QVERIFY(dark);
+        dark->setChecked(true);
+        w.close();
+    }
+    MainWindow again(options());
+    QCOMPARE(again.tabs()->currentIndex(), int(MainWindow::LogView));
+    QCOMPARE(again.size(), QSize(900, 610));
+    QVERIFY(savedThemeIsDark());
+    QAction *dark = again.findChild<QAction *>(QStringLiteral("actionDarkTheme"));
+    QVERIFY(dark && dark->isChecked());
+    dark->setChecked(false);
+    QVERIFY(!savedThemeIsDark());
+}
+
+QTEST_MAIN(tst_InspectorWindow)
+#include "tst_inspectorwindow.moc"
