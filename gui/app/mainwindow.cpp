@@ -47,9 +47,10 @@ MainWindow::MainWindow(const LaunchOptions &options, QWidget *parent)
     m_tabs->addTab(m_rawPage, tr("Ra&w keys"));
     setCentralWidget(m_tabs);
     m_recipesPage->setColumnWidths({30, 28, 26, 7, 17, 6});
-    m_leasesPage->setColumnWidths({40, 8, 8, 30, 18});
-    m_timelinePage->setColumnWidths({20, 30, 18, 18, 11, 10});
-    m_logPage->setColumnWidths({13, 9, 16, 28, 18});
+    m_leasesPage->setColumnWidths({40, 9, 10, 34, 24});
+    m_leasesPage->expandWhileSmall();
+    m_timelinePage->setColumnWidths({22, 30, 20, 20, 13, 10});
+    m_logPage->setColumnWidths({16, 9, 20, 28, 24});
     m_rawPage->setColumnWidths({36, 40, 10, 10, 8});
     m_recipes->setLeaseClock(&m_session->leaseClock());
     m_leases->setLeaseClock(&m_session->leaseClock());

@@ -96,6 +96,22 @@ void LogPage::setColumnWidths(const QList<int> &characters)
     applyWidths(m_view, m_view->horizontalHeader(), characters);
 }
 
+// A small cluster is read at a glance with every row open; a big one stays folded
+// (expanding 10,000 rows would cost more than it shows).
+void FilteredPage::expandWhileSmall()
+{
+    auto *tree = qobject_cast<QTreeView *>(m_view);
+    if (!tree)
+        return;
+    connect(m_proxy, &QAbstractItemModel::rowsInserted, this,
+        [this, tree](const QModelIndex &parent, int first, int last) {
+            if (parent.isValid() || m_proxy->rowCount() > kExpandBelow)
+                return;
+            for (int row = first; row <= last; ++row)
+                tree->expand(m_proxy->index(row, 0));
+        });
+}
+
 QModelIndex FilteredPage::currentSourceIndex() const
 {
     const QModelIndex current = m_view->currentIndex();
@@ -112,21 +128,7 @@ RecipesPage::RecipesPage(QAbstractItemModel *model, QWidget *parent)
     splitter->setStretchFactor(1, 1);
     splitter->setSizes({700, 300});
     layout()->addWidget(splitter);
-    // A small cluster is read at a glance with every recipe open; a big one stays folded
-    // (expanding 10,000 rows would cost more than it shows).
-    connect(m_proxy, &QAbstractItemModel::rowsInserted, this,
-        [this](const QModelIndex &parent, int first, int last) {
-            auto *tree = static_cast<QTreeView *>(m_view);
-            if (parent.isValid() || m_proxy->rowCount() > kExpandBelow)
-                return;
-            for (int row = first; row <= last; ++row)
-                tree->expand(m_proxy->index(row, 0));
-        });
-    m_details->setOpenLinks(false);
-    m_details->setPlaceholderText(tr("Select a recipe to see who holds it and what it would "
-                                     "take to end that."));
-    connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this,
-        &RecipesPage::selectionMoved);
+    expandWhileSmall();
 }
 
 void RecipesPage::showDetails(const QString &html)

@@ -35,6 +35,8 @@ public:
     [[nodiscard]] QModelIndex currentSourceIndex() const;
     // Initial widths in average characters, so they follow the font (the last one stretches).
     void setColumnWidths(const QList<int> &characters);
+    // Trees only: open each top-level row as it arrives while there are few of them.
+    void expandWhileSmall();
 
 protected:
     QLineEdit *m_filter;

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <tuple>
 
 namespace Inspector {
 
@@ -100,22 +101,27 @@ unsigned LeaseClock::anomalies(qint64 lease) const
     return m_samples.value(lease).anomalies;
 }
 
+// Leases whose countdown ran out come first after the never-asked ones, and may be asked
+// again sooner: what the view shows for them is the most stale.
 QList<qint64> LeaseClock::due(
     const QList<qint64> &wanted, qint64 nowMs, qsizetype max, qint64 minAgeMs) const
 {
     QList<qint64> never;
-    QList<std::pair<qint64, qint64>> aged; // (answered at, lease)
+    QList<std::tuple<bool, qint64, qint64>> aged; // (not overdue, answered at, lease)
     for (qint64 lease : wanted) {
         const auto it = m_samples.constFind(lease);
-        if (it == m_samples.cend())
+        if (it == m_samples.cend()) {
             never.append(lease);
-        else if (nowMs - it->atMs >= minAgeMs)
-            aged.append({it->atMs, lease});
+            continue;
+        }
+        const bool overdue = it->ttlSeconds >= 0 && it->ttlSeconds * 1000 <= nowMs - it->atMs;
+        if (nowMs - it->atMs >= (overdue ? minAgeMs / 4 : minAgeMs))
+            aged.append({!overdue, it->atMs, lease});
     }
     std::sort(aged.begin(), aged.end());
     QList<qint64> out = never.mid(0, max);
     for (qsizetype i = 0; i < aged.size() && out.size() < max; ++i)
-        out.append(aged.at(i).second);
+        out.append(std::get<2>(aged.at(i)));
     return out;
 }
 

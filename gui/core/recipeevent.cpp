@@ -9,42 +9,41 @@ namespace Inspector {
 QString typeName(RecipeEvent::Type type)
 {
     using T = RecipeEvent::Type;
-    const char *const c = "Inspector::RecipeEvent";
     switch (type) {
     case T::LeaderElected:
-        return QCoreApplication::translate(c, "leader elected");
+        return QCoreApplication::translate("Inspector::RecipeEvent", "leader elected");
     case T::LeaderLost:
-        return QCoreApplication::translate(c, "leader lost");
+        return QCoreApplication::translate("Inspector::RecipeEvent", "leader lost");
     case T::CandidateJoined:
-        return QCoreApplication::translate(c, "candidate joined");
+        return QCoreApplication::translate("Inspector::RecipeEvent", "candidate joined");
     case T::CandidateLeft:
-        return QCoreApplication::translate(c, "candidate left");
+        return QCoreApplication::translate("Inspector::RecipeEvent", "candidate left");
     case T::Acquired:
-        return QCoreApplication::translate(c, "acquired");
+        return QCoreApplication::translate("Inspector::RecipeEvent", "acquired");
     case T::Released:
-        return QCoreApplication::translate(c, "released");
+        return QCoreApplication::translate("Inspector::RecipeEvent", "released");
     case T::Queued:
-        return QCoreApplication::translate(c, "queued");
+        return QCoreApplication::translate("Inspector::RecipeEvent", "queued");
     case T::BarrierSet:
-        return QCoreApplication::translate(c, "barrier set");
+        return QCoreApplication::translate("Inspector::RecipeEvent", "barrier set");
     case T::BarrierLifted:
-        return QCoreApplication::translate(c, "barrier lifted");
+        return QCoreApplication::translate("Inspector::RecipeEvent", "barrier lifted");
     case T::MemberArrived:
-        return QCoreApplication::translate(c, "member arrived");
+        return QCoreApplication::translate("Inspector::RecipeEvent", "member arrived");
     case T::BarrierTripped:
-        return QCoreApplication::translate(c, "barrier tripped");
+        return QCoreApplication::translate("Inspector::RecipeEvent", "barrier tripped");
     case T::NumberChanged:
-        return QCoreApplication::translate(c, "count changed");
+        return QCoreApplication::translate("Inspector::RecipeEvent", "count changed");
     case T::KeyAppeared:
-        return QCoreApplication::translate(c, "key appeared");
+        return QCoreApplication::translate("Inspector::RecipeEvent", "key appeared");
     case T::KeyVanished:
-        return QCoreApplication::translate(c, "key vanished");
+        return QCoreApplication::translate("Inspector::RecipeEvent", "key vanished");
     case T::Anomaly:
-        return QCoreApplication::translate(c, "anomaly");
+        return QCoreApplication::translate("Inspector::RecipeEvent", "anomaly");
     case T::Flapping:
-        return QCoreApplication::translate(c, "flapping");
+        return QCoreApplication::translate("Inspector::RecipeEvent", "flapping");
     case T::Connection:
-        return QCoreApplication::translate(c, "connection");
+        return QCoreApplication::translate("Inspector::RecipeEvent", "connection");
     }
     return {};
 }

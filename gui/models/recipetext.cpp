@@ -185,9 +185,11 @@ QString RecipeText::ttl(const LeaseClock *clock, qint64 lease, qint64 nowMs)
     // etcd answered -1 (lease not found) or a negative TTL: either way nothing keeps it alive.
     if (sample->ttlSeconds < 0)
         return tr("expired");
+    // The countdown ran out but etcd last said it lives: a renewal is likely on its way and
+    // the poller asks again first thing; "expired" is only what etcd itself says.
     const qint64 leftMs = clock->remainingMs(lease, nowMs).value_or(0);
     if (leftMs <= 0)
-        return tr("expired");
+        return tr("due", "TTL countdown ran out; etcd is asked again");
     return seconds((leftMs + 999) / 1000); // "1 s" until the very end, as a countdown reads
 }
 
