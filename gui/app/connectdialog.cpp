@@ -4,6 +4,7 @@
 
 #include "profiles.h"
 
+#include <QtCore/qobject.h>
 #include <QtWidgets/qboxlayout.h>
 #include <QtWidgets/qcombobox.h>
 #include <QtWidgets/qdialogbuttonbox.h>
@@ -61,9 +62,11 @@ void ConnectDialog::showProfile(const ConnectionProfile &p)
     m_key->setText(p.clientKey);
     m_user->setText(p.user);
     m_password->clear();
+    // Only the combo's display follows: choosing it would load the saved copy over the
+    // fields just shown.
+    const QSignalBlocker quiet(m_profiles);
     const int index = m_profiles->findText(p.name);
-    if (index > 0)
-        m_profiles->setCurrentIndex(index);
+    m_profiles->setCurrentIndex(std::max(index, 0));
 }
 
 void ConnectDialog::profileChosen(const QString &name)

@@ -51,6 +51,7 @@ public:
     [[nodiscard]] RecipesPage *recipesPage() const { return m_recipesPage; }
     [[nodiscard]] QMessageBox *pendingConfirmation() const { return m_confirm; }
     [[nodiscard]] QLabel *connectionLabel() const { return m_connection; }
+    [[nodiscard]] Sandbox *sandbox() const { return m_sandbox; } // with --sandbox only
     void requestAction(const RecipeAction &action); // shows the blast radius, then performs
 
 Q_SIGNALS:

@@ -129,6 +129,11 @@ RecipesPage::RecipesPage(QAbstractItemModel *model, QWidget *parent)
     splitter->setSizes({700, 300});
     layout()->addWidget(splitter);
     expandWhileSmall();
+    m_details->setOpenLinks(false);
+    m_details->setPlaceholderText(
+        tr("Select a recipe to see who holds it and what it would take to end that."));
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this,
+        &RecipesPage::selectionMoved);
 }
 
 void RecipesPage::showDetails(const QString &html)

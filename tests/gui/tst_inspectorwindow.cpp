@@ -10,17 +10,21 @@
 
 #include <etcdtestserver.h>
 
+#include <connectdialog.h>
 #include <eventlogmodel.h>
 #include <leasemodel.h>
 #include <mainwindow.h>
 #include <modelroles.h>
 #include <pages.h>
+#include <profiles.h>
 #include <rawkeymodel.h>
 #include <recipemodel.h>
+#include <sandbox.h>
 #include <theme.h>
 #include <timelinemodel.h>
 
 #include <QtCore/qdir.h>
+#include <QtCore/qfile.h>
 #include <QtCore/qrandom.h>
 #include <QtCore/qregularexpression.h>
 #include <QtCore/qsettings.h>
@@ -30,6 +34,7 @@
 #include <QtWidgets/qabstractitemview.h>
 #include <QtWidgets/qapplication.h>
 #include <QtWidgets/qcombobox.h>
+#include <QtWidgets/qdialogbuttonbox.h>
 #include <QtWidgets/qheaderview.h>
 #include <QtWidgets/qlabel.h>
 #include <QtWidgets/qlineedit.h>
@@ -38,6 +43,8 @@
 #include <QtWidgets/qpushbutton.h>
 #include <QtWidgets/qtabwidget.h>
 #include <QtWidgets/qtextbrowser.h>
+
+#include <signal.h>
 
 using namespace Inspector;
 using namespace std::chrono_literals;
@@ -110,6 +117,9 @@ private Q_SLOTS:
     void readOnlyMeansReadOnly();
     void shortcutsSwitchViews();
     void layoutAndThemeAreRemembered();
+    void releaseLockAndLiftBarrier();
+    void profilesNeverStoreThePassword();
+    void sandboxEndsWithTheWindow();
 
 private:
     LaunchOptions options(bool readOnly = true) const
@@ -247,8 +257,8 @@ void tst_InspectorWindow::viewsFillAndAHandOffReachesTheTimeline()
     w.tabs()->setCurrentIndex(MainWindow::TimelineView);
     QVERIFY(w.saveScreenshots(screenshotDir(QStringLiteral("en"))));
     for (const char *name : {"recipes", "leases", "timeline", "log", "raw"}) {
-        const QImage shot(
-            QDir(screenshotDir(QStringLiteral("en"))).filePath(QLatin1String(name) + QStringLiteral(".png")));
+        const QImage shot(QDir(screenshotDir(QStringLiteral("en")))
+                              .filePath(QLatin1String(name) + QStringLiteral(".png")));
         QVERIFY2(!shot.isNull(), name);
         QCOMPARE(shot.size(), w.size() * w.devicePixelRatio());
     }
@@ -446,6 +456,136 @@ void tst_InspectorWindow::layoutAndThemeAreRemembered()
     QVERIFY(dark && dark->isChecked());
     dark->setChecked(false);
     QVERIFY(!savedThemeIsDark());
+}
+
+namespace {
+void confirm(MainWindow &w)
+{
+    QMessageBox *box = w.pendingConfirmation();
+    QVERIFY(box);
+    for (QAbstractButton *b : box->buttons()) {
+        if (box->buttonRole(b) == QMessageBox::AcceptRole)
+            return b->click();
+    }
+    QFAIL("the confirmation offers no way to go ahead");
+}
+} // namespace
+
+// The holder of locks/db is released from the window: the next contender in line gets it.
+// The gate barrier is lifted: its key goes, and a waiter at the gate passes.
+void tst_InspectorWindow::releaseLockAndLiftBarrier()
+{
+    MainWindow w(options(false));
+    w.show();
+    QVERIFY(waitLive(w, 5));
+    const QByteArray lock = m_prefix + "locks/db";
+    QTRY_VERIFY_WITH_TIMEOUT(recipe(w, lock) && recipe(w, lock)->count(Role::Waiter) >= 1, kWaitMs);
+    const qint64 holderToken = recipe(w, lock)->first(Role::Holder)->createRevision;
+    const QString next = recipe(w, lock)->first(Role::Waiter)->owner.isEmpty()
+        ? QString::number(recipe(w, lock)->first(Role::Waiter)->lease, 16)
+        : recipe(w, lock)->first(Role::Waiter)->owner;
+    select(w, lock);
+    QAction *release = w.findChild<QAction *>(QStringLiteral("actionRelease"));
+    QVERIFY(release && release->isEnabled());
+    release->trigger();
+    QVERIFY(w.pendingConfirmation());
+    QVERIFY2(w.pendingConfirmation()->informativeText().contains(next),
+        qPrintable(w.pendingConfirmation()->informativeText()));
+    QSignalSpy finished(&w, &MainWindow::actionFinished);
+    confirm(w);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, kWaitMs);
+    QVERIFY(finished.at(0).at(0).toBool());
+    QTRY_VERIFY_WITH_TIMEOUT(recipe(w, lock) && recipe(w, lock)->first(Role::Holder)
+            && recipe(w, lock)->first(Role::Holder)->createRevision > holderToken,
+        kWaitMs);
+
+    const QByteArray gate = m_prefix + "gate";
+    QVERIFY(recipe(w, gate));
+    select(w, gate);
+    QAction *lift = w.findChild<QAction *>(QStringLiteral("actionLift"));
+    QVERIFY(lift && lift->isEnabled());
+    // Someone waits at the gate; lifting it lets them through.
+    EtcdBarrier waiter(m_client2.get(), gate);
+    QSignalSpy lifted(&waiter, &EtcdBarrier::lifted);
+    waiter.startWaiting();
+    QTRY_VERIFY_WITH_TIMEOUT(waiter.waiterCount() >= 1, kWaitMs);
+    QVERIFY(lifted.isEmpty());
+    lift->trigger();
+    confirm(w);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 2, kWaitMs);
+    QVERIFY(finished.at(1).at(0).toBool());
+    QTRY_VERIFY_WITH_TIMEOUT(!recipe(w, gate), kWaitMs);
+    QTRY_COMPARE_WITH_TIMEOUT(lifted.size(), 1, kWaitMs);
+}
+
+void tst_InspectorWindow::profilesNeverStoreThePassword()
+{
+    const QString secret
+        = QStringLiteral("s3cret-pw-%1").arg(QRandomGenerator::global()->generate());
+    ConnectDialog dialog;
+    ConnectionProfile p;
+    p.name = QStringLiteral("staging/eu");
+    p.endpoints = QStringLiteral("https://etcd-1.example:2379,https://etcd-2.example:2379");
+    p.prefix = QStringLiteral("/app/");
+    p.user = QStringLiteral("operator");
+    dialog.showProfile(p);
+    const auto edits = dialog.findChildren<QLineEdit *>();
+    QLineEdit *password = nullptr;
+    for (QLineEdit *e : edits) {
+        if (e->echoMode() == QLineEdit::Password)
+            password = e;
+    }
+    QVERIFY(password);
+    password->setText(secret);
+    for (QPushButton *b : dialog.findChildren<QPushButton *>()) {
+        if (b->text().remove(u'&') == QLatin1String("Save profile"))
+            b->click();
+    }
+    const auto loaded = loadProfile(p.name);
+    QVERIFY(loaded);
+    QCOMPARE(loaded->endpoints, p.endpoints);
+    QCOMPARE(loaded->user, p.user);
+    QCOMPARE(dialog.options().password, secret); // in memory, for this connection only
+    QSettings().sync();
+    QFile file(QSettings().fileName());
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray stored = file.readAll();
+    QVERIFY(stored.contains("etcd-1.example"));
+    QVERIFY(!stored.contains(secret.toUtf8()));
+
+    // Bad input is refused in the dialog, with the reason shown; it stays open.
+    p.endpoints = QStringLiteral("etcd-1.example");
+    dialog.showProfile(p);
+    dialog.show();
+    dialog.accept();
+    QVERIFY(dialog.isVisible());
+    QCOMPARE(dialog.result(), int(QDialog::Rejected));
+    removeProfile(p.name);
+    QVERIFY(!loadProfile(p.name));
+}
+
+// --sandbox: a private etcd and its workload, shown live; closing the window ends them all.
+void tst_InspectorWindow::sandboxEndsWithTheWindow()
+{
+    LaunchOptions o;
+    o.sandbox = true;
+    MainWindow w(o);
+    w.show();
+    QTRY_VERIFY_WITH_TIMEOUT(w.sandbox() && w.sandbox()->isRunning(), 3 * kWaitMs);
+    QVERIFY(QTest::qWaitFor(
+        [&] {
+            return w.session()->phase() == InspectorSession::Phase::Live
+                && w.recipeModel()->rowCount() >= 5;
+        },
+        3 * kWaitMs));
+    QVERIFY(w.recipeModel()->indexOfPath(Sandbox::prefix() + "/election").isValid());
+    const QList<qint64> pids = w.sandbox()->processIds();
+    const QString dir = w.sandbox()->directory();
+    QVERIFY(pids.size() >= 5);
+    w.close();
+    for (qint64 pid : pids)
+        QVERIFY2(::kill(pid_t(pid), 0) != 0, qPrintable(QString::number(pid)));
+    QVERIFY(!QDir(dir).exists());
 }
 
 QTEST_MAIN(tst_InspectorWindow)
