@@ -1,4 +1,1234 @@
 <?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
+<context>
+    <name>Etcd::Decode</name>
+    <message>
+        <source>%1 is not a leased &quot;&lt;clientId&gt;:&lt;7&gt;&quot; value: not read as the leader</source>
+        <translation>%1 ist kein an eine Lease gebundener Wert „&lt;clientId&gt;:&lt;7&gt;“: nicht als Leader gelesen</translation>
+    </message>
+    <message>
+        <source>%1 is no participation key: not read as one</source>
+        <translation>%1 ist kein Teilnahmeschlüssel: nicht als solcher gelesen</translation>
+    </message>
+    <message>
+        <source>%1 is not an unleased 4-byte count of 1 or more: not read as the permits</source>
+        <translation>%1 ist keine Lease-freie 4-Byte-Anzahl von mindestens 1: nicht als Platzanzahl gelesen</translation>
+    </message>
+    <message>
+        <source>%1 is no holder entry: not read as one</source>
+        <translation>%1 ist kein Inhabereintrag: nicht als solcher gelesen</translation>
+    </message>
+    <message>
+        <source>no readable permits key: which entries hold is unknown</source>
+        <translation>kein lesbarer Schlüssel „permits“: unbekannt, welche Einträge einen Platz belegen</translation>
+    </message>
+    <message>
+        <source>%1 is not an unleased &quot;&lt;clientId&gt;:&lt;7&gt;&quot;: not read as the round marker</source>
+        <translation>%1 ist kein Lease-freies „&lt;clientId&gt;:&lt;7&gt;“: nicht als Rundenmarkierung gelesen</translation>
+    </message>
+    <message>
+        <source>%1 is no waiting member: not read as one</source>
+        <translation>%1 ist kein wartendes Mitglied: nicht als solches gelesen</translation>
+    </message>
+    <message>
+        <source>the expected member count is not stored in etcd</source>
+        <translation>die erwartete Mitgliederzahl ist nicht in etcd gespeichert</translation>
+    </message>
+    <message>
+        <source>one phase only: a counted barrier named .../enter or .../leave looks the same</source>
+        <translation>nur eine Phase: eine zählende Barriere namens .../enter oder .../leave sieht genauso aus</translation>
+    </message>
+    <message>
+        <source>%1 reads under its own write hold (a downgrade)</source>
+        <translation>%1 liest unter der eigenen Schreibsperre (Herabstufung)</translation>
+    </message>
+    <message>
+        <source>etcd&apos;s concurrency.Election layout: the earliest key leads; values are proclamations</source>
+        <translation>Aufbau wie concurrency.Election von etcd: der älteste Schlüssel ist Leader; die Werte sind Proklamationen</translation>
+    </message>
+    <message>
+        <source>etcd&apos;s concurrency.Mutex layout; a concurrency.Election with empty values looks the same</source>
+        <translation>Aufbau wie concurrency.Mutex von etcd; eine concurrency.Election mit leeren Werten sieht genauso aus</translation>
+    </message>
+    <message>
+        <source>a transient key holding a &quot;&lt;clientId&gt;:&lt;7&gt;&quot; value looks the same</source>
+        <translation>ein flüchtiger Schlüssel mit einem Wert „&lt;clientId&gt;:&lt;7&gt;“ sieht genauso aus</translation>
+    </message>
+    <message>
+        <source>an atomic counter, or a count-down latch (open at 0): the layouts are the same</source>
+        <translation>ein atomarer Zähler oder ein Countdown-Latch (offen bei 0): der Aufbau ist derselbe</translation>
+    </message>
+</context>
+<context>
+    <name>Inspector::ConnectDialog</name>
+    <message>
+        <source>Connect to etcd</source>
+        <translation>Mit etcd verbinden</translation>
+    </message>
+    <message>
+        <source>(new profile)</source>
+        <translation>(neues Profil)</translation>
+    </message>
+    <message>
+        <source>not saved</source>
+        <translation>wird nicht gespeichert</translation>
+    </message>
+    <message>
+        <source>&amp;Profile:</source>
+        <translation>&amp;Profil:</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>&amp;Name:</translation>
+    </message>
+    <message>
+        <source>&amp;Endpoints:</source>
+        <translation>&amp;Endpunkte:</translation>
+    </message>
+    <message>
+        <source>P&amp;refix:</source>
+        <translation>Prä&amp;fix:</translation>
+    </message>
+    <message>
+        <source>&amp;CA certificate:</source>
+        <translation>&amp;CA-Zertifikat:</translation>
+    </message>
+    <message>
+        <source>Client cer&amp;tificate:</source>
+        <translation>Client-&amp;Zertifikat:</translation>
+    </message>
+    <message>
+        <source>Client &amp;key:</source>
+        <translation>Client-Sch&amp;lüssel:</translation>
+    </message>
+    <message>
+        <source>&amp;User:</source>
+        <translation>&amp;Benutzer:</translation>
+    </message>
+    <message>
+        <source>Pass&amp;word:</source>
+        <translation>Pass&amp;wort:</translation>
+    </message>
+    <message>
+        <source>C&amp;onnect</source>
+        <translation>&amp;Verbinden</translation>
+    </message>
+    <message>
+        <source>&amp;Save profile</source>
+        <translation>Profil &amp;speichern</translation>
+    </message>
+    <message>
+        <source>Give the profile a name to save it.</source>
+        <translation>Geben Sie dem Profil einen Namen, um es zu speichern.</translation>
+    </message>
+    <message>
+        <source>Profile &quot;%1&quot; saved (without the password).</source>
+        <translation>Profil „%1“ gespeichert (ohne Passwort).</translation>
+    </message>
+</context>
+<context>
+    <name>Inspector::EventLogModel</name>
+    <message>
+        <source>Time</source>
+        <translation>Zeit</translation>
+    </message>
+    <message>
+        <source>Revision</source>
+        <translation>Rev.-Nr.</translation>
+    </message>
+    <message>
+        <source>Event</source>
+        <translation>Ereignis</translation>
+    </message>
+    <message>
+        <source>Recipe</source>
+        <translation>Rezept</translation>
+    </message>
+    <message>
+        <source>Actor</source>
+        <translation>Akteur</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>Beschreibung</translation>
+    </message>
+</context>
+<context>
+    <name>Inspector::InspectorSession</name>
+    <message>
+        <source>No endpoint given.</source>
+        <translation>Kein Endpunkt angegeben.</translation>
+    </message>
+    <message>
+        <source>Endpoint &quot;%1&quot; is not of the form http(s)://host:port.</source>
+        <translation>Endpunkt „%1“ hat nicht die Form http(s)://host:port.</translation>
+    </message>
+    <message>
+        <source>The prefix must not be empty (use / for every key).</source>
+        <translation>Das Präfix darf nicht leer sein (/ steht für alle Schlüssel).</translation>
+    </message>
+    <message>
+        <source>TLS file &quot;%1&quot; cannot be read.</source>
+        <translation>TLS-Datei „%1“ kann nicht gelesen werden.</translation>
+    </message>
+    <message>
+        <source>A client certificate needs its key, and a key its certificate.</source>
+        <translation>Ein Client-Zertifikat braucht seinen Schlüssel und ein Schlüssel sein Zertifikat.</translation>
+    </message>
+    <message>
+        <source>The update interval must not be negative.</source>
+        <translation>Das Aktualisierungsintervall darf nicht negativ sein.</translation>
+    </message>
+    <message>
+        <source>lease %1</source>
+        <translation>Lease %1</translation>
+    </message>
+    <message>
+        <source>lease %1: %2</source>
+        <translation>Lease %1: %2</translation>
+    </message>
+    <message>
+        <source>Not connected</source>
+        <translation>Nicht verbunden</translation>
+    </message>
+    <message>
+        <source>Connecting…</source>
+        <translation>Verbindung wird aufgebaut…</translation>
+    </message>
+    <message>
+        <source>Loading keys…</source>
+        <translation>Schlüssel werden geladen…</translation>
+    </message>
+    <message>
+        <source>Live at revision %1</source>
+        <translation>Live bei Revision %1</translation>
+    </message>
+    <message>
+        <source>Resynchronising…</source>
+        <translation>Neusynchronisierung…</translation>
+    </message>
+    <message>
+        <source>Failed; retrying</source>
+        <translation>Fehlgeschlagen; neuer Versuch folgt</translation>
+    </message>
+    <message>
+        <source>Reading %1 failed: %2</source>
+        <translation>Lesen von %1 fehlgeschlagen: %2</translation>
+    </message>
+    <message>
+        <source>The watch on %1 ended: %2</source>
+        <translation>Die Überwachung (Watch) von %1 wurde beendet: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 is flapping: %n new leader(s) in 15 minutes</source>
+        <translation>
+            <numerusform>%1 ist instabil (Flattern): %n neuer Leader in 15 Minuten</numerusform>
+            <numerusform>%1 ist instabil (Flattern): %n neue Leader in 15 Minuten</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Inspector::LaunchOptions</name>
+    <message>
+        <source>etcd endpoints, comma-separated (http://127.0.0.1:2379).</source>
+        <translation>etcd-Endpunkte, durch Kommas getrennt (http://127.0.0.1:2379).</translation>
+    </message>
+    <message>
+        <source>CA certificate file (PEM).</source>
+        <translation>CA-Zertifikatsdatei (PEM).</translation>
+    </message>
+    <message>
+        <source>Client certificate file (PEM).</source>
+        <translation>Client-Zertifikatsdatei (PEM).</translation>
+    </message>
+    <message>
+        <source>Client key file (PEM).</source>
+        <translation>Client-Schlüsseldatei (PEM).</translation>
+    </message>
+    <message>
+        <source>User name; the password is read from ETCDQT_PASSWORD or asked for.</source>
+        <translation>Benutzername; das Passwort wird aus ETCDQT_PASSWORD gelesen oder abgefragt.</translation>
+    </message>
+    <message>
+        <source>Key prefix to inspect (default /).</source>
+        <translation>Zu untersuchendes Schlüsselpräfix (Standard: /).</translation>
+    </message>
+    <message>
+        <source>true (default) or false: false enables revoke, step-down, release and lift.</source>
+        <translation>true (Standard) oder false: false aktiviert Widerrufen, Rücktritt, Freigeben und Aufheben.</translation>
+    </message>
+    <message>
+        <source>Saved connection profile.</source>
+        <translation>Gespeichertes Verbindungsprofil.</translation>
+    </message>
+    <message>
+        <source>Start a private etcd with a demo workload and inspect it.</source>
+        <translation>Ein privates etcd mit Demo-Arbeitslast starten und untersuchen.</translation>
+    </message>
+    <message>
+        <source>User interface language: en, de or fr (default: the system&apos;s).</source>
+        <translation>Sprache der Benutzeroberfläche: en, de oder fr (Standard: die des Systems).</translation>
+    </message>
+    <message>
+        <source>light or dark.</source>
+        <translation>light oder dark.</translation>
+    </message>
+    <message>
+        <source>Save a PNG of every view to this directory once the data is loaded, then quit.</source>
+        <translation>Nach dem Laden der Daten jede Ansicht als PNG in diesem Verzeichnis speichern, dann beenden.</translation>
+    </message>
+    <message>
+        <source>A recipe-aware live view of an etcd cluster.</source>
+        <translation>Eine Live-Ansicht eines etcd-Clusters, die Rezepte erkennt.</translation>
+    </message>
+    <message>
+        <source>Unexpected argument: %1</source>
+        <translation>Unerwartetes Argument: %1</translation>
+    </message>
+    <message>
+        <source>--read-only takes true or false.</source>
+        <translation>--read-only erwartet true oder false.</translation>
+    </message>
+    <message>
+        <source>--theme takes light or dark.</source>
+        <translation>--theme erwartet light oder dark.</translation>
+    </message>
+    <message>
+        <source>--sandbox starts its own etcd: it cannot be combined with --endpoints.</source>
+        <translation>--sandbox startet ein eigenes etcd und lässt sich nicht mit --endpoints kombinieren.</translation>
+    </message>
+</context>
+<context>
+    <name>Inspector::LeaseClock</name>
+    <message>
+        <source>TTL above its grant</source>
+        <translation>TTL über der gewährten Dauer</translation>
+    </message>
+    <message>
+        <source>negative TTL</source>
+        <translation>negative TTL</translation>
+    </message>
+    <message>
+        <source>key present, lease gone</source>
+        <translation>Schlüssel vorhanden, Lease verschwunden</translation>
+    </message>
+    <message>
+        <source>TTL jumped up after going unrenewed</source>
+        <translation>TTL sprang hoch, obwohl zuvor nicht verlängert</translation>
+    </message>
+</context>
+<context>
+    <name>Inspector::LeaseModel</name>
+    <message>
+        <source>?</source>
+        <comment>grant not known yet</comment>
+        <translation>?</translation>
+    </message>
+    <message numerus="yes">
+        <source>Lease %1: %n key(s)</source>
+        <translation>
+            <numerusform>Lease %1: %n Schlüssel</numerusform>
+            <numerusform>Lease %1: %n Schlüssel</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>(raw key)</source>
+        <translation>(Rohschlüssel)</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <comment>recipe kind, role of the key</comment>
+        <translation>%1, %2</translation>
+    </message>
+    <message>
+        <source>Lease / key</source>
+        <translation>Lease / Schlüssel</translation>
+    </message>
+    <message>
+        <source>TTL</source>
+        <translation>TTL</translation>
+    </message>
+    <message>
+        <source>Granted</source>
+        <translation>Gewährt</translation>
+    </message>
+    <message>
+        <source>Keys / recipe</source>
+        <translation>Schlüssel / Rezept</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>Rolle</translation>
+    </message>
+    <message>
+        <source>Anomalies</source>
+        <translation>Anomalien</translation>
+    </message>
+</context>
+<context>
+    <name>Inspector::LogPage</name>
+    <message>
+        <source>Show &amp;history</source>
+        <translation>&amp;Verlauf anzeigen</translation>
+    </message>
+    <message>
+        <source>F&amp;ollow</source>
+        <translation>Automatisch &amp;scrollen</translation>
+    </message>
+    <message>
+        <source>All events</source>
+        <translation>Alle Ereignisse</translation>
+    </message>
+    <message>
+        <source>Leadership</source>
+        <translation>Wahlen und Leader</translation>
+    </message>
+    <message>
+        <source>Locks and semaphores</source>
+        <translation>Sperren und Semaphore</translation>
+    </message>
+    <message>
+        <source>Barriers</source>
+        <translation>Barrieren</translation>
+    </message>
+    <message>
+        <source>Counters and latches</source>
+        <translation>Zähler und Latches</translation>
+    </message>
+    <message>
+        <source>Transient keys</source>
+        <translation>Flüchtige Schlüssel</translation>
+    </message>
+    <message>
+        <source>Anomalies and alerts</source>
+        <translation>Anomalien und Warnungen</translation>
+    </message>
+    <message>
+        <source>Which kind of event to show</source>
+        <translation>Art der angezeigten Ereignisse</translation>
+    </message>
+</context>
+<context>
+    <name>Inspector::MainWindow</name>
+    <message>
+        <source>etcdqt inspector</source>
+        <translation>etcdqt inspector</translation>
+    </message>
+    <message>
+        <source>&amp;Recipes</source>
+        <translation>&amp;Rezepte</translation>
+    </message>
+    <message>
+        <source>&amp;Leases</source>
+        <translation>&amp;Leases</translation>
+    </message>
+    <message>
+        <source>&amp;Timeline</source>
+        <translation>&amp;Zeitleiste</translation>
+    </message>
+    <message>
+        <source>&amp;Event log</source>
+        <translation>&amp;Ereignisprotokoll</translation>
+    </message>
+    <message>
+        <source>Ra&amp;w keys</source>
+        <translation>R&amp;ohschlüssel</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Datei</translation>
+    </message>
+    <message>
+        <source>&amp;Connect…</source>
+        <translation>&amp;Verbinden…</translation>
+    </message>
+    <message>
+        <source>&amp;Reload</source>
+        <translation>&amp;Neu laden</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Beenden</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Ansicht</translation>
+    </message>
+    <message>
+        <source>&amp;Find</source>
+        <translation>&amp;Suchen</translation>
+    </message>
+    <message>
+        <source>&amp;Dark theme</source>
+        <translation>&amp;Dunkles Design</translation>
+    </message>
+    <message>
+        <source>&amp;Actions</source>
+        <translation>A&amp;ktionen</translation>
+    </message>
+    <message>
+        <source>Force &amp;step-down…</source>
+        <translation>&amp;Rücktritt erzwingen…</translation>
+    </message>
+    <message>
+        <source>&amp;Release lock…</source>
+        <translation>&amp;Sperre freigeben…</translation>
+    </message>
+    <message>
+        <source>&amp;Lift barrier…</source>
+        <translation>&amp;Barriere aufheben…</translation>
+    </message>
+    <message>
+        <source>Re&amp;voke lease…</source>
+        <translation>Lease &amp;widerrufen…</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Hilfe</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>&amp;Tastenkürzel</translation>
+    </message>
+    <message>
+        <source>Read-only</source>
+        <translation>Nur lesen</translation>
+    </message>
+    <message>
+        <source>Writes enabled</source>
+        <translation>Schreiben aktiviert</translation>
+    </message>
+    <message>
+        <source>Actions are off. Start with --read-only=false to enable them.</source>
+        <translation>Aktionen sind deaktiviert. Zum Aktivieren mit --read-only=false starten.</translation>
+    </message>
+    <message>
+        <source>Revoke, step-down, release and lift are enabled; each asks first.</source>
+        <translation>Widerrufen, Rücktritt, Freigeben und Aufheben sind aktiviert; jede Aktion fragt vorher nach.</translation>
+    </message>
+    <message>
+        <source>Connected</source>
+        <translation>Verbunden</translation>
+    </message>
+    <message>
+        <source>Connecting</source>
+        <translation>Verbindungsaufbau</translation>
+    </message>
+    <message>
+        <source>Reconnecting</source>
+        <translation>Neuverbindung</translation>
+    </message>
+    <message>
+        <source>Disconnected</source>
+        <translation>Getrennt</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n recipe(s)</source>
+        <translation>
+            <numerusform>%n Rezept</numerusform>
+            <numerusform>%n Rezepte</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n lease(s)</source>
+        <translation>
+            <numerusform>%n Lease</numerusform>
+            <numerusform>%n Leases</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n raw key(s)</source>
+        <translation>
+            <numerusform>%n Rohschlüssel</numerusform>
+            <numerusform>%n Rohschlüssel</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 %2 — etcdqt inspector</source>
+        <translation>%1 %2 — etcdqt inspector</translation>
+    </message>
+    <message>
+        <source>Sandbox: private etcd at %1</source>
+        <translation>Sandbox: privates etcd unter %1</translation>
+    </message>
+    <message>
+        <source>Sandbox failed: %1</source>
+        <translation>Sandbox fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Sandbox</source>
+        <translation>Sandbox</translation>
+    </message>
+    <message>
+        <source>Starting the sandbox: a private etcd and its workload…</source>
+        <translation>Sandbox wird gestartet: ein privates etcd mit seiner Arbeitslast…</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>Tastenkürzel</translation>
+    </message>
+    <message>
+        <source>Read-only: start with --read-only=false to enable this.</source>
+        <translation>Nur lesen: zum Aktivieren mit --read-only=false starten.</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>Rolle</translation>
+    </message>
+    <message>
+        <source>Who</source>
+        <translation>Wer</translation>
+    </message>
+    <message>
+        <source>Token</source>
+        <translation>Token</translation>
+    </message>
+    <message>
+        <source>Lease</source>
+        <translation>Lease</translation>
+    </message>
+    <message>
+        <source>Read-only session: actions are off.</source>
+        <translation>Nur-Lese-Sitzung: Aktionen sind deaktiviert.</translation>
+    </message>
+    <message>
+        <source>Actions: see the Actions menu.</source>
+        <translation>Aktionen: siehe Menü „Aktionen“.</translation>
+    </message>
+    <message>
+        <source>Read-only: start with --read-only=false to act.</source>
+        <translation>Nur lesen: für Aktionen mit --read-only=false starten.</translation>
+    </message>
+    <message>
+        <source>This will end:</source>
+        <translation>Dadurch endet Folgendes:</translation>
+    </message>
+    <message>
+        <source>%1 failed: %2</source>
+        <translation>„%1“ fehlgeschlagen: %2</translation>
+    </message>
+    <message>
+        <source>%1 refused: the holder you saw is already gone (token %2).</source>
+        <translation>„%1“ abgelehnt: Der angezeigte Inhaber ist bereits weg (Token %2).</translation>
+    </message>
+    <message>
+        <source>%1 done.</source>
+        <translation>„%1“ ausgeführt.</translation>
+    </message>
+    <message>
+        <source>operator</source>
+        <translation>Bediener</translation>
+    </message>
+</context>
+<context>
+    <name>Inspector::Pages</name>
+    <message>
+        <source>Filter (Ctrl+F)</source>
+        <translation>Filtern (Strg+F)</translation>
+    </message>
+</context>
+<context>
+    <name>Inspector::RawKeyModel</name>
+    <message>
+        <source>Key: %1
+Value: %2</source>
+        <translation>Schlüssel: %1
+Wert: %2</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>Schlüssel</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>Wert</translation>
+    </message>
+    <message>
+        <source>Create rev</source>
+        <translation>Erst.-Rev.</translation>
+    </message>
+    <message>
+        <source>Mod rev</source>
+        <translation>Änd.-Rev.</translation>
+    </message>
+    <message>
+        <source>Version</source>
+        <translation>Version</translation>
+    </message>
+    <message>
+        <source>Lease</source>
+        <translation>Lease</translation>
+    </message>
+</context>
+<context>
+    <name>Inspector::RecipeActions</name>
+    <message>
+        <source>%1 stops leading %2 (term token %3)</source>
+        <translation>%1 ist nicht mehr Leader von %2 (Amtszeit-Token %3)</translation>
+    </message>
+    <message>
+        <source>%1 leaves the election %2</source>
+        <translation>%1 scheidet aus der Wahl %2 aus</translation>
+    </message>
+    <message>
+        <source>%1 loses %2 (fencing token %3)</source>
+        <translation>%1 verliert %2 (Fencing-Token %3)</translation>
+    </message>
+    <message>
+        <source>%1 leaves the queue of %2</source>
+        <translation>%1 verlässt die Warteschlange von %2</translation>
+    </message>
+    <message>
+        <source>barrier %1 lifts: its waiters pass</source>
+        <translation>Barriere %1 wird aufgehoben: die Wartenden laufen weiter</translation>
+    </message>
+    <message>
+        <source>%1 leaves %2</source>
+        <translation>%1 verlässt %2</translation>
+    </message>
+    <message>
+        <source>key %1 is deleted</source>
+        <translation>Schlüssel %1 wird gelöscht</translation>
+    </message>
+    <message>
+        <source>%1, first in the queue, may acquire it next</source>
+        <translation>%1 ist als Nächster in der Warteschlange und kann übernehmen</translation>
+    </message>
+    <message>
+        <source>%1 %2?</source>
+        <translation>%1: %2?</translation>
+    </message>
+    <message>
+        <source>Nothing in view holds it any more: it has already ended.</source>
+        <translation>In der Ansicht hält es niemand mehr: Es ist bereits beendet.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Lease %1 and every key on it (%n key(s)) are removed.</source>
+        <translation>
+            <numerusform>Lease %1 und der daran gebundene Schlüssel (%n Schlüssel) werden entfernt.</numerusform>
+            <numerusform>Lease %1 und alle daran gebundenen Schlüssel (%n Schlüssel) werden entfernt.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Revoke lease</source>
+        <translation>Lease widerrufen</translation>
+    </message>
+    <message>
+        <source>Force step-down</source>
+        <translation>Rücktritt erzwingen</translation>
+    </message>
+    <message>
+        <source>Release lock</source>
+        <translation>Sperre freigeben</translation>
+    </message>
+    <message>
+        <source>Lift barrier</source>
+        <translation>Barriere aufheben</translation>
+    </message>
+</context>
+<context>
+    <name>Inspector::RecipeEvent</name>
+    <message>
+        <source>leader elected</source>
+        <translation>Leader gewählt</translation>
+    </message>
+    <message>
+        <source>leader lost</source>
+        <translation>Leader verloren</translation>
+    </message>
+    <message>
+        <source>candidate joined</source>
+        <translation>neuer Kandidat</translation>
+    </message>
+    <message>
+        <source>candidate left</source>
+        <translation>Kandidat weg</translation>
+    </message>
+    <message>
+        <source>acquired</source>
+        <translation>erhalten</translation>
+    </message>
+    <message>
+        <source>released</source>
+        <translation>freigegeben</translation>
+    </message>
+    <message>
+        <source>queued</source>
+        <translation>eingereiht</translation>
+    </message>
+    <message>
+        <source>barrier set</source>
+        <translation>Barriere gesetzt</translation>
+    </message>
+    <message>
+        <source>barrier lifted</source>
+        <translation>Barriere entfernt</translation>
+    </message>
+    <message>
+        <source>member arrived</source>
+        <translation>neues Mitglied</translation>
+    </message>
+    <message>
+        <source>barrier tripped</source>
+        <translation>Barriere ausgelöst</translation>
+    </message>
+    <message>
+        <source>count changed</source>
+        <translation>Zähler geändert</translation>
+    </message>
+    <message>
+        <source>key appeared</source>
+        <translation>neuer Schlüssel</translation>
+    </message>
+    <message>
+        <source>key vanished</source>
+        <translation>Schlüssel weg</translation>
+    </message>
+    <message>
+        <source>anomaly</source>
+        <translation>Anomalie</translation>
+    </message>
+    <message>
+        <source>flapping</source>
+        <translation>instabil (Flattern)</translation>
+    </message>
+    <message>
+        <source>connection</source>
+        <translation>Verbindung</translation>
+    </message>
+</context>
+<context>
+    <name>Inspector::RecipeModel</name>
+    <message>
+        <source>%1 (%2)</source>
+        <comment>recipe path (kind)</comment>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>Key: %1
+Value: %2</source>
+        <translation>Schlüssel: %1
+Wert: %2</translation>
+    </message>
+    <message>
+        <source>Recipe / role</source>
+        <translation>Rezept / Rolle</translation>
+    </message>
+    <message>
+        <source>Owner / summary</source>
+        <translation>Besitzer / Übersicht</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>Schlüssel</translation>
+    </message>
+    <message>
+        <source>Token</source>
+        <translation>Token</translation>
+    </message>
+    <message>
+        <source>Lease</source>
+        <translation>Lease</translation>
+    </message>
+    <message>
+        <source>TTL</source>
+        <translation>TTL</translation>
+    </message>
+    <message>
+        <source>Notes</source>
+        <translation>Hinweise</translation>
+    </message>
+</context>
+<context>
+    <name>Inspector::RecipeText</name>
+    <message>
+        <source>election</source>
+        <translation>Wahl</translation>
+    </message>
+    <message>
+        <source>mutex</source>
+        <translation>Mutex</translation>
+    </message>
+    <message>
+        <source>read-write lock</source>
+        <translation>Lese-Schreib-Sperre</translation>
+    </message>
+    <message>
+        <source>semaphore</source>
+        <translation>Semaphor</translation>
+    </message>
+    <message>
+        <source>barrier</source>
+        <translation>Barriere</translation>
+    </message>
+    <message>
+        <source>counted barrier</source>
+        <translation>zählende Barriere</translation>
+    </message>
+    <message>
+        <source>double barrier</source>
+        <translation>Doppelbarriere</translation>
+    </message>
+    <message>
+        <source>counter or latch</source>
+        <translation>Zähler oder Latch</translation>
+    </message>
+    <message>
+        <source>transient key</source>
+        <translation>flüchtiger Schlüssel</translation>
+    </message>
+    <message>
+        <source>leader</source>
+        <translation>Leader</translation>
+    </message>
+    <message>
+        <source>candidate</source>
+        <translation>Kandidat</translation>
+    </message>
+    <message>
+        <source>holder</source>
+        <translation>Inhaber</translation>
+    </message>
+    <message>
+        <source>waiter</source>
+        <translation>Wartender</translation>
+    </message>
+    <message>
+        <source>holder or waiter</source>
+        <translation>Inhaber oder Wartender</translation>
+    </message>
+    <message>
+        <source>ready marker</source>
+        <translation>Bereit-Markierung</translation>
+    </message>
+    <message>
+        <source>member</source>
+        <translation>Mitglied</translation>
+    </message>
+    <message>
+        <source>setter</source>
+        <translation>Urheber</translation>
+    </message>
+    <message>
+        <source>value</source>
+        <translation>Wert</translation>
+    </message>
+    <message>
+        <source>%1 (read)</source>
+        <comment>role, read side of a read-write lock</comment>
+        <translation>%1 (Lesen)</translation>
+    </message>
+    <message>
+        <source>%1 (write)</source>
+        <comment>role, write side of a read-write lock</comment>
+        <translation>%1 (Schreiben)</translation>
+    </message>
+    <message>
+        <source>%1 (enter)</source>
+        <comment>role, entry phase of a double barrier</comment>
+        <translation>%1 (Eintritt)</translation>
+    </message>
+    <message>
+        <source>%1 (leave)</source>
+        <comment>role, exit phase of a double barrier</comment>
+        <translation>%1 (Austritt)</translation>
+    </message>
+    <message>
+        <source>lease %1</source>
+        <translation>Lease %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>leader %1 since revision %2 (%n candidate(s))</source>
+        <translation>
+            <numerusform>Leader %1 seit Revision %2 (%n Kandidat)</numerusform>
+            <numerusform>Leader %1 seit Revision %2 (%n Kandidaten)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>no leader</source>
+        <translation>kein Leader</translation>
+    </message>
+    <message numerus="yes">
+        <source>held by %1, %n waiting</source>
+        <translation>
+            <numerusform>belegt von %1, %n wartet</numerusform>
+            <numerusform>belegt von %1, %n warten</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>free</source>
+        <translation>frei</translation>
+    </message>
+    <message numerus="yes">
+        <source>permits unknown, %n entries</source>
+        <translation>
+            <numerusform>Plätze unbekannt, %n Eintrag</numerusform>
+            <numerusform>Plätze unbekannt, %n Einträge</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %2 permits used, %n waiting</source>
+        <translation>
+            <numerusform>%1 von %2 Plätzen belegt, %n wartet</numerusform>
+            <numerusform>%1 von %2 Plätzen belegt, %n warten</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>set by %1</source>
+        <translation>gesetzt von %1</translation>
+    </message>
+    <message>
+        <source>lifted</source>
+        <translation>aufgehoben</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n member(s) arrived, tripped</source>
+        <translation>
+            <numerusform>%n Mitglied eingetroffen, ausgelöst</numerusform>
+            <numerusform>%n Mitglieder eingetroffen, ausgelöst</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n member(s) arrived</source>
+        <translation>
+            <numerusform>%n Mitglied eingetroffen</numerusform>
+            <numerusform>%n Mitglieder eingetroffen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>value %1</source>
+        <translation>Wert %1</translation>
+    </message>
+    <message>
+        <source>no value</source>
+        <translation>kein Wert</translation>
+    </message>
+    <message>
+        <source>?</source>
+        <comment>TTL not known yet</comment>
+        <translation>?</translation>
+    </message>
+    <message>
+        <source>expired</source>
+        <translation>abgelaufen</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n s</source>
+        <comment>seconds</comment>
+        <translation>
+            <numerusform>%n s</numerusform>
+            <numerusform>%n s</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>due</source>
+        <comment>TTL countdown ran out; etcd is asked again</comment>
+        <translation>fällig</translation>
+    </message>
+</context>
+<context>
+    <name>Inspector::RecipesPage</name>
+    <message>
+        <source>Select a recipe to see who holds it and what it would take to end that.</source>
+        <translation>Wählen Sie ein Rezept, um zu sehen, wer es hält und was nötig wäre, um das zu beenden.</translation>
+    </message>
+</context>
+<context>
+    <name>Inspector::Sandbox</name>
+    <message>
+        <source>Could not create a temporary directory for the sandbox: %1</source>
+        <translation>Temporäres Verzeichnis für die Sandbox konnte nicht angelegt werden: %1</translation>
+    </message>
+    <message>
+        <source>No free port on 127.0.0.1 for etcd.</source>
+        <translation>Kein freier Port auf 127.0.0.1 für etcd.</translation>
+    </message>
+    <message>
+        <source>etcd (%1) could not be started: %2</source>
+        <translation>etcd (%1) konnte nicht gestartet werden: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>etcd was not ready within %n second(s). Its last output:
+%1</source>
+        <translation>
+            <numerusform>etcd war nicht innerhalb von %n Sekunde bereit. Letzte Ausgabe:
+%1</numerusform>
+            <numerusform>etcd war nicht innerhalb von %n Sekunden bereit. Letzte Ausgabe:
+%1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>etcd exited unexpectedly (exit status %1); the sandbox has stopped. Its last output:
+%2</source>
+        <translation>etcd wurde unerwartet beendet (Exit-Status %1); die Sandbox ist angehalten. Letzte Ausgabe:
+%2</translation>
+    </message>
+    <message>
+        <source>etcd exited before it was ready (exit status %1). Its last output:
+%2</source>
+        <translation>etcd wurde beendet, bevor es bereit war (Exit-Status %1). Letzte Ausgabe:
+%2</translation>
+    </message>
+    <message>
+        <source>etcd: running (pid %1) at %2</source>
+        <translation>etcd: läuft (PID %1) unter %2</translation>
+    </message>
+    <message>
+        <source>etcd: not running</source>
+        <translation>etcd: läuft nicht</translation>
+    </message>
+    <message>
+        <source>ETCDQT_CLI is set to %1, which is not an executable file.</source>
+        <translation>ETCDQT_CLI ist auf %1 gesetzt, das ist aber keine ausführbare Datei.</translation>
+    </message>
+    <message>
+        <source>The etcdqt command-line tool was not found (looked for %1). Build the etcdqt target, or set ETCDQT_CLI to its path.</source>
+        <translation>Das Kommandozeilenwerkzeug etcdqt wurde nicht gefunden (gesucht: %1). Bauen Sie das Target etcdqt oder setzen Sie ETCDQT_CLI auf seinen Pfad.</translation>
+    </message>
+    <message>
+        <source>etcd was not found in PATH (%1). Install etcd (scripts/setup-deps does) to run the sandbox.</source>
+        <translation>etcd wurde im PATH nicht gefunden (%1). Installieren Sie etcd (z. B. mit scripts/setup-deps), um die Sandbox zu starten.</translation>
+    </message>
+</context>
+<context>
+    <name>Inspector::TimelineModel</name>
+    <message>
+        <source>nobody</source>
+        <translation>niemand</translation>
+    </message>
+    <message>
+        <source>history</source>
+        <translation>Verlauf</translation>
+    </message>
+    <message>
+        <source>live</source>
+        <translation>live</translation>
+    </message>
+    <message>
+        <source>%1 changed leader %2 or more times in 15 minutes</source>
+        <translation>%1 hat in 15 Minuten %2-mal oder öfter den Leader gewechselt</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>Zeit</translation>
+    </message>
+    <message>
+        <source>Election</source>
+        <translation>Wahl</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>Bisheriger Leader</translation>
+    </message>
+    <message>
+        <source>To</source>
+        <translation>Neuer Leader</translation>
+    </message>
+    <message>
+        <source>Term token</source>
+        <translation>Amtszeit</translation>
+    </message>
+    <message>
+        <source>Revision</source>
+        <translation>Rev.-Nr.</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>Quelle</translation>
+    </message>
+</context>
+<context>
+    <name>Inspector::TimelinePage</name>
+    <message>
+        <source>Flapping: %1 (4 or more new leaders within 15 minutes)</source>
+        <translation>Instabil (Flattern): %1 (4 oder mehr neue Leader innerhalb von 15 Minuten)</translation>
+    </message>
+</context>
+<context>
+    <name>Inspector::ViewDiff</name>
+    <message>
+        <source>%1 became a candidate in %2</source>
+        <translation>%1 wurde Kandidat in %2</translation>
+    </message>
+    <message>
+        <source>%1 left the election %2</source>
+        <translation>%1 ist aus der Wahl %2 ausgeschieden</translation>
+    </message>
+    <message>
+        <source>%1 became leader of %2, term token %3</source>
+        <translation>%1 wurde Leader von %2, Amtszeit-Token %3</translation>
+    </message>
+    <message>
+        <source>%1 no longer leads %2</source>
+        <translation>%1 ist nicht mehr Leader von %2</translation>
+    </message>
+    <message>
+        <source>%1 released %2</source>
+        <translation>%1 hat %2 freigegeben</translation>
+    </message>
+    <message>
+        <source>%1 acquired %2, token %3</source>
+        <translation>%1 hat %2 erhalten, Token %3</translation>
+    </message>
+    <message>
+        <source>%1 is waiting for %2</source>
+        <translation>%1 wartet auf %2</translation>
+    </message>
+    <message>
+        <source>%1 set barrier %2</source>
+        <translation>%1 hat Barriere %2 gesetzt</translation>
+    </message>
+    <message>
+        <source>barrier %1 lifted</source>
+        <translation>Barriere %1 aufgehoben</translation>
+    </message>
+    <message>
+        <source>%1 arrived at %2</source>
+        <translation>%1 ist an %2 eingetroffen</translation>
+    </message>
+    <message>
+        <source>%1 left %2</source>
+        <translation>%1 hat %2 verlassen</translation>
+    </message>
+    <message>
+        <source>%1 tripped: every member arrived</source>
+        <translation>%1 ausgelöst: alle Mitglieder eingetroffen</translation>
+    </message>
+    <message>
+        <source>%1 was deleted</source>
+        <translation>%1 wurde gelöscht</translation>
+    </message>
+    <message>
+        <source>%1 is now %2</source>
+        <translation>%1 ist jetzt %2</translation>
+    </message>
+    <message>
+        <source>%1 appeared</source>
+        <translation>%1 ist aufgetaucht</translation>
+    </message>
+    <message>
+        <source>%1 vanished</source>
+        <translation>%1 ist verschwunden</translation>
+    </message>
+    <message>
+        <source>lease %1</source>
+        <translation>Lease %1</translation>
+    </message>
+</context>
+<context>
+    <name>Inspector::WorkloadProcess</name>
+    <message>
+        <source>%1: running (pid %2, run %3)</source>
+        <translation>%1: läuft (PID %2, Durchlauf %3)</translation>
+    </message>
+    <message>
+        <source>%1: stopped</source>
+        <translation>%1: gestoppt</translation>
+    </message>
+    <message>
+        <source>%1: waiting for its next run (last exit status %2)</source>
+        <translation>%1: wartet auf den nächsten Durchlauf (letzter Exit-Status %2)</translation>
+    </message>
+</context>
 </TS>
