@@ -120,7 +120,7 @@ Recipe takeElection(Pool &pool, const QByteArray &path)
             r.entries.append(pool.take(kv, Role::Participant, text(id)));
         else
             r.notes.append(QCoreApplication::translate(
-                "Etcd::Decode", "%1 is no participation key: not read as one")
+                "Etcd::Decode", "%1 is not a participation key: not read as one")
                                .arg(text(kv.key)));
     }
     return r;
@@ -164,7 +164,7 @@ Recipe takeSemaphore(Pool &pool, const QByteArray &path)
         const QByteArray token = kv.key.mid(folder.size());
         if (kv.lease == 0 || !isToken(token)) {
             r.notes.append(QCoreApplication::translate(
-                "Etcd::Decode", "%1 is no holder entry: not read as one")
+                "Etcd::Decode", "%1 is not a holder entry: not read as one")
                                .arg(text(kv.key)));
             continue;
         }
@@ -209,7 +209,7 @@ Recipe takeCountedBarrier(Pool &pool, const QByteArray &path)
             r.entries.append(pool.take(kv, Role::Member, tokenOwner(token)));
         else
             r.notes.append(QCoreApplication::translate(
-                "Etcd::Decode", "%1 is no waiting member: not read as one")
+                "Etcd::Decode", "%1 is not a waiting member: not read as one")
                                .arg(text(kv.key)));
     }
     if (!r.entries.isEmpty())

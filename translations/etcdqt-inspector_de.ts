@@ -8,7 +8,7 @@
         <translation>%1 ist kein an eine Lease gebundener Wert „&lt;clientId&gt;:&lt;7&gt;“: nicht als Leader gelesen</translation>
     </message>
     <message>
-        <source>%1 is no participation key: not read as one</source>
+        <source>%1 is not a participation key: not read as one</source>
         <translation>%1 ist kein Teilnahmeschlüssel: nicht als solcher gelesen</translation>
     </message>
     <message>
@@ -16,7 +16,7 @@
         <translation>%1 ist keine Lease-freie 4-Byte-Anzahl von mindestens 1: nicht als Platzanzahl gelesen</translation>
     </message>
     <message>
-        <source>%1 is no holder entry: not read as one</source>
+        <source>%1 is not a holder entry: not read as one</source>
         <translation>%1 ist kein Inhabereintrag: nicht als solcher gelesen</translation>
     </message>
     <message>
@@ -28,7 +28,7 @@
         <translation>%1 ist kein Lease-freies „&lt;clientId&gt;:&lt;7&gt;“: nicht als Rundenmarkierung gelesen</translation>
     </message>
     <message>
-        <source>%1 is no waiting member: not read as one</source>
+        <source>%1 is not a waiting member: not read as one</source>
         <translation>%1 ist kein wartendes Mitglied: nicht als solches gelesen</translation>
     </message>
     <message>
@@ -369,7 +369,7 @@
 <context>
     <name>Inspector::LogPage</name>
     <message>
-        <source>Show &amp;history</source>
+        <source>Show h&amp;istory</source>
         <translation>&amp;Verlauf anzeigen</translation>
     </message>
     <message>
@@ -624,8 +624,8 @@
 <context>
     <name>Inspector::Pages</name>
     <message>
-        <source>Filter (Ctrl+F)</source>
-        <translation>Filtern (Strg+F)</translation>
+        <source>Filter (%1)</source>
+        <translation>Filtern (%1)</translation>
     </message>
 </context>
 <context>

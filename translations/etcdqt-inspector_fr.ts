@@ -8,7 +8,7 @@
         <translation>%1 n&apos;est pas une valeur «&#xa0;&lt;clientId&gt;:&lt;7&gt;&#xa0;» liée à un bail&#xa0;: non lue comme leader</translation>
     </message>
     <message>
-        <source>%1 is no participation key: not read as one</source>
+        <source>%1 is not a participation key: not read as one</source>
         <translation>%1 n&apos;est pas une clé de participation&#xa0;: non lue comme telle</translation>
     </message>
     <message>
@@ -16,7 +16,7 @@
         <translation>%1 n&apos;est pas un nombre sur 4 octets, sans bail, valant au moins 1&#xa0;: non lu comme nombre de places</translation>
     </message>
     <message>
-        <source>%1 is no holder entry: not read as one</source>
+        <source>%1 is not a holder entry: not read as one</source>
         <translation>%1 n&apos;est pas une entrée de détenteur&#xa0;: non lue comme telle</translation>
     </message>
     <message>
@@ -28,7 +28,7 @@
         <translation>%1 n&apos;est pas un «&#xa0;&lt;clientId&gt;:&lt;7&gt;&#xa0;» sans bail&#xa0;: non lu comme marqueur de tour</translation>
     </message>
     <message>
-        <source>%1 is no waiting member: not read as one</source>
+        <source>%1 is not a waiting member: not read as one</source>
         <translation>%1 n&apos;est pas un membre en attente&#xa0;: non lu comme tel</translation>
     </message>
     <message>
@@ -369,7 +369,7 @@
 <context>
     <name>Inspector::LogPage</name>
     <message>
-        <source>Show &amp;history</source>
+        <source>Show h&amp;istory</source>
         <translation>Afficher l&apos;&amp;historique</translation>
     </message>
     <message>
@@ -624,8 +624,8 @@
 <context>
     <name>Inspector::Pages</name>
     <message>
-        <source>Filter (Ctrl+F)</source>
-        <translation>Filtrer (Ctrl+F)</translation>
+        <source>Filter (%1)</source>
+        <translation>Filtrer (%1)</translation>
     </message>
 </context>
 <context>

@@ -46,7 +46,7 @@ MainWindow::MainWindow(const LaunchOptions &options, QWidget *parent)
     m_tabs->addTab(m_logPage, tr("&Event log"));
     m_tabs->addTab(m_rawPage, tr("Ra&w keys"));
     setCentralWidget(m_tabs);
-    m_recipesPage->setColumnWidths({30, 28, 26, 7, 17, 6});
+    m_recipesPage->setColumnWidths({30, 28, 26, 7, 17, 8});
     m_leasesPage->setColumnWidths({40, 9, 10, 34, 24});
     m_leasesPage->expandWhileSmall();
     m_timelinePage->setColumnWidths({22, 30, 20, 20, 13, 10});

@@ -7,6 +7,7 @@
 
 #include <QtCore/qcoreapplication.h>
 #include <QtCore/qsortfilterproxymodel.h>
+#include <QtGui/qkeysequence.h>
 #include <QtWidgets/qboxlayout.h>
 #include <QtWidgets/qcheckbox.h>
 #include <QtWidgets/qcombobox.h>
@@ -28,7 +29,10 @@ QLineEdit *filterBox(QWidget *parent)
 {
     auto *edit = new QLineEdit(parent);
     edit->setClearButtonEnabled(true);
-    edit->setPlaceholderText(QCoreApplication::translate("Inspector::Pages", "Filter (Ctrl+F)"));
+    // The shortcut as this platform and keyboard spell it (Strg+F on a German one).
+    edit->setPlaceholderText(
+        QCoreApplication::translate("Inspector::Pages", "Filter (%1)")
+            .arg(QKeySequence(QKeySequence::Find).toString(QKeySequence::NativeText)));
     return edit;
 }
 
@@ -175,7 +179,7 @@ const QList<QList<T>> kGroups = {
 
 LogPage::LogPage(QAbstractItemModel *log, QWidget *parent)
     : QWidget(parent), m_filter(filterBox(this)), m_types(new QComboBox(this)),
-      m_history(new QCheckBox(tr("Show &history"), this)),
+      m_history(new QCheckBox(tr("Show h&istory"), this)),
       m_follow(new QCheckBox(tr("F&ollow"), this)), m_proxy(new EventFilterProxy(this)),
       m_view(static_cast<QTableView *>(itemView(false, this)))
 {

@@ -128,7 +128,11 @@ QVariant TimelineModel::data(const QModelIndex &index, int role) const
     case Qt::DisplayRole:
         switch (Column(index.column())) {
         case TimeColumn:
-            return h.time.toString(QStringLiteral("yyyy-MM-dd hh:mm:ss"));
+            // Today's hand-offs by their time alone; older ones with the day (the tooltip
+            // and the log keep the full date).
+            return h.time.toString(h.time.date() == QDate::currentDate()
+                    ? QStringLiteral("hh:mm:ss")
+                    : QStringLiteral("MM-dd hh:mm:ss"));
         case ElectionColumn:
             return QString::fromUtf8(h.election);
         case FromColumn:
