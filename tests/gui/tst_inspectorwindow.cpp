@@ -140,6 +140,19 @@ private:
             },
             kWaitMs);
     }
+    // Every lease in view has had its TTL answered (what a screenshot should show).
+    static bool waitTtls(MainWindow &w)
+    {
+        return QTest::qWaitFor(
+            [&] {
+                const QList<qint64> shown = w.leaseModel()->leases();
+                return !shown.isEmpty()
+                    && std::all_of(shown.cbegin(), shown.cend(), [&](qint64 lease) {
+                           return w.session()->leaseClock().sample(lease).has_value();
+                       });
+            },
+            kWaitMs);
+    }
     const Recipe *recipe(MainWindow &w, const QByteArray &path) const
     {
         for (const Recipe &r : w.session()->view().recipes) {
@@ -252,6 +265,7 @@ void tst_InspectorWindow::viewsFillAndAHandOffReachesTheTimeline()
     QVERIFY(sinceElected.elapsed() < 1000);
     QTRY_VERIFY_WITH_TIMEOUT(w.eventLog()->rowCount() >= 1, kWaitMs);
 
+    QVERIFY(waitTtls(w));
     select(w, m_prefix + "locks/db");
     QVERIFY(w.recipesPage()->details()->toPlainText().contains(QStringLiteral("locks/db")));
     w.tabs()->setCurrentIndex(MainWindow::TimelineView);
@@ -262,10 +276,11 @@ void tst_InspectorWindow::viewsFillAndAHandOffReachesTheTimeline()
         QVERIFY2(!shot.isNull(), name);
         QCOMPARE(shot.size(), w.size() * w.devicePixelRatio());
     }
-    applyTheme(true);
+    applyTheme(true); // the window repaints once the palette change reaches it
+    QTRY_VERIFY(w.palette().color(QPalette::Window).lightness() < 80);
     QVERIFY(w.saveScreenshots(screenshotDir(QStringLiteral("dark"))));
-    QVERIFY(QApplication::palette().color(QPalette::Window).lightness() < 80);
     applyTheme(false);
+    QTRY_VERIFY(w.palette().color(QPalette::Window).lightness() > 180);
 }
 
 void tst_InspectorWindow::germanUiHasNoEnglishLeftovers()
@@ -291,7 +306,7 @@ void tst_InspectorWindow::germanUiHasNoEnglishLeftovers()
             && t.contains(QRegularExpression(QStringLiteral("[A-Za-z]{3,}"))))
             leftovers << t;
     }
-    QVERIFY(QTest::qWaitFor([&] { return w.eventLog()->rowCount() >= 0; }, 10));
+    QVERIFY(waitTtls(w));
     QVERIFY(w.saveScreenshots(screenshotDir(QStringLiteral("de"))));
     QCoreApplication::removeTranslator(&german);
     QVERIFY2(leftovers.isEmpty(), qPrintable(leftovers.join(QStringLiteral(" | "))));
