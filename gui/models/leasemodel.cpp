@@ -17,7 +17,7 @@ using namespace Etcd::Decode;
 namespace Inspector {
 
 // One key on a lease, with what the decoder made of it.
-struct LeaseModel::Attached
+struct LeaseAttached
 {
     QByteArray key;
     QByteArray path; // the owning recipe; empty for a raw key
@@ -26,15 +26,16 @@ struct LeaseModel::Attached
     Side side = Side::None;
     bool raw = false;
 
-    friend bool operator==(const Attached &, const Attached &) = default;
+    friend bool operator==(const LeaseAttached &, const LeaseAttached &) = default;
 };
 
 // A lease row. Child indexes carry their Node in the internal pointer, as in RecipeModel.
-struct LeaseModel::Node
+struct LeaseNode
 {
     qint64 lease = 0;
-    QList<Attached> keys; // by key
+    QList<LeaseAttached> keys; // by key
     int row = 0;
+    [[nodiscard]] int childCount() const { return int(keys.size()); }
 };
 
 class LeaseModel::ChildEdit
@@ -127,7 +128,7 @@ private:
     const QList<Node> &next;
 };
 
-LeaseModel::LeaseModel(QObject *parent) : QAbstractItemModel(parent), m_now(&monotonicMs) { }
+LeaseModel::LeaseModel(QObject *parent) : TwoLevelModel(parent), m_now(&monotonicMs) { }
 
 LeaseModel::~LeaseModel() = default;
 
@@ -181,21 +182,6 @@ void LeaseModel::refreshLeaseColumns()
     emitPerParent(LeaseColumn, ColumnCount - 1, {});
 }
 
-void LeaseModel::emitPerParent(int firstColumn, int lastColumn, const QList<int> &roles)
-{
-    if (m_nodes.empty())
-        return;
-    Q_EMIT dataChanged(index(0, firstColumn), index(rowCount() - 1, lastColumn), roles);
-    for (const auto &node : m_nodes) {
-        const int children = int(node->keys.size());
-        if (children == 0)
-            continue;
-        const QModelIndex parent = createIndex(node->row, 0, nullptr);
-        Q_EMIT dataChanged(
-            index(0, firstColumn, parent), index(children - 1, lastColumn, parent), roles);
-    }
-}
-
 QList<qint64> LeaseModel::leases() const
 {
     QList<qint64> ids;
@@ -214,39 +200,19 @@ QModelIndex LeaseModel::indexOfLease(qint64 lease) const
     return createIndex((*it)->row, 0, nullptr);
 }
 
-void LeaseModel::renumberFrom(qsizetype row)
-{
-    for (qsizetype r = row; r < qsizetype(m_nodes.size()); ++r)
-        m_nodes[r]->row = int(r);
-}
-
-LeaseModel::Node *LeaseModel::nodeOf(const QModelIndex &index) const
-{
-    return static_cast<Node *>(index.internalPointer());
-}
-
 QModelIndex LeaseModel::index(int row, int column, const QModelIndex &parent) const
 {
-    if (!hasIndex(row, column, parent))
-        return {};
-    if (!parent.isValid())
-        return createIndex(row, column, nullptr);
-    return createIndex(row, column, m_nodes[parent.row()].get());
+    return indexIn(row, column, parent);
 }
 
 QModelIndex LeaseModel::parent(const QModelIndex &child) const
 {
-    const Node *node = child.isValid() ? nodeOf(child) : nullptr;
-    return node ? createIndex(node->row, 0, nullptr) : QModelIndex();
+    return parentOf(child);
 }
 
 int LeaseModel::rowCount(const QModelIndex &parent) const
 {
-    if (!parent.isValid())
-        return int(m_nodes.size());
-    if (parent.column() != 0 || nodeOf(parent))
-        return 0;
-    return int(m_nodes[parent.row()]->keys.size());
+    return rowsUnder(parent);
 }
 
 int LeaseModel::columnCount(const QModelIndex &) const

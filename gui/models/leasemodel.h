@@ -9,6 +9,8 @@
 
 #include <recipeview.h>
 
+#include "twolevelmodel.h"
+
 #include <QtCore/qabstractitemmodel.h>
 
 #include <functional>
@@ -18,8 +20,10 @@
 namespace Inspector {
 
 class LeaseClock;
+struct LeaseAttached;
+struct LeaseNode;
 
-class LeaseModel : public QAbstractItemModel
+class LeaseModel : public TwoLevelModel<LeaseNode>
 {
     Q_OBJECT
 public:
@@ -54,19 +58,15 @@ public:
         int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
-    struct Attached;
-    struct Node;
+    using Attached = LeaseAttached;
+    using Node = LeaseNode;
     class TopEdit;
     class ChildEdit;
 
-    [[nodiscard]] Node *nodeOf(const QModelIndex &index) const;
-    void renumberFrom(qsizetype row);
-    void emitPerParent(int firstColumn, int lastColumn, const QList<int> &roles);
     QVariant leaseData(const Node &node, int column, int role) const;
     QVariant keyData(const Node &node, const Attached &key, int column, int role) const;
     [[nodiscard]] unsigned anomaliesOf(qint64 lease) const;
 
-    std::vector<std::unique_ptr<Node>> m_nodes; // by lease id
     const LeaseClock *m_clock = nullptr;
     std::function<qint64()> m_now;
 };

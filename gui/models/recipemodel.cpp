@@ -16,11 +16,12 @@ namespace Inspector {
 
 // A recipe row. Child indexes carry their Node in the internal pointer (top-level indexes
 // carry none), so a child's parent() survives rows inserted or removed above it.
-struct RecipeModel::Node
+struct RecipeNode
 {
     QByteArray id; // path and kind: what makes a recipe "the same" from one view to the next
     Recipe recipe;
     int row = 0;
+    [[nodiscard]] int childCount() const { return int(recipe.entries.size()); }
 };
 
 namespace {
@@ -164,7 +165,7 @@ private:
     const QList<QByteArray> ids;
 };
 
-RecipeModel::RecipeModel(QObject *parent) : QAbstractItemModel(parent), m_now(&monotonicMs) { }
+RecipeModel::RecipeModel(QObject *parent) : TwoLevelModel(parent), m_now(&monotonicMs) { }
 
 RecipeModel::~RecipeModel() = default;
 
@@ -196,21 +197,6 @@ void RecipeModel::refreshLeaseColumns()
     emitPerParent(RecipeColumn, ColumnCount - 1, {});
 }
 
-void RecipeModel::emitPerParent(int firstColumn, int lastColumn, const QList<int> &roles)
-{
-    if (m_nodes.empty())
-        return;
-    Q_EMIT dataChanged(index(0, firstColumn), index(rowCount() - 1, lastColumn), roles);
-    for (const auto &node : m_nodes) {
-        const int children = int(node->recipe.entries.size());
-        if (children == 0)
-            continue;
-        const QModelIndex parent = createIndex(node->row, 0, nullptr);
-        Q_EMIT dataChanged(
-            index(0, firstColumn, parent), index(children - 1, lastColumn, parent), roles);
-    }
-}
-
 QModelIndex RecipeModel::indexOfPath(const QByteArray &path) const
 {
     const auto it = std::lower_bound(m_nodes.cbegin(), m_nodes.cend(), path,
@@ -220,39 +206,19 @@ QModelIndex RecipeModel::indexOfPath(const QByteArray &path) const
     return createIndex((*it)->row, 0, nullptr);
 }
 
-void RecipeModel::renumberFrom(qsizetype row)
-{
-    for (qsizetype r = row; r < qsizetype(m_nodes.size()); ++r)
-        m_nodes[r]->row = int(r);
-}
-
-RecipeModel::Node *RecipeModel::nodeOf(const QModelIndex &index) const
-{
-    return static_cast<Node *>(index.internalPointer());
-}
-
 QModelIndex RecipeModel::index(int row, int column, const QModelIndex &parent) const
 {
-    if (!hasIndex(row, column, parent))
-        return {};
-    if (!parent.isValid())
-        return createIndex(row, column, nullptr);
-    return createIndex(row, column, m_nodes[parent.row()].get());
+    return indexIn(row, column, parent);
 }
 
 QModelIndex RecipeModel::parent(const QModelIndex &child) const
 {
-    const Node *node = child.isValid() ? nodeOf(child) : nullptr;
-    return node ? createIndex(node->row, 0, nullptr) : QModelIndex();
+    return parentOf(child);
 }
 
 int RecipeModel::rowCount(const QModelIndex &parent) const
 {
-    if (!parent.isValid())
-        return int(m_nodes.size());
-    if (parent.column() != 0 || nodeOf(parent))
-        return 0; // entries have no children; only the first column of a recipe has them
-    return int(m_nodes[parent.row()]->recipe.entries.size());
+    return rowsUnder(parent);
 }
 
 int RecipeModel::columnCount(const QModelIndex &) const

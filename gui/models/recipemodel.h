@@ -9,6 +9,8 @@
 
 #include <recipeview.h>
 
+#include "twolevelmodel.h"
+
 #include <QtCore/qabstractitemmodel.h>
 
 #include <functional>
@@ -18,8 +20,9 @@
 namespace Inspector {
 
 class LeaseClock;
+struct RecipeNode;
 
-class RecipeModel : public QAbstractItemModel
+class RecipeModel : public TwoLevelModel<RecipeNode>
 {
     Q_OBJECT
 public:
@@ -54,18 +57,14 @@ public:
         int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
-    struct Node;
+    using Node = RecipeNode;
     class TopEdit;
     class ChildEdit;
 
-    [[nodiscard]] Node *nodeOf(const QModelIndex &index) const;
-    void renumberFrom(qsizetype row);
-    void emitPerParent(int firstColumn, int lastColumn, const QList<int> &roles);
     QVariant recipeData(const Node &node, int column, int role) const;
     QVariant entryData(const Etcd::Decode::Entry &entry, int column, int role) const;
     [[nodiscard]] unsigned anomaliesOf(qint64 lease) const;
 
-    std::vector<std::unique_ptr<Node>> m_nodes; // in the view's order: by path
     const LeaseClock *m_clock = nullptr;
     std::function<qint64()> m_now;
 };
