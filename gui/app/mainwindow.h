@@ -71,6 +71,7 @@ private:
     void updateDetails();
     void updateActions();
     void tick();
+    void repaintLeaseCells();
     void openConnectDialog();
     void startSandbox();
     void focusFilter();

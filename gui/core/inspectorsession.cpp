@@ -32,11 +32,20 @@ constexpr qint64 kFlappingWindowSecs = 15 * 60;
 InspectorSession::InspectorSession(QObject *parent)
     : QObject(parent), m_coalesce(new QTimer(this)), m_history(std::make_unique<HistoryReplay>())
 {
+    m_builderThread.setObjectName(QStringLiteral("etcdqt-inspector-build"));
+    m_builder = new QObject; // lives in the builder thread; deleted there when it finishes
+    m_builder->moveToThread(&m_builderThread);
+    connect(&m_builderThread, &QThread::finished, m_builder, &QObject::deleteLater);
+    m_builderThread.start();
     m_coalesce->setSingleShot(true);
     connect(m_coalesce, &QTimer::timeout, this, &InspectorSession::rebuild);
 }
 
-InspectorSession::~InspectorSession() = default;
+InspectorSession::~InspectorSession()
+{
+    m_builderThread.quit();
+    m_builderThread.wait(); // a build in progress finishes first: it calls back into this
+}
 
 QString InspectorSession::validate(const Options &o)
 {
@@ -301,21 +310,48 @@ void InspectorSession::applyEvent(const EtcdWatchEvent &e)
     m_dirty = true;
 }
 
+// Decoding and diffing 10,000 keys takes tens of milliseconds: they run on the builder
+// thread, from a copy of the keys, so the thread this session lives in (the GUI's) only
+// applies watch events and hands out finished views. One build at a time; changes that
+// arrive meanwhile are built next.
 void InspectorSession::rebuild()
 {
+    if (m_building) {
+        m_dirty = true;
+        return;
+    }
     m_dirty = false;
-    const Snapshot snapshot {m_options.prefix, m_revision, m_keys.values(), {}};
-    View view = decode(snapshot);
-    if (m_viewShown) {
-        const ViewChanges changes = diffViews(m_view, view, QDateTime::currentDateTime());
+    m_building = true;
+    Snapshot snapshot {m_options.prefix, m_revision, m_keys.values(), {}};
+    const bool baseline = !m_viewShown; // the first view is the baseline, not a burst of events
+    QMetaObject::invokeMethod(m_builder,
+        [this, snapshot = std::move(snapshot), previous = m_view, baseline,
+            generation = m_generation, now = QDateTime::currentDateTime()] {
+            View view = decode(snapshot);
+            ViewChanges changes;
+            if (!baseline)
+                changes = diffViews(previous, view, now);
+            // Safe: ~InspectorSession waits for this thread before this object goes.
+            QMetaObject::invokeMethod(this,
+                [this, view = std::move(view), changes = std::move(changes), baseline,
+                    generation]() mutable {
+                    built(std::move(view), changes, baseline, generation);
+                });
+        });
+}
+
+void InspectorSession::built(View view, const ViewChanges &changes, bool baseline, int generation)
+{
+    m_building = false;
+    if (generation == m_generation && m_client) {
         m_view = std::move(view);
-        Q_EMIT viewUpdated();
-        publish(changes);
-    } else {
-        m_view = std::move(view); // the first view is the baseline, not a burst of events
         m_viewShown = true;
         Q_EMIT viewUpdated();
+        if (!baseline)
+            publish(changes);
     }
+    if (m_dirty && !m_coalesce->isActive())
+        m_coalesce->start();
 }
 
 void InspectorSession::publish(const ViewChanges &changes)

@@ -16,6 +16,7 @@
 #include <recipeview.h>
 
 #include <QtCore/qobject.h>
+#include <QtCore/qthread.h>
 #include <QtCore/qurl.h>
 
 #include <memory>
@@ -85,6 +86,7 @@ private:
     void onResyncRequested(qint64 compactRevision);
     void retryLater(const QString &why);
     void rebuild();
+    void built(Etcd::Decode::View view, const ViewChanges &changes, bool baseline, int generation);
     void publish(const ViewChanges &changes);
     void noteFlapping(const QList<HandOff> &handOffs);
     void applyEvent(const EtcdWatchEvent &event);
@@ -105,6 +107,9 @@ private:
     qint64 m_loadedRevision = 0; // the first load's: events at or below it are history
     qint64 m_baseRevision = 0; // the latest load's: live events at or below it are in m_keys
     bool m_dirty = false;
+    bool m_building = false; // a build is on the builder thread
+    QThread m_builderThread;
+    QObject *m_builder = nullptr; // the builder thread's context object
     bool m_viewShown = false;
     QTimer *m_coalesce = nullptr;
     std::unique_ptr<HistoryReplay> m_history;
