@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "launchoptions.h"
 
+#include "profiles.h"
+
 #include <QtCore/qcommandlineparser.h>
 #include <QtCore/qcoreapplication.h>
 #include <QtCore/qprocess.h>
@@ -125,6 +127,22 @@ bool parseLaunchOptions(const QStringList &arguments, LaunchOptions *out, QStrin
         *error = QCoreApplication::translate("Inspector::LaunchOptions",
             "--sandbox starts its own etcd: it cannot be combined with --endpoints.");
         return false;
+    }
+    if (!o.profile.isEmpty()) {
+        if (!o.session.endpoints.isEmpty() || o.sandbox) {
+            *error = QCoreApplication::translate("Inspector::LaunchOptions",
+                "--profile cannot be combined with --endpoints or --sandbox.");
+            return false;
+        }
+        const auto saved = loadProfile(o.profile);
+        if (!saved) {
+            *error = QCoreApplication::translate(
+                "Inspector::LaunchOptions", "No saved profile is called \"%1\".")
+                         .arg(o.profile);
+            return false;
+        }
+        o.session = sessionOptions(*saved,
+            QProcessEnvironment::systemEnvironment().value(QStringLiteral("ETCDQT_PASSWORD")));
     }
     o.connectNow = !o.session.endpoints.isEmpty();
     if (o.connectNow) {

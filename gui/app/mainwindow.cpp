@@ -61,10 +61,15 @@ MainWindow::MainWindow(const LaunchOptions &options, QWidget *parent)
     auto *ticker = new QTimer(this);
     connect(ticker, &QTimer::timeout, this, &MainWindow::tick);
     ticker->start(1000); // TTL countdowns repaint; the models are not touched per second
+    // Where to look: the sandbox, the command line or profile, or (nothing given, or a user
+    // whose password is still unknown) the Connect dialog.
     if (options.sandbox)
         QTimer::singleShot(0, this, &MainWindow::startSandbox);
-    else if (options.connectNow)
+    else if (options.connectNow
+        && (options.session.user.isEmpty() || !options.session.password.isEmpty()))
         QTimer::singleShot(0, this, [this] { connectTo(m_launch.session); });
+    else if (options.screenshotDir.isEmpty())
+        QTimer::singleShot(0, this, &MainWindow::openConnectDialog);
 }
 
 MainWindow::~MainWindow() = default;
@@ -262,7 +267,9 @@ void MainWindow::openConnectDialog()
 {
     auto *dialog = new ConnectDialog(this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->showProfile(profileFrom(QString(), m_session->options()));
+    const InspectorSession::Options &current
+        = m_session->options().endpoints.isEmpty() ? m_launch.session : m_session->options();
+    dialog->showProfile(profileFrom(m_launch.profile, current));
     connect(dialog, &QDialog::accepted, this, [this, dialog] { connectTo(dialog->options()); });
     dialog->open();
 }

@@ -120,6 +120,8 @@ private Q_SLOTS:
     void releaseLockAndLiftBarrier();
     void profilesNeverStoreThePassword();
     void sandboxEndsWithTheWindow();
+    void launchOptions_data();
+    void launchOptions();
 
 private:
     LaunchOptions options(bool readOnly = true) const
@@ -601,6 +603,51 @@ void tst_InspectorWindow::sandboxEndsWithTheWindow()
     for (qint64 pid : pids)
         QVERIFY2(::kill(pid_t(pid), 0) != 0, qPrintable(QString::number(pid)));
     QVERIFY(!QDir(dir).exists());
+}
+
+void tst_InspectorWindow::launchOptions_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("error"); // empty: accepted
+    const QString ep = QStringLiteral("--endpoints=http://127.0.0.1:2379");
+    QTest::newRow("defaults: read-only, nothing to connect to") << QStringList() << QString();
+    QTest::newRow("endpoints") << QStringList {ep} << QString();
+    QTest::newRow("writes on") << QStringList {ep, QStringLiteral("--read-only=false")}
+                               << QString();
+    QTest::newRow("read-only maybe")
+        << QStringList {ep, QStringLiteral("--read-only=maybe")} << QStringLiteral("true or false");
+    QTest::newRow("no port") << QStringList {QStringLiteral("--endpoints=http://127.0.0.1")}
+                             << QStringLiteral("not of the form");
+    QTest::newRow("empty prefix") << QStringList {ep, QStringLiteral("--prefix=")}
+                                  << QStringLiteral("prefix must not be empty");
+    QTest::newRow("unreadable key") << QStringList {ep, QStringLiteral("--cert=/etc/hostname"),
+        QStringLiteral("--key=/no/such.key")}
+                                    << QStringLiteral("cannot be read");
+    QTest::newRow("blue theme") << QStringList {QStringLiteral("--theme=blue")}
+                                << QStringLiteral("light or dark");
+    QTest::newRow("sandbox and endpoints")
+        << QStringList {ep, QStringLiteral("--sandbox")} << QStringLiteral("cannot be combined");
+    QTest::newRow("unknown profile")
+        << QStringList {QStringLiteral("--profile=nope")} << QStringLiteral("No saved profile");
+    QTest::newRow("stray argument")
+        << QStringList {QStringLiteral("oops")} << QStringLiteral("Unexpected argument");
+}
+
+void tst_InspectorWindow::launchOptions()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, error);
+    LaunchOptions o;
+    QString why;
+    const bool ok
+        = parseLaunchOptions(QStringList {QStringLiteral("etcdqt-inspector")} + args, &o, &why);
+    QCOMPARE(ok, error.isEmpty());
+    if (!ok) {
+        QVERIFY2(why.contains(error), qPrintable(why));
+        return;
+    }
+    QCOMPARE(o.readOnly, !args.contains(QStringLiteral("--read-only=false")));
+    QCOMPARE(o.connectNow, !args.isEmpty());
 }
 
 QTEST_MAIN(tst_InspectorWindow)
