@@ -63,10 +63,39 @@ void scheduleScreenshots(MainWindow *window, const QString &dir)
         QCoreApplication::exit(1);
     });
 }
+
+// --help and --version need no display: answered before QApplication (which aborts when
+// it finds none) is created.
+bool wantsTextOnly(int argc, char **argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray arg(argv[i]);
+        if (arg == "--help" || arg == "-h" || arg == "-?" || arg == "--version" || arg == "-v")
+            return true;
+    }
+    return false;
+}
+
+int textOnly(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationVersion(QStringLiteral(ETCDQT_VERSION));
+    auto *translator = new QTranslator(&app);
+    if (translator->load(QLocale(requestedLanguage(QCoreApplication::arguments())),
+            QStringLiteral("etcdqt-inspector"), QStringLiteral("_"), QStringLiteral(":/i18n")))
+        QCoreApplication::installTranslator(translator);
+    LaunchOptions options;
+    QString error;
+    parseLaunchOptions(QCoreApplication::arguments(), &options, &error); // exits after printing
+    std::fprintf(stderr, "etcdqt-inspector: %s\n", qPrintable(error));
+    return 1;
+}
 } // namespace
 
 int main(int argc, char **argv)
 {
+    if (wantsTextOnly(argc, argv))
+        return textOnly(argc, argv);
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("EtcdQt"));
     QApplication::setApplicationName(QStringLiteral("etcdqt-inspector"));
