@@ -22,3 +22,33 @@ function(etcdqt_hygiene target)
     QT_DISABLE_DEPRECATED_BEFORE=0x060400)
   target_compile_options(${target} PRIVATE -Wall -Wextra)
 endfunction()
+
+# Precompiled headers: the Qt and standard headers nearly every test includes, compiled once
+# into one PCH that every test executable reuses (REUSE_FROM needs the same flags, so the
+# holder is built exactly as etcdqt_add_test builds a test). Qt's headers dominate a test's
+# compile time; the project's own headers stay out, so editing them never rebuilds the PCH.
+option(ETCDQT_PCH "Precompile Qt and standard headers for the tests and examples" ON)
+set(_etcdqt_test_pch_headers
+  <QtCore/qobject.h> <QtCore/qstring.h> <QtCore/qbytearray.h> <QtCore/qlist.h>
+  <QtCore/qtimer.h> <QtCore/qthread.h> <QtCore/qprocess.h> <QtCore/qelapsedtimer.h>
+  <QtCore/qregularexpression.h> <QtCore/qjsondocument.h> <QtCore/qjsonobject.h>
+  <QtCore/qjsonarray.h> <QtCore/qdeadlinetimer.h> <QtCore/qpointer.h>
+  <QtTest/qtest.h> <QtTest/qsignalspy.h>
+  <chrono> <functional> <memory> <mutex> <optional> <thread> <vector>)
+
+# Gives `target` the shared test PCH (created on first use).
+function(etcdqt_test_pch target)
+  if(NOT ETCDQT_PCH)
+    return()
+  endif()
+  if(NOT TARGET etcdqt_test_pch)
+    file(WRITE ${CMAKE_BINARY_DIR}/etcdqt_test_pch.cpp "// holds the tests' PCH\n")
+    add_library(etcdqt_test_pch OBJECT ${CMAKE_BINARY_DIR}/etcdqt_test_pch.cpp)
+    target_link_libraries(etcdqt_test_pch PRIVATE Qt6::Core Qt6::Test)
+    etcdqt_hygiene(etcdqt_test_pch)
+    target_compile_options(etcdqt_test_pch PRIVATE -O0)
+    set_target_properties(etcdqt_test_pch PROPERTIES POSITION_INDEPENDENT_CODE ON)
+    target_precompile_headers(etcdqt_test_pch PRIVATE ${_etcdqt_test_pch_headers})
+  endif()
+  target_precompile_headers(${target} REUSE_FROM etcdqt_test_pch)
+endfunction()
