@@ -36,19 +36,26 @@ set(_etcdqt_test_pch_headers
   <QtTest/qtest.h> <QtTest/qsignalspy.h>
   <chrono> <functional> <memory> <mutex> <optional> <thread> <vector>)
 
-# Gives `target` the shared test PCH (created on first use).
-function(etcdqt_test_pch target)
+# Gives `target` a test PCH shared with the tests of its directory that link the same Qt
+# modules (`qt_libs`), created on first use. A PCH is only valid with the same definitions,
+# and those differ by directory (QtTest's QT_TESTCASE_BUILDDIR) and by module (QT_NETWORK_LIB).
+function(etcdqt_test_pch target qt_libs)
   if(NOT ETCDQT_PCH)
     return()
   endif()
-  if(NOT TARGET etcdqt_test_pch)
-    file(WRITE ${CMAKE_BINARY_DIR}/etcdqt_test_pch.cpp "// holds the tests' PCH\n")
-    add_library(etcdqt_test_pch OBJECT ${CMAKE_BINARY_DIR}/etcdqt_test_pch.cpp)
-    target_link_libraries(etcdqt_test_pch PRIVATE Qt6::Core Qt6::Test)
-    etcdqt_hygiene(etcdqt_test_pch)
-    target_compile_options(etcdqt_test_pch PRIVATE -O0)
-    set_target_properties(etcdqt_test_pch PROPERTIES POSITION_INDEPENDENT_CODE ON)
-    target_precompile_headers(etcdqt_test_pch PRIVATE ${_etcdqt_test_pch_headers})
+  list(FILTER qt_libs INCLUDE REGEX "^Qt6::")
+  list(SORT qt_libs)
+  string(MD5 _key "${CMAKE_CURRENT_BINARY_DIR};${qt_libs}")
+  string(SUBSTRING "${_key}" 0 8 _key)
+  set(_holder etcdqt_test_pch_${_key})
+  if(NOT TARGET ${_holder})
+    file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/${_holder}.cpp "// holds the tests' PCH\n")
+    add_library(${_holder} OBJECT ${CMAKE_CURRENT_BINARY_DIR}/${_holder}.cpp)
+    target_link_libraries(${_holder} PRIVATE Qt6::Core Qt6::Test ${qt_libs})
+    etcdqt_hygiene(${_holder})
+    target_compile_options(${_holder} PRIVATE -O0)
+    set_target_properties(${_holder} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+    target_precompile_headers(${_holder} PRIVATE ${_etcdqt_test_pch_headers})
   endif()
-  target_precompile_headers(${target} REUSE_FROM etcdqt_test_pch)
+  target_precompile_headers(${target} REUSE_FROM ${_holder})
 endfunction()

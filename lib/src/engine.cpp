@@ -10,8 +10,8 @@ Engine::Engine(const QList<Endpoint> &endpoints, const Config &config)
     : m_transport(std::make_shared<Transport>(endpoints, config.tls, this, this)),
       m_connectTimeout(config.connectTimeout),
       m_watches(*m_transport, EtcdRetryPolicy::exponentialBackoff(), config.streamLiveness, this),
-      m_keepAlives(
-          *m_transport, EtcdRetryPolicy::exponentialBackoff(), config.streamLiveness, this),
+      m_keepAlives(*m_transport, EtcdRetryPolicy::exponentialBackoff(), config.streamLiveness,
+          config.leaseSafetyMargin, this),
       m_probeTimer(this), m_backoff(EtcdRetryPolicy::exponentialBackoff(250ms, 5s))
 {
     m_authenticate = !config.user.isEmpty();

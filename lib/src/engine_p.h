@@ -29,6 +29,7 @@ public:
         TlsMaterial tls;
         QByteArray user;
         QByteArray password;
+        std::chrono::milliseconds leaseSafetyMargin {0};
     };
     Engine(const QList<Endpoint> &endpoints, const Config &config);
     ~Engine() override;

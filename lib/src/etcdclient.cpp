@@ -104,6 +104,7 @@ void EtcdClient::setKeyPrefix(const QByteArray &prefix)
     if (d->keyPrefix == prefix)
         return;
     d->keyPrefix = prefix;
+    d->refreshDoor();
     Q_EMIT keyPrefixChanged();
 }
 
@@ -167,6 +168,7 @@ std::chrono::milliseconds EtcdClient::callDeadline() const
 void EtcdClient::setCallDeadline(std::chrono::milliseconds deadline)
 {
     d_func()->callDeadline = std::max(deadline, std::chrono::milliseconds(0));
+    d_func()->refreshDoor();
 }
 
 /*! Returns how long one connection probe waits for an endpoint (default 5 s). */
@@ -199,6 +201,29 @@ void EtcdClient::setStreamLivenessInterval(std::chrono::milliseconds interval)
         d_func()->streamLiveness = interval;
 }
 
+/*!
+    Returns the lease safety margin (default 100 ms). Every lease deadline this client keeps
+    (remainingValidity(), and when a lease, term, hold or permit counts as lost) is the time
+    the renewal or grant that etcd answered was \e sent, plus the TTL etcd answered, minus
+    this margin. etcd starts its own count later than that (when the request reached it), so
+    the margin only covers the two clocks running at slightly different rates; raise it for
+    machines whose clocks drift, or to stop work earlier.
+*/
+std::chrono::milliseconds EtcdClient::leaseSafetyMargin() const
+{
+    return d_func()->leaseSafetyMargin;
+}
+
+/*!
+    Sets the lease safety margin to \a margin (0 or more, below every TTL in use); applies at
+    the next connect. A negative margin is ignored.
+*/
+void EtcdClient::setLeaseSafetyMargin(std::chrono::milliseconds margin)
+{
+    if (margin.count() >= 0)
+        d_func()->leaseSafetyMargin = margin;
+}
+
 /*! Returns the retry policy and per-attempt timeout of requests. */
 EtcdRpcResilience EtcdClient::rpcResilience() const
 {
@@ -209,6 +234,7 @@ EtcdRpcResilience EtcdClient::rpcResilience() const
 void EtcdClient::setRpcResilience(const EtcdRpcResilience &resilience)
 {
     d_func()->resilience = resilience;
+    d_func()->refreshDoor();
 }
 
 /*!
@@ -261,12 +287,14 @@ void EtcdClientPrivate::startSession(const QList<Endpoint> &eps, const TlsMateri
         engineThread.start();
     const quint64 id = ++session;
     auto *e = new Engine(eps,
-        Engine::Config {connectTimeout, streamLiveness, tls, user.toUtf8(), password.toUtf8()});
+        Engine::Config {connectTimeout, streamLiveness, tls, user.toUtf8(), password.toUtf8(),
+            leaseSafetyMargin});
     transport = e->transport();
     e->moveToThread(&engineThread);
     QObject::connect(e, &Engine::stateChanged, q,
         [this, id](EtcdClient::State s, const EtcdStatus &why) { onEngineState(id, s, why); });
     engine = e;
+    refreshDoor();
     reportedOutage = false;
     setState(EtcdClient::State::Connecting);
     QMetaObject::invokeMethod(e, &Engine::start, Qt::QueuedConnection);
@@ -274,6 +302,11 @@ void EtcdClientPrivate::startSession(const QList<Endpoint> &eps, const TlsMateri
 
 void EtcdClientPrivate::stopSession()
 {
+    {
+        std::lock_guard lock(door->mutex); // no worker starts a call on this session from now
+        door->transport.reset();
+        door->engine = nullptr;
+    }
     ++session; // late state reports of the old session are ignored
     const auto outstanding = pending;
     for (EtcdReply *reply : outstanding)
@@ -325,4 +358,30 @@ EtcdClientPrivate::CallOptions EtcdClientPrivate::callOptions(bool retriable) co
     o.resilience = resilience;
     o.retriable = retriable;
     return o;
+}
+
+void EtcdClientPrivate::recordGrant(qint64 leaseId, std::chrono::steady_clock::time_point sent)
+{
+    constexpr size_t kMaxRemembered = 4096; // leases granted here but never kept alive here
+    if (grantSent.size() >= kMaxRemembered)
+        grantSent.clear(); // their keep-alives then count from their start(): a little later
+    grantSent[leaseId] = sent;
+}
+
+std::chrono::steady_clock::time_point EtcdClientPrivate::takeGrant(qint64 leaseId)
+{
+    const auto it = grantSent.find(leaseId);
+    if (it == grantSent.end())
+        return std::chrono::steady_clock::now();
+    const auto sent = it->second;
+    grantSent.erase(it);
+    return sent;
+}
+
+void EtcdClientPrivate::refreshDoor()
+{
+    std::lock_guard lock(door->mutex);
+    door->transport = transport;
+    door->engine = engine.data();
+    door->options = callOptions(false); // a guarded write is never retried: its outcome is unknown
 }

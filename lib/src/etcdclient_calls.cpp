@@ -121,11 +121,18 @@ EtcdLeaseGrantReply *EtcdClient::grantLease(std::chrono::seconds ttl, qint64 lea
         early = invalid(tr("lease TTL must be positive, got %1 s").arg(ttl.count()));
     else if (leaseId < 0)
         early = checkLeaseId(leaseId);
-    return d_func()->call<EtcdLeaseGrantReply>(
+    const auto asked = std::chrono::steady_clock::now();
+    auto *reply = d_func()->call<EtcdLeaseGrantReply>(
         [&](Transport &t, const Options &o, Target target) {
             return t.leaseGrant(ttl.count(), leaseId, o, std::move(target));
         },
         early);
+    if (reply->parent() == this) // not a call refused for coming from a foreign thread
+        connect(reply, &EtcdReply::finished, reply, [this, reply, asked](const EtcdStatus &s) {
+            if (s.isOk())
+                d_func()->recordGrant(reply->leaseId(), asked);
+        });
+    return reply;
 }
 
 /*! Revokes lease \a leaseId and deletes its keys. Never retried. */

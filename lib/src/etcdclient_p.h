@@ -13,7 +13,24 @@
 #include <QtCore/qset.h>
 #include <QtCore/qthread.h>
 
+#include <mutex>
 #include <optional>
+#include <unordered_map>
+
+namespace Etcd::Internal {
+// What worker threads use to send a call without the client's own thread (whose event loop
+// may be busy): the current session's transport, the engine its answers are delivered in, and
+// the call options. A call is started with `mutex` held, and a session clears the door under
+// it before its transport shuts down, so every call started here is cancelled (never
+// delivered to a dead engine). Shared: a recipe keeps it past its client's death (then empty).
+struct WorkerDoor
+{
+    std::mutex mutex;
+    std::shared_ptr<Transport> transport;
+    Engine *engine = nullptr;
+    CallOptions options;
+};
+} // namespace Etcd::Internal
 
 class EtcdClientPrivate
 {
@@ -59,6 +76,17 @@ public:
     std::chrono::milliseconds callDeadline {0};
     std::chrono::milliseconds connectTimeout {5000};
     std::chrono::milliseconds streamLiveness {5000};
+    std::chrono::milliseconds leaseSafetyMargin {100};
+    // When each lease this client granted was asked for (the reply's creation: no later than
+    // the request left), so its first deadline counts from then. Taken by the lease's
+    // keep-alive; bounded, since a granted lease may never be kept alive here.
+    std::unordered_map<qint64, std::chrono::steady_clock::time_point> grantSent;
+    // Worker threads' way in (above); refreshed whenever the session or the options change.
+    std::shared_ptr<Etcd::Internal::WorkerDoor> door
+        = std::make_shared<Etcd::Internal::WorkerDoor>();
+    void refreshDoor();
+    void recordGrant(qint64 leaseId, std::chrono::steady_clock::time_point sent);
+    [[nodiscard]] std::chrono::steady_clock::time_point takeGrant(qint64 leaseId);
     EtcdRpcResilience resilience;
     EtcdTlsFiles tlsFiles;
     QString user;

@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
 #include "casnumber_p.h"
+#include "recipe/recipelayer_p.h"
 #include "recipereplies_p.h"
 
 #include <EtcdQt/etcdclient.h>
@@ -180,34 +181,27 @@ void EtcdCountDownLatchPrivate::watchFrom(qint64 revision)
     Q_Q(EtcdCountDownLatch);
     EtcdWatchOptions options;
     options.startRevision = revision; // anchored: nothing after the read can slip by
-    watch = std::make_unique<EtcdWatch>(q->client(), path, options);
-    watch->setResyncMode(EtcdWatch::ResyncMode::AwaitResync);
-    EtcdWatch *w = watch.get();
+    WatchFollower f;
     // Every event in turn: a count that reached zero and was deleted at once still opens.
     // A receiver of our signals may close (or delete) the latch meanwhile: then stop.
-    QObject::connect(
-        w, &EtcdWatch::eventsReceived, q, [this, q](const QList<EtcdWatchEvent> &events) {
-            QPointer<EtcdCountDownLatch> alive(q);
-            const quint64 e = epoch;
-            for (const EtcdWatchEvent &event : events) {
-                if (!alive || e != epoch)
-                    return;
-                follow(event.type == EtcdWatchEvent::Type::Delete ? nullptr : &event.keyValue);
-            }
-        });
-    QObject::connect(w, &EtcdWatch::suspended, q,
-        [q] { q->reportConnectionState(EtcdRecipe::ConnectionState::Suspended); });
-    QObject::connect(w, &EtcdWatch::resubscribed, q,
-        [q] { q->reportConnectionState(EtcdRecipe::ConnectionState::Reconnected); });
-    QObject::connect(w, &EtcdWatch::resyncRequested, q, [this, q](qint64 compacted) {
-        qCDebug(lcEtcdRecipe).noquote()
-            << "latch" << path << "history compacted at" << compacted << "; re-reading";
-        q->reportConnectionState(EtcdRecipe::ConnectionState::Reconnected);
+    f.events = [this, q](const QList<EtcdWatchEvent> &events) {
+        QPointer<EtcdCountDownLatch> alive(q);
+        const quint64 e = epoch;
+        for (const EtcdWatchEvent &event : events) {
+            if (!alive || e != epoch)
+                return;
+            follow(event.type == EtcdWatchEvent::Type::Delete ? nullptr : &event.keyValue);
+        }
+    };
+    f.reconnected = [this](bool resync) {
+        if (!resync)
+            return;
+        qCDebug(lcEtcdRecipe).noquote() << "latch" << path << "history compacted; re-reading";
         read(false);
-    });
-    QObject::connect(
-        w, &EtcdWatch::failed, q, [this](const EtcdStatus &why) { stopFollowing(why); });
-    w->start();
+    };
+    f.failed = [this](const EtcdStatus &why) { stopFollowing(why); };
+    watch = RecipeLayer::followWatch(
+        q, path, options, EtcdWatch::ResyncMode::AwaitResync, std::move(f));
 }
 
 // A reply refused before any RPC, or null when the call may go on.

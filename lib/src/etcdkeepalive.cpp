@@ -23,8 +23,10 @@ using namespace std::chrono;
    when etcd answered that the lease is gone or nothing was acknowledged for a whole TTL. An expired
    keep-alive stops; it never re-grants (that is a recipe's decision).
 
-    remainingValidity() is the time left before the lease's deadline, on a monotonic clock
-    from the last acknowledgement: what a holder may still rely on.
+    remainingValidity() is the time left before the lease's deadline, on a monotonic clock:
+    the time the last acknowledged renewal (or the grant) was sent, plus the TTL etcd
+    answered, minus the client's EtcdClient::leaseSafetyMargin(). That is what a holder may
+    still rely on: etcd counts from later, when the renewal reached it.
 */
 
 /*!
@@ -86,7 +88,7 @@ public:
     void leaseExpired(const EtcdStatus &reason) override
     {
         link.close();
-        shared->setDeadline(steady_clock::now());
+        shared->lose(reason); // the hub did already, in the engine thread
         QPointer<EtcdKeepAlive> q = q_func(); // a handler may delete it
         setState(EtcdKeepAlive::State::Expired);
         if (q)
@@ -111,6 +113,11 @@ public:
     std::shared_ptr<LeaseShared> shared = std::make_shared<LeaseShared>();
     EngineLink link;
 };
+
+std::shared_ptr<LeaseShared> Etcd::Internal::leaseStateOf(const EtcdKeepAlive &keepAlive)
+{
+    return keepAlive.d_func()->shared;
+}
 
 /*! Constructs a keep-alive for lease \a leaseId, granted with \a ttl on \a client. */
 EtcdKeepAlive::EtcdKeepAlive(EtcdClient *client, qint64 leaseId, seconds ttl, QObject *parent)
@@ -158,7 +165,8 @@ milliseconds EtcdKeepAlive::remainingValidity() const
 }
 
 /*!
-    Starts renewing. The TTL counts from now until the first acknowledgement. Fails with
+    Starts renewing. Until the first acknowledgement the TTL counts from when this client
+    asked for the lease (EtcdClient::grantLease()), or from now for a lease it did not grant. Fails with
     keepAliveFailed() (state Failed) on the next event-loop turn when the client is not
     connected or the lease id or TTL is not positive.
 */
@@ -174,8 +182,9 @@ void EtcdKeepAlive::start()
     if (!d->client || d->leaseId <= 0 || d->ttl.count() <= 0)
         return fail(Etcd::ErrorCode::InvalidArgument, tr("lease id and TTL must be positive"));
     d->link.open(this);
-    d->shared->setDeadline(steady_clock::now() + d->ttl);
-    const bool posted = EtcdClientPrivate::get(d->client)->inEngine(
+    EtcdClientPrivate *c = EtcdClientPrivate::get(d->client);
+    d->shared->setDeadline(c->takeGrant(d->leaseId) + d->ttl - c->leaseSafetyMargin);
+    const bool posted = c->inEngine(
         [id = d->link.id, lease = d->leaseId, ttl = d->ttl, mailbox = d->link.mailbox, observer = d,
             shared = d->shared](
             Engine *e) { e->keepAlives()->add(id, lease, ttl, mailbox, observer, shared); });

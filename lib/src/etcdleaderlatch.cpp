@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
 #include "etcdqt_internal_p.h"
+#include "recipe/recipelayer_p.h"
 #include "recipepaths_p.h"
 
 #include <EtcdQt/etcdleaderlatch.h>
@@ -42,6 +43,9 @@ using namespace std::chrono;
 /*! \fn void EtcdLeaderLatch::relinquished()
     Emitted when this node stopped leading, by close() or by losing the lease ("notLeader").
 */
+/*! \fn void EtcdLeaderLatch::leaderChanged(const QString &leaderId)
+    Emitted when the election's leader changed to \a leaderId (empty: nobody leads).
+*/
 /*! \fn void EtcdLeaderLatch::leadershipLost(const EtcdStatus &reason)
     Emitted, before relinquished(), when leadership was lost for \a reason.
 */
@@ -61,7 +65,7 @@ public:
     bool started = false;
     bool termFailed = false;
 
-    mutable std::mutex mutex; // guards the two below, for await() on other threads
+    mutable std::mutex mutex; // guards the two below, to wake await() on other threads
     std::condition_variable changed;
     bool leading = false;
     bool closed = false;
@@ -122,6 +126,7 @@ EtcdLeaderLatch::EtcdLeaderLatch(EtcdClient *client, const QByteArray &electionP
         Q_EMIT elected();
     });
     connect(s, &EtcdLeaderSelector::leadershipLost, this, &EtcdLeaderLatch::leadershipLost);
+    connect(s, &EtcdLeaderSelector::leaderChanged, this, &EtcdLeaderLatch::leaderChanged);
     connect(s, &EtcdLeaderSelector::relinquished, this, [this, d] {
         d->setLeader(false);
         Q_EMIT leadershipChanged();
@@ -129,11 +134,7 @@ EtcdLeaderLatch::EtcdLeaderLatch(EtcdClient *client, const QByteArray &electionP
     });
     connect(s, &EtcdLeaderSelector::failed, this, [d] { d->termFailed = true; });
     connect(s, &EtcdLeaderSelector::termFinished, this, [d] { d->onTermFinished(); });
-    connect(s, &EtcdRecipe::connectionStateChanged, this,
-        [this](ConnectionState state) { reportConnectionState(state); });
-    connect(s, &EtcdRecipe::errorOccurred, this,
-        [this](const QString &, const EtcdStatus &status) { keepError(status); });
-    connect(s, &EtcdRecipe::closed, this, &EtcdRecipe::closed);
+    RecipeLayer::adopt(this, s);
 }
 
 /*! Closes the latch (see close()). */
@@ -161,14 +162,29 @@ QString EtcdLeaderLatch::clientId() const
 
 /*!
     \property EtcdLeaderLatch::hasLeadership
-    Whether this node leads now. Safe from any thread; advisory: the lease can be lost the
-    next moment, so work that must not run twice goes through guardedTxn().
+    Whether this node leads now, as the client's engine thread decided it (see
+    EtcdLeaderSelector: a lost lease turns it false there, whatever this object's thread is
+    doing; leadershipChanged() follows here). Safe from any thread; advisory: the lease can be
+    lost the next moment, so work that must not run twice goes through guardedTxn().
 */
 bool EtcdLeaderLatch::hasLeadership() const
 {
-    Q_D(const EtcdLeaderLatch);
-    std::lock_guard lock(d->mutex);
-    return d->leading;
+    return d_func()->selector->isLeader();
+}
+
+/*! See EtcdLeaderSelector::remainingValidity(). Safe from any thread. */
+milliseconds EtcdLeaderLatch::remainingValidity() const
+{
+    return d_func()->selector->remainingValidity();
+}
+
+/*!
+    \property EtcdLeaderLatch::leader
+    The election's leader as this latch last saw it; see EtcdLeaderSelector::leader.
+*/
+QString EtcdLeaderLatch::leader() const
+{
+    return d_func()->selector->leader();
 }
 
 /*! \property EtcdLeaderLatch::fencingToken See EtcdLeaderSelector::fencingToken. */
@@ -210,7 +226,8 @@ bool EtcdLeaderLatch::await(milliseconds timeout)
     }
     std::unique_lock lock(d->mutex);
     d->changed.wait_for(lock, timeout, [d] { return d->leading || d->closed; });
-    return d->leading && !d->closed;
+    return !d->closed && d->selector->isLeader(); // the engine's word, not this thread's
+
 }
 
 /*! Joins the election. One-shot: returns false (and records why) on a second call or after close().

@@ -3,6 +3,7 @@
 #include "etcdleaderselector_p.h"
 #include "etcdqt_internal_p.h"
 #include "leaseops_p.h"
+#include "recipe/guardedcommit_p.h"
 #include "recipereplies_p.h"
 
 #include <EtcdQt/etcdclient.h>
@@ -47,14 +48,22 @@ using namespace std::chrono;
     application that reacts to elected() and leadershipLost() and reads isLeader.
 
     \section1 Losing the lease
-    Leadership is never healed: when etcd says the lease or the key is gone (the keep-alive
-    stops being acknowledged for a TTL, the lease is revoked, the key is deleted or taken),
-    isLeader turns false at once, waitUntilFinished() and waitOnLeadershipComplete() are
-    released, connectionState moves to Lost, the reason is kept in errors(), leadershipLost()
-    is emitted, and the body's stop is requested unless
-    EtcdLeaderSelectorOptions::interruptOnLeaseLoss is false. The relinquish callback runs
-    when the body returns. Leadership is also re-read after every reconnect and the selector
-    steps down when the key is no longer this term's.
+    Leadership is never healed. Whether it still holds is decided in the client's engine
+    thread, not in this object's: at the first of etcd's word (a keep-alive answered with TTL
+    0, the LEADER key deleted or taken) and the lease's local deadline (remainingValidity()
+    reaching zero: a keep-alive unacknowledged for a TTL, measured from when the renewal was
+    sent), and in that thread, isLeader() and remainingValidity() read as over,
+    waitUntilFinished() is released and the body's stop is requested (unless
+    EtcdLeaderSelectorOptions::interruptOnLeaseLoss is false). A busy owner thread (a modal
+    dialog, a slow slot) cannot make that late. The signals follow in this object's thread,
+    once each, in this order: connectionStateChanged() to Lost, leaseLost() (when the lease
+    is what was lost), leadershipLost(), stateChanged(), then relinquished() and
+    termFinished() once the body returned and the relinquish callback ran. Leadership is also
+    re-read after every reconnect and the selector steps down when the key is no longer this
+    term's.
+
+    leaderChanged() reports every change of the election's leader this selector's watch sees
+    (its own terms included; an empty id while nobody leads), in revision order.
 
     \section1 Fencing
     A leader that was paused or partitioned keeps running for up to a TTL after etcd promoted
@@ -71,6 +80,10 @@ using namespace std::chrono;
 */
 /*! \fn void EtcdLeaderSelector::leadershipLost(const EtcdStatus &reason)
     Emitted when leadership was lost for \a reason before the term ended by itself.
+*/
+/*! \fn void EtcdLeaderSelector::leaderChanged(const QString &leaderId)
+    Emitted when the election's leader changed to \a leaderId (empty: nobody leads), as this
+    selector's watch on LEADER saw it while a term ran.
 */
 /*! \fn void EtcdLeaderSelector::relinquished()
     Emitted when a term that led has ended, however it ended, after the relinquish callback.
@@ -174,6 +187,27 @@ EtcdFencingToken EtcdLeaderSelector::fencingToken() const
     return d_func()->sync->fencingToken();
 }
 
+/*!
+    The time this node may still count on its leadership: until the term's lease deadline
+    (the renewal etcd last answered was sent that long ago, less the TTL and the client's
+    safety margin). Zero when not leading. Safe from any thread; check it before a side
+    effect that no fencing token can guard.
+*/
+milliseconds EtcdLeaderSelector::remainingValidity() const
+{
+    return d_func()->sync->remainingValidity();
+}
+
+/*!
+    \property EtcdLeaderSelector::leader
+    The election's leader as this selector last saw it while a term ran (its id, without the
+    token suffix); empty while nobody leads, and before the first term.
+*/
+QString EtcdLeaderSelector::leader() const
+{
+    return d_func()->leaderSeen;
+}
+
 /*! How many terms this selector won, ended, and ended by stepping down. */
 EtcdElectionCounters EtcdLeaderSelector::counters() const
 {
@@ -193,61 +227,21 @@ EtcdTxnReply *EtcdLeaderSelector::guardedTxn(const EtcdTxn &txn)
     For the body (or any thread but this object's): sends \a txn guarded by the fencing token
     as it is now, and waits at most \a timeout for etcd's answer. Returns true when it
     committed. Otherwise \a status (when given) says why: the term is over
-    (FailedPrecondition), etcd refused or could not be reached, or no answer came in time
-    (DeadlineExceeded; the write may still commit, but only while the term holds). Refused,
-    returning false, in this object's thread, whose events the answer needs.
+    (FailedPrecondition: at once, without a round trip, once the engine decided the term's
+    lease is gone), etcd refused or could not be reached, or no answer came in time
+    (DeadlineExceeded; the write may still commit, but only while the term holds). The
+    transaction goes out and is answered in the client's engine thread, so a busy owner
+    thread delays neither. Refused, returning false, in this object's thread.
 */
 bool EtcdLeaderSelector::commitGuarded(const EtcdTxn &txn, milliseconds timeout, EtcdStatus *status)
 {
-    struct Outcome
-    {
-        std::mutex mutex;
-        std::condition_variable answered;
-        std::optional<EtcdStatus> status;
-        bool committed = false;
-    };
-    const auto report = [status](const EtcdStatus &s) {
-        if (status)
-            *status = s;
-    };
-    if (QThread::currentThread() == thread()) {
-        qCWarning(lcEtcdRecipe, "commitGuarded() called in the selector's own thread; refused");
-        report(EtcdStatus(Etcd::ErrorCode::WrongThread, tr("called in the selector's own thread")));
+    Q_D(EtcdLeaderSelector);
+    if (refuseOwnThread(this, "EtcdLeaderSelector::commitGuarded()", status))
         return false;
-    }
-    auto outcome = std::make_shared<Outcome>();
-    const auto answer = [outcome](const EtcdStatus &s, bool committed) {
-        {
-            std::lock_guard lock(outcome->mutex);
-            outcome->status = s;
-            outcome->committed = committed;
-        }
-        outcome->answered.notify_all();
-    };
-    const EtcdFencingToken token = fencingToken(); // the caller's term, not a later one
-    QMetaObject::invokeMethod(
-        this,
-        [this, token, txn, answer] {
-            EtcdTxnReply *reply = client() ? client()->txn(token.guard(txn)) : nullptr;
-            if (!reply)
-                return answer(EtcdStatus(Etcd::ErrorCode::NotConnected, tr("no client")), false);
-            connect(reply, &EtcdReply::finished, this, [reply, answer](const EtcdStatus &s) {
-                answer(s.isOk() && !reply->succeeded()
-                        ? EtcdStatus(Etcd::ErrorCode::FailedPrecondition, tr("the term is over"))
-                        : s,
-                    s.isOk() && reply->succeeded());
-            });
-        },
-        Qt::QueuedConnection);
-    std::unique_lock lock(outcome->mutex);
-    if (!outcome->answered.wait_for(lock, timeout, [&] { return outcome->status.has_value(); })) {
-        report(EtcdStatus(Etcd::ErrorCode::DeadlineExceeded, tr("no answer in time")));
-        return false;
-    }
-    report(*outcome->status);
-    return outcome->committed;
+    // The caller's term, not a later one; sent from here, answered in the engine thread.
+    return commitGuardedFromWorker(d->door, d->sync->isLeader(), fencingToken(), txn, timeout,
+        status, tr("the term is over"));
 }
-
 
 /*!
     Blocks a worker thread until this term is in the running (true) or ended without

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "participantqueue_p.h"
+#include "recipe/guardedcommit_p.h"
 #include "termsync_p.h"
 
 #include <EtcdQt/etcdkeepalive.h>
@@ -54,6 +55,7 @@ public:
     void onWatchActive();
     bool announceStarted();
     void onEvents(const QList<EtcdWatchEvent> &events);
+    bool seeLeader(const QString &id);
     void revalidate(bool resync);
     void becomeLeader();
     void runBody();
@@ -62,6 +64,7 @@ public:
     void casParticipant(qint64 lease, int attemptsLeft, std::function<void(bool)> done);
 
     void stepDown(const EtcdStatus &reason);
+    void stepDownForKey(const EtcdStatus &reason);
     void endTerm(End how, const EtcdStatus &reason);
     void finishTerm();
     void releaseParticipation(quint64 forTerm);
@@ -81,6 +84,8 @@ public:
     QByteArray token; // this term's LEADER value, "<clientId>:<7 random>"
     EtcdFencingToken fencing; // set once won
     bool ledThisTerm = false;
+    bool leaseGone = false; // this term's leadership lease was lost (leaseLost() emitted)
+    bool confirmingLoss = false; // the key went: asking etcd whether the lease went too
     bool granting = false;
     bool campaigning = false; // a compare-and-set is in flight
     bool campaignAgain = false; // a DELETE came while it was
@@ -103,5 +108,7 @@ public:
     bool bodyRunning = false;
     bool relinquishRan = false; // the body's thread ran it already
     std::shared_ptr<Etcd::Internal::TermSync> sync;
+    std::shared_ptr<Etcd::Internal::WorkerDoor> door; // commitGuarded() from workers
+    QString leaderSeen; // the leader as the LEADER watch last saw it
     EtcdElectionCounters counters;
 };

@@ -212,6 +212,17 @@ EtcdFencingToken EtcdMutex::fencingToken() const
 }
 
 /*!
+    The time the calling thread's hold may still be counted on: until its lease's deadline
+    (when the renewal etcd last answered was sent, plus the TTL, less the client's safety
+    margin). Zero when this thread holds nothing or the hold is lost. Any thread: check it
+    before a side effect that no fencing token can guard.
+*/
+milliseconds EtcdMutex::remainingValidity() const
+{
+    return d_func()->sync->remainingValidity(fencingToken());
+}
+
+/*!
     In this object's thread: sends \a txn guarded by fencingToken(), so it commits
     (succeeded() is true) only while this thread's hold still owns the lock key.
 */

@@ -292,6 +292,15 @@ EtcdFencingToken EtcdReadWriteLock::fencingToken() const
     return write.isValid() ? write : d->reads->token(std::this_thread::get_id());
 }
 
+/*! See EtcdMutex::remainingValidity(): the calling thread's write or read hold. Any thread. */
+milliseconds EtcdReadWriteLock::remainingValidity() const
+{
+    const auto *d = d_func();
+    const EtcdFencingToken write = d->writes->token(std::this_thread::get_id());
+    return write.isValid() ? d->writes->remainingValidity(write)
+                           : d->reads->remainingValidity(d->reads->token(std::this_thread::get_id()));
+}
+
 /*!
     In this object's thread: sends \a txn guarded by fencingToken(), so it commits only
     while this thread's hold still owns its key.

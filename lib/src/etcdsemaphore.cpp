@@ -225,6 +225,12 @@ EtcdFencingToken EtcdSemaphore::fencingToken() const
     return d_func()->sync->latestToken();
 }
 
+/*! See EtcdMutex::remainingValidity(): the most recent live permit's. Any thread. */
+milliseconds EtcdSemaphore::remainingValidity() const
+{
+    return d_func()->sync->remainingValidity(fencingToken());
+}
+
 /*!
     In this object's thread: sends \a txn guarded by fencingToken(), so it commits only
     while that permit's key still exists.

@@ -132,7 +132,13 @@ public:
     EtcdWatch::ResyncMode resyncMode = EtcdWatch::ResyncMode::ResumeAtCompaction;
     qint64 nextRevision = 0;
     EngineLink link;
+    WatchGuard guard;
 };
+
+void Etcd::Internal::setWatchGuard(EtcdWatch &watch, WatchGuard guard)
+{
+    watch.d_func()->guard = std::move(guard);
+}
 
 WatchSpec EtcdWatchPrivate::spec() const
 {
@@ -147,6 +153,7 @@ WatchSpec EtcdWatchPrivate::spec() const
     s.request.noPut = options.noPut;
     s.request.noDelete = options.noDelete;
     s.awaitResync = resyncMode == EtcdWatch::ResyncMode::AwaitResync;
+    s.guard = guard;
     return s;
 }
 

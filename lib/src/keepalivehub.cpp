@@ -16,6 +16,45 @@ QString message(const char *text)
 }
 } // namespace
 
+void LeaseShared::onLoss(LossHook hook)
+{
+    std::unique_lock lock(m_mutex);
+    if (!m_lost) {
+        m_hooks.push_back(std::move(hook));
+        return;
+    }
+    const EtcdStatus why = m_why;
+    lock.unlock();
+    hook(why);
+}
+
+void LeaseShared::lose(const EtcdStatus &why)
+{
+    std::vector<LossHook> hooks;
+    {
+        std::lock_guard lock(m_mutex);
+        if (std::exchange(m_lost, true))
+            return;
+        m_why = why;
+        hooks.swap(m_hooks);
+        setDeadline(Clock::now());
+    }
+    for (const LossHook &hook : hooks)
+        hook(why);
+}
+
+bool LeaseShared::isLost() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_lost;
+}
+
+void AckRouter::sending(qint64 leaseId, SteadyTime at)
+{
+    std::lock_guard lock(mutex);
+    sent[leaseId].push_back(at);
+}
+
 bool AckRouter::apply(quint64 gen, const KeepAliveAck &ack)
 {
     const auto now = Clock::now();
@@ -23,24 +62,35 @@ bool AckRouter::apply(quint64 gen, const KeepAliveAck &ack)
     std::lock_guard lock(mutex);
     if (gen != generation)
         return true;
+    std::optional<SteadyTime> sentAt;
+    if (auto it = sent.find(ack.leaseId); it != sent.end() && !it->second.empty()) {
+        sentAt = it->second.front();
+        it->second.pop_front();
+        if (it->second.empty())
+            sent.erase(it);
+    }
     if (ack.ttl <= 0)
         return false;
+    if (!sentAt)
+        return true; // answers nothing we sent on this stream: it proves nothing about now
+    const SteadyTime deadline = *sentAt + seconds(ack.ttl) - margin;
     auto [first, last] = byLease.equal_range(ack.leaseId);
     for (auto it = first; it != last; ++it) {
         KeepAliveRoute &r = *it->second;
         r.ttlMs.store(ack.ttl * 1000);
-        r.shared->setDeadline(now + seconds(ack.ttl));
+        r.shared->setDeadline(deadline);
         if (std::exchange(r.suspended, false) || r.shared->wantsRenewals.load())
             r.mailbox->post([o = r.observer, ttl = ack.ttl, now] { o->leaseRenewed(ttl, now); });
     }
     return true;
 }
 
-KeepAliveHub::KeepAliveHub(
-    Transport &transport, const EtcdRetryPolicy &recovery, milliseconds liveness, QObject *parent)
+KeepAliveHub::KeepAliveHub(Transport &transport, const EtcdRetryPolicy &recovery,
+    milliseconds liveness, milliseconds safetyMargin, QObject *parent)
     : QObject(parent), m_transport(transport), m_recovery(recovery), m_liveness(liveness),
       m_self(std::make_shared<Mailbox>(this)), m_timer(this), m_reconnect(this)
 {
+    m_router->margin = safetyMargin;
     m_timer.setSingleShot(true);
     m_timer.setTimerType(Qt::PreciseTimer);
     connect(&m_timer, &QTimer::timeout, this, &KeepAliveHub::onTimer);
@@ -61,8 +111,10 @@ KeepAliveHub::~KeepAliveHub()
         m_router->byLease.clear();
     }
     const EtcdStatus gone(Etcd::ErrorCode::Cancelled, message("client disconnected"));
-    for (auto &[id, e] : m_entries)
+    for (auto &[id, e] : m_entries) {
+        e.route->shared->lose(gone); // nobody renews it any more: whatever it held is over
         tell(e, [gone](KeepAliveObserver *o) { o->leaseAbandoned(gone); });
+    }
     if (m_stream)
         m_stream->cancel();
 }
@@ -76,8 +128,6 @@ void KeepAliveHub::tell(Entry &e, F &&f)
 void KeepAliveHub::add(quint64 id, qint64 leaseId, seconds ttl, MailboxPtr mailbox,
     KeepAliveObserver *observer, std::shared_ptr<LeaseShared> shared)
 {
-    // Counted from now: the caller granted the lease at most a moment ago.
-    shared->setDeadline(Clock::now() + ttl);
     auto route = std::make_shared<KeepAliveRoute>(
         leaseId, ttl, std::move(mailbox), observer, std::move(shared));
     {
@@ -115,6 +165,7 @@ void KeepAliveHub::ensureStream()
     {
         std::lock_guard lock(m_router->mutex);
         m_router->generation = gen;
+        m_router->sent.clear(); // renewals sent on an earlier stream are never answered
     }
     StreamCallbacks<KeepAliveAck> cb;
     cb.mailbox = m_self;
@@ -169,8 +220,8 @@ void KeepAliveHub::suspendAll(const EtcdStatus &reason)
     }
 }
 
-// A third of the TTL after the last acknowledgement; without one since the last renewal, a
-// third of the TTL (at least 500 ms) after that renewal.
+// A third of the TTL after the renewal last acknowledged; without an acknowledgement since the
+// last renewal, a third of the TTL (at least 500 ms) after that renewal.
 SteadyTime KeepAliveHub::renewAt(const Entry &e) const
 {
     if (e.renewNow)
@@ -192,6 +243,7 @@ void KeepAliveHub::onTimer()
         if (now >= e.route->shared->deadline()) {
             expired.push_back(id);
         } else if (m_stream && now + e.route->ttl() / 24 >= renewAt(e)) {
+            m_router->sending(e.route->leaseId, now); // before the write: its ack may be quick
             m_stream->renew(e.route->leaseId);
             e.lastSent = now;
             e.renewNow = false;
@@ -227,7 +279,7 @@ void KeepAliveHub::expire(quint64 id, const EtcdStatus &reason)
         return;
     Entry gone = it->second;
     remove(id); // unrouted first: no ack can renew it between here and the owner
-    gone.route->shared->setDeadline(Clock::now());
+    gone.route->shared->lose(reason); // ownership ends here, whatever the owner thread does
     tell(gone, [reason](KeepAliveObserver *o) { o->leaseExpired(reason); });
 }
 

@@ -10,25 +10,56 @@
 
 #include <atomic>
 #include <chrono>
+#include <deque>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <unordered_map>
+
+class EtcdKeepAlive;
 
 namespace Etcd::Internal {
 
 using SteadyTime = std::chrono::steady_clock::time_point;
 
-// Shared by one EtcdKeepAlive and the hub: the deadline, readable at any time without a
-// message, and whether anyone listens to every renewal. Without a listener a renewal does not
-// wake the owner's thread at all (1,000 leases renew ~500 times a second).
+// Shared by one EtcdKeepAlive, the hub and the recipe that owns something through the lease:
+// the deadline, readable at any time without a message; whether anyone listens to every
+// renewal (without a listener a renewal does not wake the owner's thread at all: 1,000 leases
+// renew ~500 times a second); and what ends with the lease. The deadline is measured from when
+// the renewal (or grant) that etcd answered was *sent*, plus the TTL etcd answered, minus the
+// client's safety margin: measured from the answer's arrival it would outrun etcd's own
+// deadline whenever answers are slow.
 struct LeaseShared
 {
+    using LossHook = std::function<void(const EtcdStatus &why)>;
+
     std::atomic<qint64> deadlineNs {0}; // steady_clock, since its epoch
     std::atomic<bool> wantsRenewals {false};
 
     void setDeadline(SteadyTime t) { deadlineNs.store(t.time_since_epoch().count()); }
     SteadyTime deadline() const { return SteadyTime(SteadyTime::duration(deadlineNs.load())); }
+    [[nodiscard]] bool isValid() const { return std::chrono::steady_clock::now() < deadline(); }
+
+    // Ownership that ends with the lease registers here. The hooks run once, in the thread
+    // that decides the lease is gone (the engine's: an answer of TTL 0, its deadline, the
+    // client going away), before the owner thread hears of it, so a busy owner thread cannot
+    // make a loss late. A hook added after the loss runs at once. Hooks must be short: they
+    // flip views, request stops and wake waiters, nothing more.
+    void onLoss(LossHook hook);
+    // Ends the lease here and now (deadline passed) and runs the hooks; later calls do nothing.
+    void lose(const EtcdStatus &why);
+    [[nodiscard]] bool isLost() const;
+
+private:
+    mutable std::mutex m_mutex;
+    std::vector<LossHook> m_hooks;
+    bool m_lost = false;
+    EtcdStatus m_why;
 };
+
+// The state `keepAlive` shares with the hub: its deadline, and where ownership that ends with
+// the lease registers (LeaseShared::onLoss).
+std::shared_ptr<LeaseShared> leaseStateOf(const EtcdKeepAlive &keepAlive);
 
 // What the hub tells one EtcdKeepAlive; called in its thread through its mailbox.
 class KeepAliveObserver
@@ -72,9 +103,16 @@ public:
     bool apply(quint64 generation, const KeepAliveAck &ack);
     SteadyTime lastAck() const { return SteadyTime(SteadyTime::duration(m_lastAckNs.load())); }
 
+    // Engine thread, right before a renewal of `leaseId` is written.
+    void sending(qint64 leaseId, SteadyTime at);
+
     std::mutex mutex;
-    quint64 generation = 0;
+    quint64 generation = 0; // a new stream clears `sent`
     std::unordered_multimap<qint64, KeepAliveRoutePtr> byLease;
+    // Per lease, when each renewal not yet answered was sent: etcd answers a stream's
+    // renewals in order, so an acknowledgement answers the oldest.
+    std::unordered_map<qint64, std::deque<SteadyTime>> sent;
+    std::chrono::milliseconds margin {0}; // subtracted from every deadline
 
 private:
     std::atomic<qint64> m_lastAckNs {0};
@@ -90,9 +128,11 @@ class KeepAliveHub : public QObject
     Q_OBJECT
 public:
     KeepAliveHub(Transport &transport, const EtcdRetryPolicy &recovery,
-        std::chrono::milliseconds liveness, QObject *parent);
+        std::chrono::milliseconds liveness, std::chrono::milliseconds safetyMargin,
+        QObject *parent);
     ~KeepAliveHub() override;
 
+    // The lease's deadline in `shared` is the caller's (from its grant); renewal starts now.
     void add(quint64 id, qint64 leaseId, std::chrono::seconds ttl, MailboxPtr mailbox,
         KeepAliveObserver *observer, std::shared_ptr<LeaseShared> shared);
     void remove(quint64 id);

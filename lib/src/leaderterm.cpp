@@ -3,6 +3,8 @@
 // The term machinery of EtcdLeaderSelector (see etcdleaderselector_p.h for its shape).
 #include "etcdleaderselector_p.h"
 #include "etcdqt_internal_p.h"
+#include "keepalivehub_p.h"
+#include "recipe/recipelayer_p.h"
 #include "leaseops_p.h"
 #include "participantqueue_p.h"
 #include "recipepaths_p.h"
@@ -32,7 +34,7 @@ EtcdStatus lostStatus(const QString &message)
 EtcdLeaderSelectorPrivate::EtcdLeaderSelectorPrivate(
     EtcdLeaderSelector *q, const QByteArray &p, const EtcdLeaderSelectorOptions &o)
     : q_ptr(q), path(p), leaderKey(RecipePaths::leaderKey(p)), options(o),
-      sync(std::make_shared<TermSync>())
+      sync(std::make_shared<TermSync>()), door(workerDoorOf(q->client()))
 {
     clientId = options.clientId.isEmpty()
         ? QStringLiteral("LeaderSelector:") + QString::fromLatin1(RecipePaths::randomId(7))
@@ -60,6 +62,7 @@ void EtcdLeaderSelectorPrivate::beginTerm()
     token = RecipePaths::uniqueToken(clientId);
     fencing = {};
     ledThisTerm = campaignAgain = startedThisTerm = resyncPending = watchLive = false;
+    leaseGone = confirmingLoss = false;
     relinquishRan = false;
     retryDelayMs = 0;
     lastDelete = 0;
@@ -109,27 +112,34 @@ void EtcdLeaderSelectorPrivate::onGranted(quint64 forTerm, const EtcdStatus &sta
 void EtcdLeaderSelectorPrivate::keepLeaseAlive()
 {
     Q_Q(EtcdLeaderSelector);
-    keepAlive = std::make_unique<EtcdKeepAlive>(q->client(), leaseId, options.ttl);
-    EtcdKeepAlive *k = keepAlive.get();
-    QObject::connect(k, &EtcdKeepAlive::suspended, q,
-        [q] { q->reportConnectionState(EtcdRecipe::ConnectionState::Suspended); });
-    QObject::connect(k, &EtcdKeepAlive::resumed, q, [this, q] {
-        q->reportConnectionState(EtcdRecipe::ConnectionState::Reconnected);
-        revalidate(false);
-    });
-    QObject::connect(k, &EtcdKeepAlive::keepAliveFailed, q,
-        [this](const EtcdStatus &why) { onLeaseFailed(why); });
-    k->start();
+    KeepAliveFollower follow;
+    follow.resumed = [this] { revalidate(false); };
+    follow.failed = [this](const EtcdStatus &why) { onLeaseFailed(why); };
+    // The engine ends the leadership the moment it decides the lease is gone; the signals
+    // follow when this thread gets to `failed`.
+    follow.lost = [weak = std::weak_ptr(sync), lease = leaseId](const EtcdStatus &why) {
+        if (const auto s = weak.lock())
+            s->loseLease(lease, why);
+    };
+    keepAlive = RecipeLayer::followKeepAlive(q, leaseId, options.ttl, std::move(follow));
 }
 
 // Leadership is never healed: etcd has already deleted the key and may have a successor.
 // A candidate's lease is only its ticket, so a fresh one is fine.
 void EtcdLeaderSelectorPrivate::onLeaseFailed(const EtcdStatus &reason)
 {
+    Q_Q(EtcdLeaderSelector);
     keepAlive.reset();
     leaseId = -1;
-    if (state == State::Leading)
+    if (state == State::Leading) {
+        leaseGone = true;
         return stepDown(reason);
+    }
+    if (state == State::Relinquishing && ledThisTerm && !leaseGone) {
+        leaseGone = true; // the key's deletion was heard first: the lease went with it
+        Q_EMIT q->leaseLost(reason);
+        return;
+    }
     if (state != State::Campaigning)
         return;
     grant();
@@ -174,6 +184,8 @@ void EtcdLeaderSelectorPrivate::onCampaigned(
     if (!reply->succeeded() && !reply->results().isEmpty()) {
         const auto held = reply->results().constFirst().keyValues;
         holder = held.isEmpty() ? QString() : RecipePaths::stripUniqueSuffix(held.first().value);
+        if (!holder.isEmpty() && !seeLeader(holder))
+            return;
     }
     if (reply->succeeded() && lastDelete > reply->revision())
         return campaign(); // won, but the watch already saw that key deleted: not ours
@@ -209,30 +221,20 @@ void EtcdLeaderSelectorPrivate::retry()
 void EtcdLeaderSelectorPrivate::watchLeader()
 {
     Q_Q(EtcdLeaderSelector);
-    watch = std::make_unique<EtcdWatch>(q->client(), leaderKey);
-    watch->setResyncMode(EtcdWatch::ResyncMode::AwaitResync);
-    EtcdWatch *w = watch.get();
-    QObject::connect(w, &EtcdWatch::eventsReceived, q,
-        [this](const QList<EtcdWatchEvent> &events) { onEvents(events); });
-    QObject::connect(w, &EtcdWatch::stateChanged, q, [this](EtcdWatch::State s) {
-        if (s == EtcdWatch::State::Active)
-            onWatchActive();
-    });
-    QObject::connect(w, &EtcdWatch::suspended, q,
-        [q] { q->reportConnectionState(EtcdRecipe::ConnectionState::Suspended); });
-    QObject::connect(w, &EtcdWatch::resubscribed, q, [this, q] {
-        q->reportConnectionState(EtcdRecipe::ConnectionState::Reconnected);
-        revalidate(false);
-    });
-    QObject::connect(w, &EtcdWatch::resyncRequested, q, [this, q] {
-        q->reportConnectionState(EtcdRecipe::ConnectionState::Reconnected);
-        revalidate(true);
-    });
-    QObject::connect(w, &EtcdWatch::failed, q, [this](const EtcdStatus &why) {
+    WatchFollower follow;
+    follow.events = [this](const QList<EtcdWatchEvent> &events) { onEvents(events); };
+    follow.active = [this] { onWatchActive(); };
+    follow.reconnected = [this](bool resync) { revalidate(resync); };
+    follow.failed = [this](const EtcdStatus &why) {
         watch.release()->deleteLater(); // we are inside its signal
         endTerm(state == State::Leading ? End::SteppedDown : End::Failed, why);
-    });
-    w->start();
+    };
+    follow.guard = [weak = std::weak_ptr(sync)](const QList<EtcdWatchEvent> &events) {
+        if (const auto s = weak.lock())
+            s->seeKeyEvents(events); // a deleted or taken key ends leadership in the engine
+    };
+    watch = RecipeLayer::followWatch(
+        q, leaderKey, {}, EtcdWatch::ResyncMode::AwaitResync, std::move(follow));
 }
 
 void EtcdLeaderSelectorPrivate::onWatchActive()
@@ -257,15 +259,31 @@ bool EtcdLeaderSelectorPrivate::announceStarted()
     return guard && state == State::Campaigning;
 }
 
+// Returns false when a handler ended the term or destroyed the selector.
+bool EtcdLeaderSelectorPrivate::seeLeader(const QString &id)
+{
+    Q_Q(EtcdLeaderSelector);
+    if (leaderSeen == id)
+        return true;
+    leaderSeen = id;
+    const quint64 forTerm = term;
+    QPointer<EtcdLeaderSelector> guard(q);
+    Q_EMIT q->leaderChanged(id);
+    return guard && forTerm == term;
+}
+
 void EtcdLeaderSelectorPrivate::onEvents(const QList<EtcdWatchEvent> &events)
 {
     for (const EtcdWatchEvent &e : events) {
         const bool deleted = e.type == EtcdWatchEvent::Type::Delete;
+        if (!seeLeader(deleted ? QString() : RecipePaths::stripUniqueSuffix(e.keyValue.value)))
+            return;
         if (state == State::Leading && e.revision > fencing.revision) {
             if (deleted)
-                return stepDown(lostStatus(EtcdLeaderSelector::tr("the leader key was deleted")));
+                return stepDownForKey(
+                    lostStatus(EtcdLeaderSelector::tr("the leader key was deleted")));
             if (e.keyValue.value != token)
-                return stepDown(
+                return stepDownForKey(
                     lostStatus(EtcdLeaderSelector::tr("another node holds the leader key")));
         } else if (state == State::Campaigning && deleted) {
             lastDelete = e.revision;
@@ -325,13 +343,16 @@ void EtcdLeaderSelectorPrivate::becomeLeader()
     Q_Q(EtcdLeaderSelector);
     ledThisTerm = true;
     ++counters.acquired;
-    sync->markLeader(fencing);
+    sync->markLeader(fencing, keepAlive ? leaseStateOf(*keepAlive) : nullptr, token);
     qCDebug(lcEtcdRecipe).noquote() << clientId << "leads" << path << "token" << fencing.revision;
     if (!setState(State::Leading))
         return;
     if (body)
         runBody();
+    QPointer<EtcdLeaderSelector> guard(q);
     Q_EMIT q->elected();
+    if (guard)
+        seeLeader(clientId);
 }
 
 void EtcdLeaderSelectorPrivate::runBody()
@@ -360,6 +381,7 @@ void EtcdLeaderSelectorPrivate::runBody()
                 q, [q, forTerm, threw] { q->d_func()->onBodyReturned(forTerm, threw); },
                 Qt::QueuedConnection);
         });
+    sync->setBody(bodyThread.get_stop_source(), options.interruptOnLeaseLoss);
 }
 
 void EtcdLeaderSelectorPrivate::onBodyReturned(quint64 forTerm, const QString &threw)
@@ -374,10 +396,40 @@ void EtcdLeaderSelectorPrivate::onBodyReturned(quint64 forTerm, const QString &t
         q->recordError(EtcdStatus(Etcd::ErrorCode::Aborted,
             EtcdLeaderSelector::tr("takeLeadership threw: %1").arg(threw)));
     relinquishRan = true; // on the body's thread, right after it returned
-    if (state == State::Leading)
+    if (state == State::Leading && confirmingLoss)
+        return; // the key went; the answer about its lease ends the term
+    if (state == State::Leading) {
+        // A body that returned because the engine ended its leadership did not resign: the
+        // loss is reported as such, even when this thread hears of the return first.
+        if (const auto loss = sync->engineLoss()) {
+            if (loss->cause == TermSync::Loss::Key)
+                return stepDownForKey(
+                    lostStatus(EtcdLeaderSelector::tr("the leader key was deleted or taken")));
+            leaseGone = true;
+            return stepDown(loss->why);
+        }
         return endTerm(End::Resigned, {});
+    }
     if (state == State::Relinquishing)
         finishTerm();
+}
+
+// The engine has ended the leadership already (TermSync::seeKeyEvents); the signals say
+// whether the lease went with the key, so they read the same whichever etcd reported first.
+void EtcdLeaderSelectorPrivate::stepDownForKey(const EtcdStatus &reason)
+{
+    Q_Q(EtcdLeaderSelector);
+    if (std::exchange(confirmingLoss, true))
+        return;
+    const quint64 forTerm = term;
+    RecipeLayer::askWhetherLeaseIsGone(q, leaseId, [this, forTerm, reason](bool gone) {
+        if (forTerm != term)
+            return;
+        confirmingLoss = false;
+        leaseGone = leaseGone || gone;
+        stepDown(gone ? lostStatus(EtcdLeaderSelector::tr("the leadership lease is gone"))
+                      : reason);
+    });
 }
 
 void EtcdLeaderSelectorPrivate::stepDown(const EtcdStatus &reason)
@@ -410,6 +462,8 @@ void EtcdLeaderSelectorPrivate::endTerm(End how, const EtcdStatus &reason)
         q->reportConnectionState(EtcdRecipe::ConnectionState::Lost);
         if (guard)
             q->keepError(reason);
+        if (guard && leaseGone)
+            Q_EMIT q->leaseLost(reason);
         if (guard)
             Q_EMIT q->leadershipLost(reason);
     } else if (how == End::Failed) {

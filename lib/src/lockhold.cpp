@@ -97,33 +97,9 @@ bool LockQueue::countOnly(const QByteArray &prefix, std::function<bool(qint64)> 
 bool LockQueue::commitGuarded(const EtcdFencingToken &token, const EtcdTxn &txn,
     milliseconds timeout, EtcdStatus *status) const
 {
-    using Outcome = std::pair<EtcdStatus, bool>;
-    EtcdRecipe *recipe = q;
-    const EtcdTxn guarded = token.guard(txn);
-    const std::optional<Outcome> outcome = callInThreadOf<Outcome>(recipe, timeout,
-        Outcome {EtcdStatus(Etcd::ErrorCode::Cancelled, EtcdRecipe::tr("the lock was destroyed")),
-            false},
-        [recipe, guarded](Answer<Outcome> answer) {
-            EtcdTxnReply *reply = recipe->client() ? recipe->client()->txn(guarded) : nullptr;
-            if (!reply)
-                return answer(
-                    {EtcdStatus(Etcd::ErrorCode::NotConnected, EtcdRecipe::tr("no client")),
-                        false});
-            QObject::connect(
-                reply, &EtcdReply::finished, recipe, [reply, answer](const EtcdStatus &s) {
-                    const bool committed = s.isOk() && reply->succeeded();
-                    answer({s.isOk() && !committed ? EtcdStatus(Etcd::ErrorCode::FailedPrecondition,
-                                EtcdRecipe::tr("the hold is over"))
-                                                   : s,
-                        committed});
-                });
-        });
-    const EtcdStatus result = outcome
-        ? outcome->first
-        : EtcdStatus(Etcd::ErrorCode::DeadlineExceeded, EtcdRecipe::tr("no answer in time"));
-    if (status)
-        *status = result;
-    return outcome && outcome->second;
+    // `token` is the caller's hold as the engine last decided it: null once that hold is lost.
+    return commitGuardedFromWorker(
+        door, token.isValid(), token, txn, timeout, status, EtcdRecipe::tr("the hold is over"));
 }
 
 void LockQueue::recordErrorOf(const EtcdStatus &status)
@@ -259,7 +235,9 @@ void LockQueue::onReleased(quint64 id, qint64 deleted, const EtcdStatus &status)
     answer(wasOurs);
 }
 
-void LockQueue::loseHold(Acquisition &a, const EtcdStatus &why)
+// The engine thread has dispossessed a hold whose lease went already (HoldBook::loseLease):
+// here the owner thread catches up, and the signals follow in order.
+void LockQueue::loseHold(Acquisition &a, const EtcdStatus &why, Cause cause)
 {
     if (a.phase != Phase::Held)
         return;
@@ -275,6 +253,8 @@ void LockQueue::loseHold(Acquisition &a, const EtcdStatus &why)
         q->keepError(why);
     if (guard && interruptOnLoss && holder && !fromOwner)
         holder->requestInterruption();
+    if (guard && cause == Cause::Lease)
+        Q_EMIT q->leaseLost(why);
     if (guard)
         onLost(side, why);
 }

@@ -4,6 +4,7 @@
 #include "etcdqt_internal_p.h"
 #include "leaseops_p.h"
 #include "lockqueue_p.h"
+#include "recipe/recipelayer_p.h"
 #include "recipepaths_p.h"
 
 #include <EtcdQt/etcdclient.h>
@@ -42,7 +43,8 @@ void LockQueue::dropKeepAlive(std::unique_ptr<EtcdKeepAlive> &k)
 
 LockQueue::LockQueue(EtcdRecipe *q, LockLayout l, seconds t, bool interrupt,
     std::array<std::shared_ptr<HoldBook>, 2> b)
-    : ttl(t), interruptOnLoss(interrupt), layout(std::move(l)), q(q), books(std::move(b))
+    : ttl(t), interruptOnLoss(interrupt), layout(std::move(l)), q(q), books(std::move(b)),
+      door(workerDoorOf(q->client()))
 {
     grantRetry.setSingleShot(true);
     QObject::connect(&grantRetry, &QTimer::timeout, q, [this] { topUpLeases(); });
@@ -233,15 +235,18 @@ void LockQueue::adoptLease(qint64 lease, std::unique_ptr<EtcdKeepAlive> keepAliv
 
 std::unique_ptr<EtcdKeepAlive> LockQueue::keepAliveFor(qint64 lease)
 {
-    auto k = std::make_unique<EtcdKeepAlive>(q->client(), lease, ttl);
-    QObject::connect(k.get(), &EtcdKeepAlive::suspended, q,
-        [q = q] { q->reportConnectionState(EtcdRecipe::ConnectionState::Suspended); });
-    QObject::connect(k.get(), &EtcdKeepAlive::resumed, q,
-        [q = q] { q->reportConnectionState(EtcdRecipe::ConnectionState::Reconnected); });
-    QObject::connect(k.get(), &EtcdKeepAlive::keepAliveFailed, q,
-        [this, lease](const EtcdStatus &why) { onLeaseFailed(lease, why); });
-    k->start();
-    return k;
+    KeepAliveFollower follow;
+    follow.failed = [this, lease](const EtcdStatus &why) { onLeaseFailed(lease, why); };
+    // A hold on this lease ends in the engine thread the moment the engine decides the lease
+    // is gone; lockLost() follows when this thread gets to `failed`.
+    follow.lost = [books = std::array<std::weak_ptr<HoldBook>, 2> {books[0], books[1]},
+                      lease](const EtcdStatus &) {
+        for (const auto &weak : books) {
+            if (const auto book = weak.lock())
+                book->loseLease(lease);
+        }
+    };
+    return RecipeLayer::followKeepAlive(q, lease, ttl, std::move(follow));
 }
 
 // A hold's lease is never healed: etcd has deleted the key and may have a new holder. A
@@ -263,7 +268,8 @@ void LockQueue::onLeaseFailed(qint64 lease, const EtcdStatus &why)
             return loseHold(a,
                 EtcdStatus(Etcd::ErrorCode::LeaseExpired,
                     EtcdRecipe::tr("the %1's lease is gone: %2")
-                        .arg(QLatin1StringView(layout.noun), why.message())));
+                        .arg(QLatin1StringView(layout.noun), why.message())),
+                Cause::Lease);
         case Phase::Trying:
         case Phase::Waiting:
         case Phase::Recheck:
@@ -287,28 +293,32 @@ void LockQueue::ensureWatch()
     EtcdWatchOptions o;
     o.prefix = true;
     o.noPut = true;
-    watch = std::make_unique<EtcdWatch>(q->client(), layout.prefix, o);
-    EtcdWatch *w = watch.get();
-    QObject::connect(w, &EtcdWatch::eventsReceived, q,
-        [this](const QList<EtcdWatchEvent> &events) { onDeletes(events); });
-    QObject::connect(w, &EtcdWatch::stateChanged, q, [this, w](EtcdWatch::State s) {
-        if (s == EtcdWatch::State::Active && watchFrom == 0) {
-            watchFrom = w->nextRevision();
+    WatchFollower follow;
+    follow.events = [this](const QList<EtcdWatchEvent> &events) { onDeletes(events); };
+    follow.active = [this] {
+        if (watchFrom == 0 && watch) {
+            watchFrom = watch->nextRevision();
             onWatchLive();
         }
-    });
-    QObject::connect(w, &EtcdWatch::resynced, q, [this](qint64 compacted, qint64) {
+    };
+    follow.failed = [this](const EtcdStatus &why) { onWatchFailed(why); };
+    // A hold whose key is deleted ends in the engine thread, before this thread hears of it.
+    follow.guard = [books = std::array<std::weak_ptr<HoldBook>, 2> {books[0], books[1]}](
+                       const QList<EtcdWatchEvent> &events) {
+        for (const EtcdWatchEvent &e : events) {
+            for (const auto &weak : books) {
+                if (const auto book = weak.lock())
+                    book->loseKey(e.keyValue.key, e.revision);
+            }
+        }
+    };
+    watch = RecipeLayer::followWatch(
+        q, layout.prefix, o, EtcdWatch::ResyncMode::ResumeAtCompaction, std::move(follow));
+    QObject::connect(watch.get(), &EtcdWatch::resynced, q, [this](qint64 compacted, qint64) {
         qCDebug(lcEtcdRecipe).noquote() << layout.noun << layout.prefix << "history compacted at"
                                         << compacted << "; re-reading";
         watchFrom = 0; // history was compacted away: what was read before is re-read once live
     });
-    QObject::connect(w, &EtcdWatch::suspended, q,
-        [q = q] { q->reportConnectionState(EtcdRecipe::ConnectionState::Suspended); });
-    QObject::connect(w, &EtcdWatch::resubscribed, q,
-        [q = q] { q->reportConnectionState(EtcdRecipe::ConnectionState::Reconnected); });
-    QObject::connect(
-        w, &EtcdWatch::failed, q, [this](const EtcdStatus &why) { onWatchFailed(why); });
-    w->start();
 }
 
 bool LockQueue::watchCovers(qint64 revision) const
@@ -352,6 +362,27 @@ void LockQueue::onWatchFailed(const EtcdStatus &why)
     });
 }
 
+// The engine has dispossessed the hold already (the watch's guard); the signals say whether
+// the lease went with the key, so they read the same whichever etcd reported first.
+void LockQueue::loseHoldForKey(Acquisition &a)
+{
+    if (std::exchange(a.confirmingLoss, true))
+        return;
+    RecipeLayer::askWhetherLeaseIsGone(q, a.leaseId, [this, id = a.id](bool gone) {
+        Acquisition *a = find(id);
+        if (!a || a->phase != Phase::Held)
+            return; // lost through its lease meanwhile, or released
+        a->confirmingLoss = false;
+        if (!gone)
+            return loseHold(*a, lostStatus("the %1 key was deleted"));
+        dropKeepAlive(a->keepAlive); // etcd has no such lease: nothing to renew or revoke
+        loseHold(*a,
+            EtcdStatus(Etcd::ErrorCode::LeaseExpired,
+                EtcdRecipe::tr("the %1's lease is gone").arg(QLatin1StringView(layout.noun))),
+            Cause::Lease);
+    });
+}
+
 void LockQueue::onDeletes(const QList<EtcdWatchEvent> &events)
 {
     for (const EtcdWatchEvent &e : events) {
@@ -370,7 +401,7 @@ void LockQueue::onDeletes(const QList<EtcdWatchEvent> &events)
             if (!a || e.revision <= a->seen)
                 continue;
             if (a->phase == Phase::Held && key == a->key)
-                loseHold(*a, lostStatus("the %1 key was deleted"));
+                loseHoldForKey(*a);
             else if (a->phase == Phase::Waiting && key == a->key)
                 tryAcquire(*a); // our key was deleted, not our lease: queue again
             else if (a->phase == Phase::Waiting && a->ahead.removeAll(key) > 0) {
@@ -492,11 +523,12 @@ void LockQueue::becomeHeld(Acquisition &a)
     dropTimer(a.deadline);
     const EtcdFencingToken token {a.key, a.leaseId, a.revision};
     qCDebug(lcEtcdRecipe).noquote() << layout.noun << layout.prefix << "held, token" << a.revision;
+    auto lease = a.keepAlive ? leaseStateOf(*a.keepAlive) : nullptr;
     if (a.request) {
-        if (!book(a.side).grant(*a.request, a.thread, token, a.id))
+        if (!book(a.side).grant(*a.request, a.thread, token, a.id, std::move(lease)))
             return discard(a.id); // its caller gave up just now: give it back
     } else {
-        book(a.side).hold(a.thread, token, a.id);
+        book(a.side).hold(a.thread, token, a.id, std::move(lease));
         ownerPending = 0;
     }
     const Side side = a.side;

@@ -6,6 +6,7 @@
 
 #include "handoff_p.h"
 #include "mutexsync_p.h"
+#include "recipe/guardedcommit_p.h"
 #include "recipereplies_p.h"
 
 #include <EtcdQt/etcdkeepalive.h>
@@ -77,6 +78,7 @@ public:
         int retryDelayMs = 0;
         bool answered = false; // a transaction was answered: a tryLock deadline may give up
         bool expired = false; // the tryLock deadline passed
+        bool confirmingLoss = false; // the key went: asking etcd whether the lease went too
         std::unique_ptr<QTimer> deadline;
         Answer<bool> unlockAnswer; // the unlock() that waits for the delete
     };
@@ -149,7 +151,9 @@ private:
     void cancel(Acquisition &a);
     void cancelAbandoned();
     void onReleased(quint64 id, qint64 deleted, const EtcdStatus &status);
-    void loseHold(Acquisition &a, const EtcdStatus &why);
+    enum class Cause { Key, Lease }; // what was lost: the lease emits leaseLost() too
+    void loseHold(Acquisition &a, const EtcdStatus &why, Cause cause = Cause::Key);
+    void loseHoldForKey(Acquisition &a);
     void discard(quint64 id); // forgets an acquisition and revokes its lease, in the background
     std::unique_ptr<Acquisition> take(quint64 id);
     static void dropKeepAlive(std::unique_ptr<EtcdKeepAlive> &k);
@@ -159,6 +163,7 @@ private:
 
     EtcdRecipe *q;
     std::array<std::shared_ptr<HoldBook>, 2> books;
+    std::shared_ptr<WorkerDoor> door; // commitGuarded() from workers, past the owner thread
 
     std::map<quint64, std::unique_ptr<Acquisition>> acquisitions;
     quint64 nextId = 0;

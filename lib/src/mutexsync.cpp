@@ -6,7 +6,8 @@
 
 namespace Etcd::Internal {
 
-bool HoldBook::grant(MutexRequest &request, ThreadId t, const EtcdFencingToken &token, quint64 id)
+bool HoldBook::grant(MutexRequest &request, ThreadId t, const EtcdFencingToken &token, quint64 id,
+    std::shared_ptr<LeaseShared> lease)
 {
     {
         std::lock_guard lock(mutex);
@@ -14,15 +15,66 @@ bool HoldBook::grant(MutexRequest &request, ThreadId t, const EtcdFencingToken &
             return false;
         request.outcome = MutexRequest::Outcome::Acquired;
         record(t, token, id);
+        leases[id] = Lease {token, std::move(lease)};
     }
     changed.notify_all();
     return true;
 }
 
-void HoldBook::hold(ThreadId t, const EtcdFencingToken &token, quint64 id)
+void HoldBook::hold(ThreadId t, const EtcdFencingToken &token, quint64 id,
+    std::shared_ptr<LeaseShared> lease)
 {
     std::lock_guard lock(mutex);
     record(t, token, id);
+    leases[id] = Lease {token, std::move(lease)};
+}
+
+template <typename Match>
+void HoldBook::loseWhere(Match match)
+{
+    {
+        std::lock_guard lock(mutex);
+        for (auto it = leases.begin(); it != leases.end();) {
+            if (match(it->second.token)) {
+                dispossessLocked(it->first);
+                it = leases.erase(it);
+            } else {
+                ++it;
+            }
+        }
+    }
+    changed.notify_all();
+}
+
+void HoldBook::loseLease(qint64 leaseId)
+{
+    loseWhere([leaseId](const EtcdFencingToken &t) { return t.leaseId == leaseId; });
+}
+
+void HoldBook::loseKey(const QByteArray &key, qint64 deletedAt)
+{
+    loseWhere([&](const EtcdFencingToken &t) { return t.key == key && t.revision < deletedAt; });
+}
+
+bool HoldBook::liveLocked(quint64 id) const
+{
+    const auto it = leases.find(id);
+    return it != leases.end() && (!it->second.state || it->second.state->isValid());
+}
+
+std::chrono::milliseconds HoldBook::remainingValidity(const EtcdFencingToken &token) const
+{
+    using namespace std::chrono;
+    if (!token.isValid())
+        return milliseconds(0);
+    std::lock_guard lock(mutex);
+    for (const auto &[id, lease] : leases) {
+        if (lease.token.leaseId == token.leaseId && lease.state) {
+            const auto left = lease.state->deadline() - steady_clock::now();
+            return std::max(duration_cast<milliseconds>(left), milliseconds(0));
+        }
+    }
+    return milliseconds(0);
 }
 
 void HoldBook::fail(MutexRequest &request)
@@ -52,6 +104,7 @@ bool HoldBook::await(MutexRequest &request, std::optional<TimePoint> giveUp)
 bool HoldBook::dispossess(quint64 id)
 {
     std::lock_guard lock(mutex);
+    leases.erase(id);
     return dispossessLocked(id);
 }
 
@@ -61,6 +114,7 @@ void HoldBook::close()
         std::lock_guard lock(mutex);
         closed = true;
         dispossessAllLocked();
+        leases.clear();
     }
     changed.notify_all();
 }
@@ -95,6 +149,7 @@ MutexSync::Release MutexSync::release(ThreadId t, quint64 *id)
             return Release::Nested;
         *id = it->second.id;
         holds.erase(it);
+        forgetLeaseLocked(*id);
         return Release::Last;
     }
     if (const auto it = dispossessed.find(t); it != dispossessed.end()) {
@@ -128,14 +183,15 @@ int MutexSync::holdCount(ThreadId t) const
 {
     std::lock_guard lock(mutex);
     const auto it = holds.find(t);
-    return it == holds.end() ? 0 : it->second.count;
+    return it == holds.end() || !liveLocked(it->second.id) ? 0 : it->second.count;
 }
 
 EtcdFencingToken MutexSync::token(ThreadId t) const
 {
     std::lock_guard lock(mutex);
     const auto it = holds.find(t);
-    return it == holds.end() ? EtcdFencingToken {} : it->second.token;
+    return it == holds.end() || !liveLocked(it->second.id) ? EtcdFencingToken {}
+                                                            : it->second.token;
 }
 
 bool MutexSync::holdsId(ThreadId t, quint64 id) const
@@ -160,6 +216,7 @@ HoldBook::Release PermitSync::release(quint64 *id)
     if (p.lost)
         return Release::Dispossessed;
     *id = p.id;
+    forgetLeaseLocked(p.id);
     return Release::Last;
 }
 
@@ -182,15 +239,15 @@ void PermitSync::dispossessAllLocked()
 int PermitSync::liveCount() const
 {
     std::lock_guard lock(mutex);
-    return int(
-        std::count_if(permits.begin(), permits.end(), [](const Permit &p) { return !p.lost; }));
+    return int(std::count_if(permits.begin(), permits.end(),
+        [this](const Permit &p) { return !p.lost && liveLocked(p.id); }));
 }
 
 EtcdFencingToken PermitSync::latestToken() const
 {
     std::lock_guard lock(mutex);
     for (auto it = permits.rbegin(); it != permits.rend(); ++it) {
-        if (!it->lost)
+        if (!it->lost && liveLocked(it->id))
             return it->token;
     }
     return {};

@@ -4,6 +4,8 @@
 //  W A R N I N G: internal header, not part of the EtcdQt API.
 #pragma once
 
+#include "keepalivehub_p.h"
+
 #include <EtcdQt/etcdfencing.h>
 
 #include <chrono>
@@ -25,9 +27,12 @@ struct MutexRequest
 };
 
 // What worker threads and a lock's own thread share: the holds won and the answers that
-// blocked lock() calls wait for. The owner thread decides; workers read, count and wait. One
-// mutex, one condition: the calls are short and the waits few. How holds are kept (per
-// thread and reentrant for locks, a stack of permits for a semaphore) is the subclass's.
+// blocked lock() calls wait for. The owner thread records wins and releases; a loss is
+// decided where it is first known: in the engine thread when a hold's lease is gone
+// (loseLease(), before the owner thread hears of it), and a hold whose lease's deadline
+// passed reads as not held whoever is late. Workers read, count and wait. One mutex, one
+// condition: the calls are short and the waits few. How holds are kept (per thread and
+// reentrant for locks, a stack of permits for a semaphore) is the subclass's.
 class HoldBook
 {
 public:
@@ -39,9 +44,12 @@ public:
 
     // Owner thread: `request`'s acquisition won. False when its caller gave up meanwhile (or
     // the book closed): the win is not recorded and must be given back.
-    bool grant(MutexRequest &request, ThreadId t, const EtcdFencingToken &token, quint64 id);
+    // `lease`: the hold's lease, whose deadline bounds the hold.
+    bool grant(MutexRequest &request, ThreadId t, const EtcdFencingToken &token, quint64 id,
+        std::shared_ptr<LeaseShared> lease);
     // Owner thread: a hold won without a waiting caller (the owner thread's acquire()).
-    void hold(ThreadId t, const EtcdFencingToken &token, quint64 id);
+    void hold(ThreadId t, const EtcdFencingToken &token, quint64 id,
+        std::shared_ptr<LeaseShared> lease);
     // Owner thread: `request` failed for good; its caller returns false.
     void fail(MutexRequest &request);
     // Worker: waits until `request` is answered or the book closed; with `giveUp`, at most
@@ -50,12 +58,22 @@ public:
     // Owner thread: acquisition `id` lost its hold; its pending releases return false.
     // False when no hold of `id` was recorded (its last release is in flight).
     bool dispossess(quint64 id);
+    // Any thread (the engine's): lease `leaseId` is gone; every hold on it is dispossessed.
+    void loseLease(qint64 leaseId);
+    // Any thread (the engine's, on the lock's watch): a hold's key was deleted after it was
+    // created; that hold is dispossessed.
+    void loseKey(const QByteArray &key, qint64 deletedAt);
+    // The remaining lease time of the hold `token` belongs to (0 when it is not held here, or
+    // its deadline passed).
+    [[nodiscard]] std::chrono::milliseconds remainingValidity(const EtcdFencingToken &token) const;
     // close() or destruction: every hold dispossessed, every wait answered with false.
     void close();
     [[nodiscard]] bool isClosed() const;
 
 protected:
-    // Called with `mutex` held.
+    // Called with `mutex` held. Whether hold `id` still stands on a live lease.
+    [[nodiscard]] bool liveLocked(quint64 id) const;
+    void forgetLeaseLocked(quint64 id) { leases.erase(id); }
     virtual void record(ThreadId t, const EtcdFencingToken &token, quint64 id) = 0;
     virtual bool dispossessLocked(quint64 id) = 0;
     virtual void dispossessAllLocked() = 0;
@@ -65,6 +83,14 @@ protected:
 private:
     std::condition_variable changed;
     bool closed = false;
+    struct Lease
+    {
+        EtcdFencingToken token; // the hold's key, lease and create revision
+        std::shared_ptr<LeaseShared> state;
+    };
+    std::map<quint64, Lease> leases; // of the holds recorded, by hold id
+    template <typename Match>
+    void loseWhere(Match match);
 };
 
 // A lock's holds: per thread, reentrant, with the token of each thread's hold, and how many

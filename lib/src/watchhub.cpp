@@ -51,6 +51,10 @@ void WatchHub::add(quint64 id, const WatchSpec &spec, MailboxPtr mailbox, WatchO
     e.spec = spec;
     e.route = std::make_shared<WatchRoute>(std::move(mailbox), observer, spec.keySpace);
     e.route->nextRevision = spec.request.startRevision; // not yet shared: no lock needed
+    if (spec.guard) {
+        e.route->guard = spec.guard;
+        e.route->guardMailbox = m_self;
+    }
     enqueue(id);
     ensureStream();
     sendNextCreate();

@@ -37,6 +37,7 @@ struct WatchSpec
     WatchCreate request; // key and range end already carry the client's prefix
     KeySpace keySpace;
     bool awaitResync = false;
+    WatchGuard guard; // runs in the engine thread on every batch of events (may be empty)
 };
 
 // Every watch of one client on one Watch stream (design/streams.md). Lives in the engine

@@ -8,7 +8,10 @@
 #include "mailbox_p.h"
 #include "streams_p.h"
 
+#include <EtcdQt/etcdwatch.h>
+
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <unordered_map>
@@ -16,6 +19,11 @@
 namespace Etcd::Internal {
 
 class WatchObserver;
+
+// Sees a watch's events in the engine thread, in order, as they arrive and independently of
+// the owner thread's delivery: where an ownership recipe learns that its own key was deleted
+// or taken, and ends the ownership there and then.
+using WatchGuard = std::function<void(const QList<EtcdWatchEvent> &events)>;
 
 // One watch as the gRPC thread sees it: where its events go and where it resumes from.
 struct WatchRoute
@@ -26,6 +34,8 @@ struct WatchRoute
     const MailboxPtr mailbox;
     WatchObserver *const observer;
     const KeySpace keySpace;
+    WatchGuard guard; // with the engine's mailbox: set before the route is shared
+    MailboxPtr guardMailbox;
     // Guarded by WatchRouter::mutex.
     qint64 nextRevision = 0;
     qint64 serverId = -1;

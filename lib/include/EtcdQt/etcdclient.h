@@ -52,6 +52,8 @@ public:
     void setConnectTimeout(std::chrono::milliseconds timeout);
     [[nodiscard]] std::chrono::milliseconds streamLivenessInterval() const;
     void setStreamLivenessInterval(std::chrono::milliseconds interval);
+    [[nodiscard]] std::chrono::milliseconds leaseSafetyMargin() const;
+    void setLeaseSafetyMargin(std::chrono::milliseconds margin);
     [[nodiscard]] EtcdRpcResilience rpcResilience() const;
     void setRpcResilience(const EtcdRpcResilience &resilience);
 

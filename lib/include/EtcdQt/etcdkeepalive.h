@@ -11,7 +11,12 @@
 #include <memory>
 
 class EtcdClient;
+class EtcdKeepAlive;
 class EtcdKeepAlivePrivate;
+namespace Etcd::Internal { // the library's own access to a lease's deadline and loss hooks
+struct LeaseShared;
+std::shared_ptr<LeaseShared> leaseStateOf(const EtcdKeepAlive &keepAlive);
+}
 
 class ETCDQT_EXPORT EtcdKeepAlive : public QObject
 {
@@ -47,6 +52,8 @@ protected:
     void disconnectNotify(const QMetaMethod &signal) override;
 
 private:
+    friend std::shared_ptr<Etcd::Internal::LeaseShared> Etcd::Internal::leaseStateOf(
+        const EtcdKeepAlive &);
     Q_DECLARE_PRIVATE(EtcdKeepAlive)
     std::unique_ptr<EtcdKeepAlivePrivate> const d_ptr;
 };

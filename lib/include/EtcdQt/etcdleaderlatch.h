@@ -13,6 +13,7 @@ class ETCDQT_EXPORT EtcdLeaderLatch : public EtcdRecipe
     Q_PROPERTY(QString clientId READ clientId CONSTANT)
     Q_PROPERTY(bool hasLeadership READ hasLeadership NOTIFY leadershipChanged)
     Q_PROPERTY(EtcdFencingToken fencingToken READ fencingToken NOTIFY leadershipChanged)
+    Q_PROPERTY(QString leader READ leader NOTIFY leaderChanged)
 public:
     // options.clientId empty: "LeaderLatch:<7 random>"
     EtcdLeaderLatch(EtcdClient *client, const QByteArray &electionPath,
@@ -23,6 +24,8 @@ public:
     [[nodiscard]] QString clientId() const;
     [[nodiscard]] bool hasLeadership() const; // any thread
     [[nodiscard]] EtcdFencingToken fencingToken() const; // any thread
+    [[nodiscard]] std::chrono::milliseconds remainingValidity() const; // any thread
+    [[nodiscard]] QString leader() const;
     [[nodiscard]] EtcdElectionCounters counters() const;
     [[nodiscard]] bool isHealthy() const override;
 
@@ -37,6 +40,7 @@ Q_SIGNALS:
     void leadershipChanged();
     void elected();
     void leadershipLost(const EtcdStatus &reason);
+    void leaderChanged(const QString &leaderId);
     void relinquished();
 
 private:

@@ -42,6 +42,7 @@ class ETCDQT_EXPORT EtcdLeaderSelector : public EtcdRecipe
     Q_PROPERTY(State state READ state NOTIFY stateChanged)
     Q_PROPERTY(bool isLeader READ isLeader NOTIFY stateChanged)
     Q_PROPERTY(EtcdFencingToken fencingToken READ fencingToken NOTIFY stateChanged)
+    Q_PROPERTY(QString leader READ leader NOTIFY leaderChanged)
 public:
     enum class State { Idle, Campaigning, Leading, Relinquishing, Closed };
     Q_ENUM(State)
@@ -63,6 +64,8 @@ public:
     [[nodiscard]] State state() const;
     [[nodiscard]] bool isLeader() const; // any thread
     [[nodiscard]] EtcdFencingToken fencingToken() const; // any thread
+    [[nodiscard]] std::chrono::milliseconds remainingValidity() const; // any thread
+    [[nodiscard]] QString leader() const;
     [[nodiscard]] EtcdElectionCounters counters() const;
 
     EtcdTxnReply *guardedTxn(const EtcdTxn &txn);
@@ -85,6 +88,7 @@ Q_SIGNALS:
     void started();
     void elected();
     void leadershipLost(const EtcdStatus &reason);
+    void leaderChanged(const QString &leaderId);
     void relinquished();
     void termFinished();
     void failed(const EtcdStatus &reason);

@@ -47,6 +47,7 @@ public:
     [[nodiscard]] int holdCount() const;
     [[nodiscard]] bool isHeldByCurrentThread() const;
     [[nodiscard]] EtcdFencingToken fencingToken() const;
+    [[nodiscard]] std::chrono::milliseconds remainingValidity() const;
 
     // This object's thread:
     EtcdTxnReply *guardedTxn(const EtcdTxn &txn);

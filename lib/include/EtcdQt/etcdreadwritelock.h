@@ -55,6 +55,7 @@ public:
     [[nodiscard]] int readHoldCount() const;
     [[nodiscard]] int writeHoldCount() const;
     [[nodiscard]] EtcdFencingToken fencingToken() const;
+    [[nodiscard]] std::chrono::milliseconds remainingValidity() const;
 
     // This object's thread:
     EtcdTxnReply *guardedTxn(const EtcdTxn &txn);

@@ -15,6 +15,7 @@ class EtcdReply;
 class EtcdRecipePrivate;
 namespace Etcd::Internal {
 class LockQueue;
+class RecipeLayer;
 }
 
 class ETCDQT_EXPORT EtcdRecipe : public QObject
@@ -41,6 +42,7 @@ Q_SIGNALS:
         EtcdRecipe::ConnectionState state, EtcdRecipe::ConnectionState previous);
     void activeChanged();
     void errorOccurred(const QString &context, const EtcdStatus &status);
+    void leaseLost(const EtcdStatus &reason);
     void closed();
 
 protected:
@@ -57,6 +59,7 @@ protected:
 
 private:
     friend class Etcd::Internal::LockQueue; // the shared machinery of the locks
+    friend class Etcd::Internal::RecipeLayer; // what every recipe shares (lib/src/recipe)
     Q_DECLARE_PRIVATE(EtcdRecipe)
     std::unique_ptr<EtcdRecipePrivate> const d_ptr;
 };

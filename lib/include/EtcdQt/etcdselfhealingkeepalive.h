@@ -41,7 +41,6 @@ Q_SIGNALS:
     void currentLeaseIdChanged(qint64 leaseId);
     void established(qint64 leaseId);
     void leaseEvent(const EtcdLeaseEvent &event);
-    void leaseLost(const EtcdStatus &reason);
     void failed(const EtcdStatus &reason);
 
 private:

@@ -49,6 +49,7 @@ public:
     // Any thread:
     [[nodiscard]] int heldPermits() const;
     [[nodiscard]] EtcdFencingToken fencingToken() const;
+    [[nodiscard]] std::chrono::milliseconds remainingValidity() const;
 
     // This object's thread:
     EtcdTxnReply *guardedTxn(const EtcdTxn &txn);

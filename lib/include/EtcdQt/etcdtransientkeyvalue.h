@@ -38,7 +38,6 @@ Q_SIGNALS:
     void started();
     void leaseIdChanged(qint64 leaseId);
     void leaseEvent(const EtcdLeaseEvent &event);
-    void leaseLost(const EtcdStatus &reason);
     void failed(const EtcdStatus &reason);
 
 private:

@@ -7,10 +7,16 @@
 
 #include <QtCore/qobject.h>
 
+#include <functional>
 #include <memory>
 
 class EtcdClient;
+class EtcdWatch;
 class EtcdWatchPrivate;
+struct EtcdWatchEvent;
+namespace Etcd::Internal { // the library's own engine-side look at a watch's events
+void setWatchGuard(EtcdWatch &watch, std::function<void(const QList<EtcdWatchEvent> &)> guard);
+}
 
 struct ETCDQT_EXPORT EtcdWatchEvent
 {
@@ -77,6 +83,8 @@ Q_SIGNALS:
     void failed(const EtcdStatus &status);
 
 private:
+    friend void Etcd::Internal::setWatchGuard(
+        EtcdWatch &, std::function<void(const QList<EtcdWatchEvent> &)>);
     Q_DECLARE_PRIVATE(EtcdWatch)
     std::unique_ptr<EtcdWatchPrivate> const d_ptr;
 };

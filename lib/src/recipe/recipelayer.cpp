@@ -1,0 +1,89 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+#include "recipelayer_p.h"
+
+#include <EtcdQt/etcdclient.h>
+#include <EtcdQt/etcdreplies.h>
+
+namespace Etcd::Internal {
+
+using State = EtcdRecipe::ConnectionState;
+
+std::unique_ptr<EtcdWatch> RecipeLayer::followWatch(EtcdRecipe *recipe, const QByteArray &key,
+    const EtcdWatchOptions &options, EtcdWatch::ResyncMode mode, WatchFollower f)
+{
+    auto watch = std::make_unique<EtcdWatch>(recipe->client(), key, options);
+    EtcdWatch *w = watch.get();
+    w->setResyncMode(mode);
+    if (f.guard)
+        setWatchGuard(*w, std::move(f.guard));
+    if (f.events)
+        QObject::connect(w, &EtcdWatch::eventsReceived, recipe, std::move(f.events));
+    if (f.active)
+        QObject::connect(w, &EtcdWatch::stateChanged, recipe,
+            [active = std::move(f.active)](EtcdWatch::State s) {
+                if (s == EtcdWatch::State::Active)
+                    active();
+            });
+    QObject::connect(w, &EtcdWatch::suspended, recipe,
+        [recipe] { recipe->reportConnectionState(State::Suspended); });
+    const auto reconnected = [recipe, r = f.reconnected](bool resync) {
+        recipe->reportConnectionState(State::Reconnected);
+        if (r)
+            r(resync);
+    };
+    QObject::connect(w, &EtcdWatch::resubscribed, recipe, [reconnected] { reconnected(false); });
+    QObject::connect(w, &EtcdWatch::resyncRequested, recipe, [reconnected] { reconnected(true); });
+    if (f.failed)
+        QObject::connect(w, &EtcdWatch::failed, recipe, std::move(f.failed));
+    w->start();
+    return watch;
+}
+
+std::unique_ptr<EtcdKeepAlive> RecipeLayer::followKeepAlive(
+    EtcdRecipe *recipe, qint64 leaseId, std::chrono::seconds ttl, KeepAliveFollower f)
+{
+    auto keepAlive = std::make_unique<EtcdKeepAlive>(recipe->client(), leaseId, ttl);
+    EtcdKeepAlive *k = keepAlive.get();
+    QObject::connect(k, &EtcdKeepAlive::suspended, recipe,
+        [recipe] { recipe->reportConnectionState(State::Suspended); });
+    QObject::connect(k, &EtcdKeepAlive::resumed, recipe, [recipe, resumed = f.resumed] {
+        recipe->reportConnectionState(State::Reconnected);
+        if (resumed)
+            resumed();
+    });
+    if (f.failed)
+        QObject::connect(k, &EtcdKeepAlive::keepAliveFailed, recipe, std::move(f.failed));
+    k->start();
+    if (f.lost)
+        leaseStateOf(*k)->onLoss(std::move(f.lost));
+    return keepAlive;
+}
+
+void RecipeLayer::askWhetherLeaseIsGone(
+    EtcdRecipe *recipe, qint64 leaseId, std::function<void(bool gone)> decided)
+{
+    EtcdClient *client = recipe->client();
+    if (!client || leaseId <= 0) {
+        QMetaObject::invokeMethod(
+            recipe, [decided] { decided(false); }, Qt::QueuedConnection);
+        return;
+    }
+    EtcdLeaseTimeToLiveReply *reply = client->leaseTimeToLive(leaseId);
+    QObject::connect(reply, &EtcdReply::finished, recipe, [reply, decided](const EtcdStatus &s) {
+        decided(s.code() == Etcd::ErrorCode::LeaseNotFound
+            || (s.isOk() && reply->ttl().count() <= 0));
+    });
+}
+
+void RecipeLayer::adopt(EtcdRecipe *outer, EtcdRecipe *inner)
+{
+    QObject::connect(inner, &EtcdRecipe::connectionStateChanged, outer,
+        [outer](State state) { outer->reportConnectionState(state); });
+    QObject::connect(inner, &EtcdRecipe::errorOccurred, outer,
+        [outer](const QString &, const EtcdStatus &status) { outer->keepError(status); });
+    QObject::connect(inner, &EtcdRecipe::leaseLost, outer, &EtcdRecipe::leaseLost);
+    QObject::connect(inner, &EtcdRecipe::closed, outer, &EtcdRecipe::closed);
+}
+
+} // namespace Etcd::Internal

@@ -1,0 +1,69 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+//
+//  W A R N I N G: internal header, not part of the EtcdQt API.
+#pragma once
+
+#include "../keepalivehub_p.h"
+#include "../watchrouter_p.h"
+
+#include <EtcdQt/etcdkeepalive.h>
+#include <EtcdQt/etcdrecipe.h>
+#include <EtcdQt/etcdwatch.h>
+
+#include <chrono>
+#include <functional>
+#include <memory>
+
+namespace Etcd::Internal {
+
+// What a recipe does when the watch it follows reports. Every member may be empty.
+struct WatchFollower
+{
+    std::function<void(const QList<EtcdWatchEvent> &events)> events;
+    std::function<void()> active; // the watch went live (also again after a resync)
+    // After a reconnect (the stream resumed where it left off: `resync` false) or when the
+    // history it needs was compacted (`resync` true: re-read, then EtcdWatch::resync()).
+    std::function<void(bool resync)> reconnected;
+    std::function<void(const EtcdStatus &why)> failed;
+    WatchGuard guard; // sees the events in the engine thread first (ownership decisions)
+};
+
+// What a recipe does when the keep-alive of a lease it owns reports. Every member may be empty.
+struct KeepAliveFollower
+{
+    std::function<void()> resumed; // renewals acknowledged again after a suspension
+    std::function<void(const EtcdStatus &why)> failed; // expired, or the client went away
+    LeaseShared::LossHook lost; // the engine thread, the moment it decides the lease is gone
+};
+
+// The plumbing every recipe shares (issue 16's recipe layer): following a watch, following a
+// keep-alive, adopting an inner recipe. A friend of EtcdRecipe, so that what a watch or lease
+// reports becomes the recipe's connection state in one place, the same way for every recipe.
+class RecipeLayer
+{
+public:
+    // A started watch on `key`: its suspensions make `recipe` Suspended, its resumptions
+    // Reconnected (then `follower.reconnected`). `mode`: what a compacted start does.
+    static std::unique_ptr<EtcdWatch> followWatch(EtcdRecipe *recipe, const QByteArray &key,
+        const EtcdWatchOptions &options, EtcdWatch::ResyncMode mode, WatchFollower follower);
+
+    // A started keep-alive of `leaseId` (granted with `ttl`): its suspension makes `recipe`
+    // Suspended, its resumption Reconnected (then `follower.resumed`).
+    static std::unique_ptr<EtcdKeepAlive> followKeepAlive(EtcdRecipe *recipe, qint64 leaseId,
+        std::chrono::seconds ttl, KeepAliveFollower follower);
+
+    // The key an ownership stood on went away while its lease was still kept alive here. etcd
+    // deletes the keys of an expired or revoked lease at once, so the deletion is often the
+    // first word of a lost lease: this asks etcd whether lease `leaseId` still lives and calls
+    // `decided(gone)` in `recipe`'s thread (an unanswered question counts as not gone), so that
+    // leaseLost() is reported whenever the lease was what ended, whichever came first.
+    static void askWhetherLeaseIsGone(
+        EtcdRecipe *recipe, qint64 leaseId, std::function<void(bool gone)> decided);
+
+    // `outer` is made of `inner`: the inner recipe's connection state, errors, lease losses
+    // and closed() become the outer's.
+    static void adopt(EtcdRecipe *outer, EtcdRecipe *inner);
+};
+
+} // namespace Etcd::Internal

@@ -1,0 +1,306 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+// Ownership is decided in the client's engine thread (issue 16, point 1): with the owner
+// thread (this test's) blocked for three TTLs while a lease is revoked out of band, etcd is
+// paused, or the client is cut off by a FaultProxy, a leader's body is asked to stop and every
+// owner's thread-safe view (isLeader, hasLeadership, holdCount, heldPermits, fencing tokens,
+// guarded transactions) turns within TTL + 0.5 s; when the owner thread wakes, each signal
+// arrives once, in order.
+#include "lockutil.h"
+
+#include <etcdtestserver.h>
+
+#include <QtCore/qelapsedtimer.h>
+#include <QtCore/qscopeguard.h>
+
+#include <condition_variable>
+#include <thread>
+
+using namespace Qt::StringLiterals;
+using namespace std::chrono;
+using namespace std::chrono_literals;
+
+namespace {
+constexpr auto kTtl = 2s;
+constexpr auto kBound = kTtl + 500ms; // from the fault to the flip, in the engine thread
+using Clock = steady_clock;
+
+// When a condition first held, as seen by a thread that polls it (the measurement, not a
+// wait: the owner thread cannot be asked, it is blocked).
+struct FirstSeen
+{
+    std::atomic<qint64> ns {0};
+    void mark()
+    {
+        qint64 expected = 0;
+        ns.compare_exchange_strong(expected, Clock::now().time_since_epoch().count());
+    }
+    [[nodiscard]] std::optional<Clock::time_point> at() const
+    {
+        const qint64 v = ns.load();
+        return v ? std::optional(Clock::time_point(Clock::duration(v))) : std::nullopt;
+    }
+};
+
+// Signals in the order the owner thread received them, by name.
+struct SignalLog
+{
+    template <typename Recipe, typename Signal>
+    void record(Recipe *r, Signal signal, const QString &name)
+    {
+        QObject::connect(r, signal, r, [this, name] { names.append(name); });
+    }
+    void recordLoss(EtcdRecipe *r, const QString &prefix)
+    {
+        QObject::connect(r, &EtcdRecipe::connectionStateChanged, r,
+            [this, prefix](EtcdRecipe::ConnectionState s) {
+                if (s == EtcdRecipe::ConnectionState::Lost)
+                    names.append(prefix + u".connectionLost"_s);
+            });
+        record(r, &EtcdRecipe::leaseLost, prefix + u".leaseLost"_s);
+    }
+    [[nodiscard]] QStringList of(const QString &prefix) const
+    {
+        return names.filter(QRegularExpression(u"^"_s + prefix + u"\\."_s));
+    }
+    QStringList names;
+};
+
+// A worker thread that takes a hold, then watches it from its own thread (holds are per
+// thread) until told to let go: when it stopped holding, and what a guarded write got then.
+class Holder
+{
+public:
+    Holder(std::function<bool()> take, std::function<bool()> holds,
+        std::function<bool(EtcdStatus *)> commit, std::function<bool()> giveBack)
+        : m_thread([=, this] { run(take, holds, commit, giveBack); })
+    { }
+    ~Holder()
+    {
+        letGo();
+        m_thread.join();
+    }
+    bool waitHeld()
+    {
+        return QTest::qWaitFor([this] { return m_state.load() != 0; }, 5 * 2000)
+            && m_state.load() == 1;
+    }
+    void letGo()
+    {
+        {
+            std::lock_guard lock(m_mutex);
+            m_letGo = true;
+        }
+        m_cv.notify_all();
+    }
+    FirstSeen lost;
+    std::atomic<int> commitCode {-1}; // the guarded write's status once the hold was gone
+    std::atomic<qint64> commitMs {-1}; // and how long it took
+    std::atomic<int> released {-1}; // what the release after the loss returned (0: false)
+
+private:
+    void run(const std::function<bool()> &take, const std::function<bool()> &holds,
+        const std::function<bool(EtcdStatus *)> &commit, const std::function<bool()> &giveBack)
+    {
+        if (!take()) {
+            m_state = 2;
+            return;
+        }
+        m_state = 1;
+        std::unique_lock lock(m_mutex);
+        while (!m_cv.wait_for(lock, 5ms, [this] { return m_letGo; })) {
+            if (lost.at() || holds())
+                continue;
+            lost.mark();
+            QElapsedTimer t;
+            t.start();
+            EtcdStatus why;
+            commit(&why);
+            commitMs = t.elapsed();
+            commitCode = int(why.code());
+        }
+        lock.unlock();
+        released = giveBack() ? 1 : 0;
+    }
+    std::atomic<int> m_state {0}; // 1 held, 2 failed
+    std::mutex m_mutex;
+    std::condition_variable m_cv;
+    bool m_letGo = false;
+    std::thread m_thread;
+};
+
+EtcdTxn markerWrite(const QByteArray &key)
+{
+    EtcdTxn txn;
+    txn.success = {EtcdTxnOp::put(key, "late"_ba)};
+    return txn;
+}
+} // namespace
+
+class tst_EtcdOwnership : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void lossIsDecidedWhileTheOwnerThreadIsBlocked_data();
+    void lossIsDecidedWhileTheOwnerThreadIsBlocked();
+
+private:
+    EtcdTestServer m_server;
+    std::unique_ptr<EtcdClient> m_other; // out-of-band calls and checks
+};
+
+void tst_EtcdOwnership::initTestCase()
+{
+    ETCDQT_START_OR_SKIP(m_server);
+    m_other = connectedClient(m_server.clientUrl());
+}
+
+void tst_EtcdOwnership::lossIsDecidedWhileTheOwnerThreadIsBlocked_data()
+{
+    QTest::addColumn<QString>("fault");
+    QTest::newRow("revoked out of band") << u"revoke"_s;
+    QTest::newRow("etcd paused") << u"pause"_s;
+    QTest::newRow("client cut off") << u"partition"_s;
+}
+
+void tst_EtcdOwnership::lossIsDecidedWhileTheOwnerThreadIsBlocked()
+{
+    QFETCH(QString, fault);
+    const QByteArray base = "/own/" + fault.toUtf8();
+    FaultProxy proxy(u"127.0.0.1"_s, m_server.clientUrl().port());
+    QVERIFY(proxy.start());
+    auto client = connectedClient(fault == u"partition"_s ? proxy.url() : m_server.clientUrl());
+    SignalLog log;
+
+    EtcdLeaderSelectorOptions electionOptions = withId(u"leader"_s, duration_cast<seconds>(kTtl));
+    EtcdLeaderSelector selector(client.get(), base + "/election", electionOptions);
+    FirstSeen stopRequested, notLeader, latchLost;
+    selector.setTakeLeadership([&](EtcdLeaderSelector &, std::stop_token stop) {
+        std::stop_callback onStop(stop, [&] { stopRequested.mark(); });
+        std::mutex m;
+        std::condition_variable_any cv;
+        std::unique_lock lock(m);
+        cv.wait(lock, stop, [] { return false; });
+    });
+    log.recordLoss(&selector, u"selector"_s);
+    log.record(&selector, &EtcdLeaderSelector::leadershipLost, u"selector.leadershipLost"_s);
+    log.record(&selector, &EtcdLeaderSelector::relinquished, u"selector.relinquished"_s);
+    EtcdLeaderLatch latch(client.get(), base + "/latch", withId(u"latched"_s));
+    log.recordLoss(&latch, u"latch"_s);
+    log.record(&latch, &EtcdLeaderLatch::leadershipLost, u"latch.leadershipLost"_s);
+    log.record(&latch, &EtcdLeaderLatch::relinquished, u"latch.relinquished"_s);
+
+    EtcdMutexOptions mutexOptions;
+    mutexOptions.ttl = duration_cast<seconds>(kTtl);
+    EtcdMutex mutex(client.get(), base + "/mutex", mutexOptions);
+    log.recordLoss(&mutex, u"mutex"_s);
+    log.record(&mutex, &EtcdMutex::lockLost, u"mutex.lockLost"_s);
+    EtcdSemaphoreOptions semaphoreOptions;
+    semaphoreOptions.ttl = duration_cast<seconds>(kTtl);
+    EtcdSemaphore semaphore(client.get(), base + "/semaphore", 2, semaphoreOptions);
+    log.recordLoss(&semaphore, u"semaphore"_s);
+    log.record(&semaphore, &EtcdSemaphore::permitLost, u"semaphore.permitLost"_s);
+
+    QSignalSpy elected(&selector, &EtcdLeaderSelector::elected);
+    QVERIFY(selector.start());
+    QVERIFY(latch.start());
+    QVERIFY(elected.wait(5 * 2000));
+    QTRY_VERIFY_WITH_TIMEOUT(latch.hasLeadership(), 5 * 2000);
+    Holder mutexHolder([&] { return mutex.lock(); }, [&] { return mutex.holdCount() > 0; },
+        [&](EtcdStatus *why) {
+            return mutex.commitGuarded(markerWrite(base + "/mutex-late"), 2s, why);
+        },
+        [&] { return mutex.unlock(); });
+    Holder permitHolder([&] { return semaphore.waitForPermit(); },
+        [&] { return semaphore.fencingToken().isValid(); },
+        [&](EtcdStatus *why) {
+            return semaphore.commitGuarded(markerWrite(base + "/permit-late"), 2s, why);
+        },
+        [&] { return semaphore.release(); });
+    QVERIFY(mutexHolder.waitHeld());
+    QVERIFY(permitHolder.waitHeld());
+    QVERIFY(selector.remainingValidity() > 0ms);
+    QVERIFY(selector.remainingValidity() <= kTtl);
+
+    std::atomic<bool> watching = true;
+    std::thread monitor([&] {
+        while (watching) {
+            if (!selector.isLeader())
+                notLeader.mark();
+            if (!latch.hasLeadership())
+                latchLost.mark();
+            std::this_thread::sleep_for(5ms);
+        }
+    });
+    // Every lease that owns something, read before the owner thread blocks: from then on no
+    // event of this thread runs, so the revokes are sent and left unanswered until it wakes.
+    QList<qint64> leases {selector.fencingToken().leaseId, latch.fencingToken().leaseId};
+    for (const EtcdKeyValue &kv : queueOf(*m_other, base + "/mutex"))
+        leases.append(kv.lease);
+    for (const EtcdKeyValue &kv : queueOf(*m_other, base + "/semaphore/holders"))
+        leases.append(kv.lease);
+    QCOMPARE(leases.size(), 4);
+    const auto faultAt = Clock::now();
+    if (fault == u"revoke"_s) {
+        for (qint64 lease : leases)
+            m_other->revokeLease(lease);
+    } else if (fault == u"pause"_s) {
+        QVERIFY(m_server.pause());
+    } else {
+        proxy.setMode(FaultProxy::Mode::Blackhole);
+    }
+    std::this_thread::sleep_for(3 * kTtl); // the owner thread is blocked: no event runs
+    const auto wokeAt = Clock::now();
+    watching = false;
+    monitor.join();
+    if (fault == u"pause"_s)
+        QVERIFY(m_server.resume());
+    proxy.setMode(FaultProxy::Mode::Pass);
+
+    const auto within = [&](const FirstSeen &seen, const char *what) {
+        const auto at = seen.at();
+        if (!at)
+            return QTest::qVerify(false, what, "never happened", __FILE__, __LINE__);
+        const auto after = duration_cast<milliseconds>(*at - faultAt);
+        qInfo("%s %lld ms after the fault", what, qint64(after.count()));
+        return QTest::qVerify(*at >= faultAt && *at < wokeAt && after <= kBound, what,
+            "not within TTL + 0.5 s while the owner thread was blocked", __FILE__, __LINE__);
+    };
+    QVERIFY(within(stopRequested, "leader's stop requested"));
+    QVERIFY(within(notLeader, "isLeader() false"));
+    QVERIFY(within(latchLost, "latch's hasLeadership() false"));
+    QVERIFY(within(mutexHolder.lost, "mutex holdCount() 0"));
+    QVERIFY(within(permitHolder.lost, "semaphore's fencing token null"));
+    QCOMPARE(mutexHolder.commitCode.load(), int(Etcd::ErrorCode::FailedPrecondition));
+    QCOMPARE(permitHolder.commitCode.load(), int(Etcd::ErrorCode::FailedPrecondition));
+    QVERIFY2(mutexHolder.commitMs.load() < 100, "a lost hold's write is refused at once");
+
+    // The owner thread catches up: each signal once, in the documented order.
+    const auto printLog = qScopeGuard([&] { qInfo() << "signals:" << log.names; });
+    QTRY_COMPARE_WITH_TIMEOUT(log.of(u"selector"_s).size(), 4, 5 * 2000);
+    QCOMPARE(log.of(u"selector"_s),
+        QStringList({u"selector.connectionLost"_s, u"selector.leaseLost"_s,
+            u"selector.leadershipLost"_s, u"selector.relinquished"_s}));
+    QTRY_VERIFY_WITH_TIMEOUT(log.of(u"latch"_s).size() >= 4, 5 * 2000);
+    QCOMPARE(log.of(u"latch"_s).mid(0, 4),
+        QStringList({u"latch.connectionLost"_s, u"latch.leaseLost"_s, u"latch.leadershipLost"_s,
+            u"latch.relinquished"_s}));
+    QTRY_COMPARE_WITH_TIMEOUT(log.of(u"mutex"_s).size(), 3, 5 * 2000);
+    QCOMPARE(log.of(u"mutex"_s),
+        QStringList({u"mutex.connectionLost"_s, u"mutex.leaseLost"_s, u"mutex.lockLost"_s}));
+    QTRY_COMPARE_WITH_TIMEOUT(log.of(u"semaphore"_s).size(), 3, 5 * 2000);
+    QCOMPARE(log.of(u"semaphore"_s),
+        QStringList({u"semaphore.connectionLost"_s, u"semaphore.leaseLost"_s,
+            u"semaphore.permitLost"_s}));
+    QVERIFY(keyValueOf(*m_other, base + "/mutex-late").key.isEmpty()); // the write was refused
+
+    mutexHolder.letGo();
+    permitHolder.letGo();
+    QTRY_COMPARE_WITH_TIMEOUT(mutexHolder.released.load(), 0, 5 * 2000); // unlock(): false
+    QTRY_COMPARE_WITH_TIMEOUT(permitHolder.released.load(), 0, 5 * 2000);
+    QVERIFY(closeAndWait(&selector, &latch, &mutex, &semaphore));
+}
+
+QTEST_GUILESS_MAIN(tst_EtcdOwnership)
+#include "tst_etcdownership.moc"
