@@ -19,7 +19,7 @@ using namespace Etcd::Internal;
 
     start() reads the election's LEADER key (etcd-recipes' layout: \c{<path>/LEADER} holding
     \c{<clientId>:<7 random>}) and seeds currentLeader() from it without a signal; started()
-    follows. From then on leaderChanged() reports every change: the leader's client id, or an
+    follows. From then on leaderChanged() reports every term: the leader's client id, or an
     empty string when the election is vacant. The watch starts at the revision the read saw
     plus one, so a hand-off between the read and the watch is never missed. It survives etcd
     restarts, pauses and failover without a gap; when its history was compacted away it
@@ -29,8 +29,35 @@ using namespace Etcd::Internal;
 */
 
 /*! \fn void EtcdLeaderObserver::leaderChanged(const QString &leaderId)
-    Emitted when the leader changed to \a leaderId (empty: nobody leads).
+    Emitted once per change of term, in etcd's revision order: \a leaderId is the client id
+    of the leader whose term began, or empty when a term ended and nobody leads.
+
+    Changes are never coalesced. A term that began and ended within one watch response, or
+    while the watch was reconnecting, is still reported, and so is the vacancy after it:
+    candidates create the LEADER key only while it is absent, so observers hear a leader,
+    an empty id, the next leader, and so on. A new term of the same client id is reported
+    again. currentLeader() already holds \a leaderId when the signal comes.
+
+    The one exception is compacted history: terms whose every trace etcd compacted away
+    while this observer was cut off are not reported; the re-read then reports the leader
+    etcd holds at that point (or the vacancy), if that differs from the last one reported.
 */
+
+namespace {
+// One term as the observer knows it: who holds LEADER, and since when (the key's create
+// revision, which no other term shares). A vacancy has neither.
+struct Term
+{
+    QString leader;
+    qint64 since = 0;
+
+    static Term of(const EtcdKeyValue &kv)
+    {
+        return {RecipePaths::stripUniqueSuffix(kv.value), kv.createRevision};
+    }
+    friend bool operator==(const Term &, const Term &) = default;
+};
+} // namespace
 
 class EtcdLeaderObserverPrivate
 {
@@ -38,21 +65,39 @@ class EtcdLeaderObserverPrivate
 public:
     void read(bool seeding);
     void watchFrom(qint64 revision);
-    void apply(const QString &leader);
+    void applyEvents(const QList<EtcdWatchEvent> &events);
+    bool apply(const Term &next);
     void fail(const EtcdStatus &reason);
 
     EtcdLeaderObserver *q_ptr = nullptr;
     QByteArray path;
-    QString leader;
+    Term term;
     bool started = false;
     std::unique_ptr<EtcdWatch> watch;
 };
 
-void EtcdLeaderObserverPrivate::apply(const QString &next)
+// Reports `next` unless it is the term already reported. False when a slot closed or
+// deleted the observer, so that nothing more is reported.
+bool EtcdLeaderObserverPrivate::apply(const Term &next)
 {
     Q_Q(EtcdLeaderObserver);
-    if (std::exchange(leader, next) != next)
-        Q_EMIT q->leaderChanged(next);
+    if (term == next)
+        return true;
+    term = next;
+    QPointer<EtcdLeaderObserver> guard(q);
+    Q_EMIT q->leaderChanged(next.leader);
+    return guard && q->isActive();
+}
+
+// Every event in turn, never only the last: a term that begins and ends within one batch
+// (a catch-up after a reconnect delivers many) is still reported, and so is its vacancy.
+void EtcdLeaderObserverPrivate::applyEvents(const QList<EtcdWatchEvent> &events)
+{
+    for (const EtcdWatchEvent &event : events) {
+        const bool vacant = event.type == EtcdWatchEvent::Type::Delete;
+        if (!apply(vacant ? Term {} : Term::of(event.keyValue)))
+            return;
+    }
 }
 
 void EtcdLeaderObserverPrivate::fail(const EtcdStatus &reason)
@@ -85,13 +130,13 @@ void EtcdLeaderObserverPrivate::read(bool seeding)
         if (!s.isOk())
             return fail(s);
         const auto kvs = reply->keyValues();
-        const QString current
-            = kvs.isEmpty() ? QString() : RecipePaths::stripUniqueSuffix(kvs.first().value);
+        const Term current = kvs.isEmpty() ? Term {} : Term::of(kvs.first());
         if (!seeding) {
             watch->resync(reply->revision() + 1);
-            return apply(current);
+            apply(current);
+            return;
         }
-        leader = current;
+        term = current;
         watchFrom(reply->revision() + 1);
     });
 }
@@ -104,12 +149,11 @@ void EtcdLeaderObserverPrivate::watchFrom(qint64 revision)
     watch = std::make_unique<EtcdWatch>(q->client(), RecipePaths::leaderKey(path), options);
     watch->setResyncMode(EtcdWatch::ResyncMode::AwaitResync);
     EtcdWatch *w = watch.get();
-    QObject::connect(w, &EtcdWatch::eventsReceived, q, [this](const QList<EtcdWatchEvent> &events) {
-        const EtcdWatchEvent &last = events.last(); // only the latest state matters
-        apply(last.type == EtcdWatchEvent::Type::Delete
-                ? QString()
-                : RecipePaths::stripUniqueSuffix(last.keyValue.value));
-    });
+    QObject::connect(
+        w, &EtcdWatch::eventsReceived, q, [this, q](const QList<EtcdWatchEvent> &events) {
+            if (q->isActive()) // not after close(), which may come from a leaderChanged slot
+                applyEvents(events);
+        });
     QObject::connect(w, &EtcdWatch::stateChanged, q, [this](EtcdWatch::State state) {
         Q_Q(EtcdLeaderObserver);
         if (state == EtcdWatch::State::Active && !started) {
@@ -151,7 +195,7 @@ QByteArray EtcdLeaderObserver::electionPath() const
 /*! \property EtcdLeaderObserver::currentLeader The leader's client id; empty when vacant. */
 QString EtcdLeaderObserver::currentLeader() const
 {
-    return d_func()->leader;
+    return d_func()->term.leader;
 }
 
 /*! \property EtcdLeaderObserver::started Whether the leader was read and the watch is live. */
@@ -180,7 +224,10 @@ void EtcdLeaderObserver::start()
 void EtcdLeaderObserver::close()
 {
     Q_D(EtcdLeaderObserver);
-    d->watch.reset();
+    if (d->watch) {
+        d->watch->cancel(); // nothing more from it; deleted later, as a leaderChanged() slot
+        d->watch.release()->deleteLater(); // may call close() inside its eventsReceived()
+    }
     if (!isClosed()) {
         markClosed();
         emitClosedAfter(nullptr);

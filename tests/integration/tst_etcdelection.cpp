@@ -2,9 +2,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // Election recipes against a real etcd. The LEADER key is written here exactly as an
 // etcd-recipes candidate writes it ("<clientId>:<7 random>"), so these tests also pin interop.
-#include "testutil.h"
+#include "electionutil.h"
 
 #include <etcdtestserver.h>
+
+#include <QtCore/qmap.h>
+
+#include <mutex>
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
@@ -31,6 +35,10 @@ private Q_SLOTS:
     void observerSeedsWithoutSignal();
     void observerReportsEveryChange();
     void observerNeverMissesHandOffDuringStart();
+    void observerSeesEveryTermOfBackToBackHandOffs_data();
+    void observerSeesEveryTermOfBackToBackHandOffs();
+    void observerReportsEveryTermOfACatchUp();
+    void observerClosedFromItsSlotReportsNoMore();
     void observerSurvivesRestart();
     void observerResyncsAfterCompaction();
     void observerBadInput();
@@ -82,12 +90,13 @@ void tst_EtcdElection::observerReportsEveryChange()
     QTRY_COMPARE_WITH_TIMEOUT(changes.seen, QStringList {u"node-a"_s}, kWaitMs);
     setLeader("/el/changes", {});
     setLeader("/el/changes", "node-b:BBBBBBB");
-    QTRY_COMPARE_WITH_TIMEOUT(changes.seen.last(), u"node-b"_s, kWaitMs);
+    // The vacancy between the two terms is reported too, however fast it passed.
+    QTRY_COMPARE_WITH_TIMEOUT(changes.seen, (QStringList {u"node-a"_s, {}, u"node-b"_s}), kWaitMs);
     QCOMPARE(observer.currentLeader(), u"node-b"_s);
-    QVERIFY(
-        changes.seen.size() == 2 || changes.seen == QStringList({u"node-a"_s, {}, u"node-b"_s}));
     setLeader("/el/changes", {});
-    QTRY_COMPARE_WITH_TIMEOUT(observer.currentLeader(), QString(), kWaitMs);
+    QTRY_COMPARE_WITH_TIMEOUT(
+        changes.seen, (QStringList {u"node-a"_s, {}, u"node-b"_s, {}}), kWaitMs);
+    QCOMPARE(observer.currentLeader(), QString());
     QCOMPARE(observer.connectionState(), EtcdRecipe::ConnectionState::Connected);
 }
 
@@ -112,6 +121,116 @@ void tst_EtcdElection::observerNeverMissesHandOffDuringStart()
         QTRY_COMPARE_WITH_TIMEOUT(observer.currentLeader(), last, kWaitMs);
         setLeader("/el/race", {});
     }
+}
+
+void tst_EtcdElection::observerSeesEveryTermOfBackToBackHandOffs_data()
+{
+    QTest::addColumn<bool>("cutOff");
+    QTest::newRow("live") << false; // one watch response per term change, as they happen
+    QTest::newRow("caught up") << true; // all of them in one catch-up after a cut-off
+}
+
+// Twenty candidates, each giving up as soon as it is elected: twenty hand-offs back to back.
+// The observer reports every term in the order etcd elected them, each followed by its
+// vacancy, whether it watched them live or caught up on them after a cut-off.
+void tst_EtcdElection::observerSeesEveryTermOfBackToBackHandOffs()
+{
+    QFETCH(bool, cutOff);
+    constexpr int candidates = 20;
+    constexpr auto ttl = 2s;
+    const QByteArray path = cutOff ? "/el/handoffs/caught-up" : "/el/handoffs/live";
+    PartitionedClient side(m_server.clientPort());
+    QVERIFY(side.started);
+    EtcdLeaderObserver observer(&side.client, path);
+    Changes changes(&observer);
+    QSignalSpy started(&observer, &EtcdLeaderObserver::started);
+    observer.start();
+    QVERIFY(started.wait(kWaitMs));
+    if (cutOff) {
+        side.proxy.setMode(FaultProxy::Mode::Blackhole);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            observer.connectionState(), EtcdRecipe::ConnectionState::Suspended, kWaitMs);
+    }
+
+    std::mutex mutex;
+    QMap<qint64, QString> elected; // by each term's fencing revision: etcd's order
+    int finished = 0;
+    std::vector<std::unique_ptr<EtcdLeaderSelector>> selectors;
+    for (int i = 0; i < candidates; ++i) {
+        const QString id = u"term-%1"_s.arg(i, 2, 10, QChar(u'0'));
+        auto s = std::make_unique<EtcdLeaderSelector>(m_client.get(), path, withId(id, ttl));
+        s->setTakeLeadership([&mutex, &elected, id](EtcdLeaderSelector &self, std::stop_token) {
+            std::scoped_lock lock(mutex);
+            elected.insert(self.fencingToken().revision, id);
+        }); // and returns at once: the term ends as soon as it began
+        connect(s.get(), &EtcdLeaderSelector::termFinished, this, [&finished] { ++finished; });
+        selectors.push_back(std::move(s));
+    }
+    for (auto &s : selectors)
+        QVERIFY(s->start());
+    // Each hand-off takes milliseconds; one that stalled would wait out a lease at worst.
+    QTRY_COMPARE_WITH_TIMEOUT(finished, candidates, int(candidates * (ttl + 1s) / 1ms));
+    side.proxy.setMode(FaultProxy::Mode::Pass);
+
+    QStringList expected;
+    {
+        std::scoped_lock lock(mutex);
+        QCOMPARE(elected.size(), candidates);
+        for (const QString &id : std::as_const(elected))
+            expected << id << QString();
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(changes.seen, expected, 3 * kWaitMs);
+    QCOMPARE(observer.currentLeader(), QString());
+}
+
+// Terms that began and ended while the observer was cut off reach it in one catch-up when
+// it reconnects: each is still reported, vacancies included, and a second term of the same
+// client id too.
+void tst_EtcdElection::observerReportsEveryTermOfACatchUp()
+{
+    PartitionedClient side(m_server.clientPort());
+    QVERIFY(side.started);
+    EtcdLeaderObserver observer(&side.client, "/el/catchup");
+    Changes changes(&observer);
+    QSignalSpy started(&observer, &EtcdLeaderObserver::started);
+    observer.start();
+    QVERIFY(started.wait(kWaitMs));
+    side.proxy.setMode(FaultProxy::Mode::Blackhole);
+    QTRY_COMPARE_WITH_TIMEOUT(
+        observer.connectionState(), EtcdRecipe::ConnectionState::Suspended, kWaitMs);
+    for (const QByteArray &token : {"a:AAAAAAA"_ba, ""_ba, "b:BBBBBBB"_ba, ""_ba, "a:CCCCCCC"_ba}) {
+        setLeader("/el/catchup", token);
+    }
+    side.proxy.setMode(FaultProxy::Mode::Pass);
+    const QStringList terms {u"a"_s, {}, u"b"_s, {}, u"a"_s};
+    QTRY_COMPARE_WITH_TIMEOUT(changes.seen, terms, 3 * kWaitMs);
+    QCOMPARE(observer.currentLeader(), u"a"_s);
+    setLeader("/el/catchup", {});
+    QTRY_COMPARE_WITH_TIMEOUT(changes.seen, terms + QStringList {QString()}, kWaitMs);
+}
+
+// A slot that closes the observer on the first change of a catch-up hears no other.
+void tst_EtcdElection::observerClosedFromItsSlotReportsNoMore()
+{
+    PartitionedClient side(m_server.clientPort());
+    QVERIFY(side.started);
+    EtcdLeaderObserver observer(&side.client, "/el/closing");
+    Changes changes(&observer);
+    connect(&observer, &EtcdLeaderObserver::leaderChanged, &observer, &EtcdLeaderObserver::close);
+    QSignalSpy started(&observer, &EtcdLeaderObserver::started);
+    QSignalSpy closed(&observer, &EtcdRecipe::closed);
+    observer.start();
+    QVERIFY(started.wait(kWaitMs));
+    side.proxy.setMode(FaultProxy::Mode::Blackhole);
+    QTRY_COMPARE_WITH_TIMEOUT(
+        observer.connectionState(), EtcdRecipe::ConnectionState::Suspended, kWaitMs);
+    for (const QByteArray &token : {"a:AAAAAAA"_ba, ""_ba, "b:BBBBBBB"_ba})
+        setLeader("/el/closing", token);
+    side.proxy.setMode(FaultProxy::Mode::Pass);
+    QVERIFY(closed.wait(3 * kWaitMs));
+    QCOMPARE(changes.seen, QStringList {u"a"_s});
+    QCOMPARE(observer.currentLeader(), u"a"_s);
+    setLeader("/el/closing", {});
 }
 
 void tst_EtcdElection::observerSurvivesRestart()

@@ -3,15 +3,18 @@
 #include "faultproxy.h"
 
 #include <QtCore/qthread.h>
+#include <QtCore/qtimer.h>
 #include <QtNetwork/qtcpserver.h>
 #include <QtNetwork/qtcpsocket.h>
 
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <atomic>
 #include <utility>
 
 using namespace Qt::StringLiterals;
+using Clock = std::chrono::steady_clock;
 
 namespace {
 // SO_LINGER {1, 0} turns the close() inside abort() into a TCP RST instead of a FIN.
@@ -25,12 +28,28 @@ void resetSocket(QTcpSocket *socket)
     socket->abort();
 }
 
+// Bytes from the target that Delay holds back until `due`.
+struct HeldBytes
+{
+    Clock::time_point due;
+    QByteArray bytes;
+};
+
 // One client connection and its upstream twin. Both sockets are children, so deleting the
 // link closes both; its connections die with it before the sockets do.
 struct Link : QObject
 {
+    Link()
+    {
+        releaseTimer->setSingleShot(true);
+        releaseTimer->setTimerType(Qt::PreciseTimer);
+    }
+
     QTcpSocket *client = nullptr;
     QTcpSocket *upstream = new QTcpSocket(this);
+    QList<HeldBytes> held; // oldest first; released from the front only, so never reordered
+    QTimer *releaseTimer = new QTimer(this); // due when held.first() is
+    bool closing = false; // the target closed; the client hears of it after the held bytes
     bool tainted = false; // bytes were dropped: the streams have gaps now
     bool dropped = false;
 };
@@ -46,11 +65,16 @@ public:
     void applyMode(FaultProxy::Mode mode);
 
     std::atomic<FaultProxy::Mode> mode {FaultProxy::Mode::Pass};
+    std::atomic<std::chrono::milliseconds::rep> delayMs {0};
     std::atomic<int> connections {0};
+    std::atomic<qint64> heldBytes {0};
 
 private:
     void accept();
     void pump(Link *link, QTcpSocket *from, QTcpSocket *to);
+    void hold(Link *link, const QByteArray &bytes, Clock::time_point due);
+    void release(Link *link, bool all);
+    void discardHeld(Link *link);
     void closed(Link *link);
     void drop(Link *link);
     void reset(Link *link);
@@ -83,6 +107,7 @@ void FaultProxyWorker::accept()
         connect(client, &QIODevice::readyRead, link, [=, this] { pump(link, client, up); });
         connect(up, &QIODevice::readyRead, link, [=, this] { pump(link, up, client); });
         connect(up, &QAbstractSocket::connected, link, [=, this] { pump(link, client, up); });
+        connect(link->releaseTimer, &QTimer::timeout, link, [=, this] { release(link, false); });
         for (QTcpSocket *socket : {client, up}) {
             connect(socket, &QAbstractSocket::disconnected, link, [=, this] { closed(link); });
             // Queued: errorOccurred comes while Qt still tears the socket down (state
@@ -105,18 +130,68 @@ void FaultProxyWorker::pump(Link *link, QTcpSocket *from, QTcpSocket *to)
     const QByteArray bytes = from->readAll();
     switch (mode.load()) {
     case FaultProxy::Mode::Pass:
-        to->write(bytes);
+        if (to == link->client && !link->held.isEmpty()) {
+            hold(link, bytes, Clock::now()); // behind what an earlier Delay still holds
+            release(link, true);
+        } else {
+            to->write(bytes);
+        }
+        break;
+    case FaultProxy::Mode::Delay:
+        if (to == link->client)
+            hold(link, bytes, Clock::now() + std::chrono::milliseconds(delayMs.load()));
+        else
+            to->write(bytes);
         break;
     case FaultProxy::Mode::Blackhole:
-        // Dropped, never delivered later. A partitioned network loses packets too, though TCP
-        // would retransmit them after it heals; here the stream has a gap instead, so a
-        // tainted link is reset when Pass returns (see applyMode).
-        link->tainted = link->tainted || !bytes.isEmpty();
+        // Dropped, never delivered later, and so are bytes a Delay held. A partitioned network
+        // loses packets too, though TCP would retransmit them after it heals; here the stream
+        // has a gap instead, so a tainted link is reset when Pass returns (see applyMode).
+        link->tainted = link->tainted || !bytes.isEmpty() || !link->held.isEmpty();
+        discardHeld(link);
         break;
     case FaultProxy::Mode::Reset:
         reset(link);
         break;
     }
+}
+
+void FaultProxyWorker::hold(Link *link, const QByteArray &bytes, Clock::time_point due)
+{
+    if (bytes.isEmpty())
+        return;
+    link->held.append({due, bytes});
+    heldBytes += bytes.size();
+    if (!link->releaseTimer->isActive())
+        release(link, false); // arms the timer
+}
+
+// Writes the held bytes that are due (or all of them), oldest first, and re-arms the timer
+// for the next. A chunk held under a shorter delay waits behind an older one: order wins.
+void FaultProxyWorker::release(Link *link, bool all)
+{
+    if (link->dropped)
+        return;
+    const bool deliverable = link->client->state() == QAbstractSocket::ConnectedState;
+    while (!link->held.isEmpty() && (all || link->held.first().due <= Clock::now())) {
+        const QByteArray bytes = link->held.takeFirst().bytes;
+        heldBytes -= bytes.size();
+        if (deliverable)
+            link->client->write(bytes);
+    }
+    if (!link->held.isEmpty()) {
+        const auto wait = link->held.first().due - Clock::now();
+        link->releaseTimer->start(std::max(
+            std::chrono::milliseconds(0), std::chrono::ceil<std::chrono::milliseconds>(wait)));
+    } else if (std::exchange(link->closing, false)) {
+        closed(link); // the target's close was held back behind its last bytes
+    }
+}
+
+void FaultProxyWorker::discardHeld(Link *link)
+{
+    for (const HeldBytes &chunk : std::exchange(link->held, {}))
+        heldBytes -= chunk.bytes.size();
 }
 
 // Either side went away: pass on what is left and close the other side gracefully.
@@ -126,6 +201,10 @@ void FaultProxyWorker::closed(Link *link)
         return;
     pump(link, link->client, link->upstream);
     pump(link, link->upstream, link->client);
+    if (!link->held.isEmpty() && link->client->state() == QAbstractSocket::ConnectedState) {
+        link->closing = true; // release() closes the link once the client has every byte
+        return;
+    }
     link->client->disconnectFromHost();
     link->upstream->disconnectFromHost();
     if (link->client->state() == QAbstractSocket::UnconnectedState
@@ -141,6 +220,7 @@ void FaultProxyWorker::drop(Link *link)
         return;
     m_links.removeOne(link);
     --connections;
+    discardHeld(link);
     link->deleteLater();
 }
 
@@ -157,12 +237,13 @@ void FaultProxyWorker::applyMode(FaultProxy::Mode newMode)
 {
     mode = newMode;
     const QList<Link *> links = m_links; // reset() edits m_links
+    const bool forwards = newMode == FaultProxy::Mode::Pass || newMode == FaultProxy::Mode::Delay;
     for (Link *link : links) {
-        if (newMode == FaultProxy::Mode::Reset
-            || (newMode == FaultProxy::Mode::Pass && link->tainted)) {
+        if (newMode == FaultProxy::Mode::Reset || (forwards && link->tainted)) {
             reset(link);
         } else {
-            // Blackhole drops what is already buffered; Pass forwards what waited upstream.
+            // Blackhole drops what is already buffered; Pass forwards what waited upstream
+            // and what Delay held; Delay holds what waited upstream.
             pump(link, link->client, link->upstream);
             pump(link, link->upstream, link->client);
         }
@@ -230,7 +311,23 @@ FaultProxy::Mode FaultProxy::mode() const
     return m_worker->mode;
 }
 
+void FaultProxy::setDelay(std::chrono::milliseconds delay)
+{
+    m_worker->delayMs = delay.count();
+    setMode(delay > std::chrono::milliseconds::zero() ? Mode::Delay : Mode::Pass);
+}
+
+std::chrono::milliseconds FaultProxy::delay() const
+{
+    return std::chrono::milliseconds(m_worker->delayMs.load());
+}
+
 int FaultProxy::connectionCount() const
 {
     return m_worker->connections;
+}
+
+qint64 FaultProxy::heldBytes() const
+{
+    return m_worker->heldBytes;
 }

@@ -5,6 +5,7 @@
 #include <QtCore/qobject.h>
 #include <QtCore/qurl.h>
 
+#include <chrono>
 #include <memory>
 
 class QThread;
@@ -20,7 +21,9 @@ public:
     enum class Mode {
         Pass, // forward bytes both ways
         Blackhole, // keep connections open, forward nothing, drop what arrives
-        Reset // abort open connections with a TCP RST, and each new one at once
+        Reset, // abort open connections with a TCP RST, and each new one at once
+        Delay // forward both ways, but hold bytes from the target back delay() on their way
+              // to the client: slow answers, not lost ones
     };
     Q_ENUM(Mode)
 
@@ -35,7 +38,14 @@ public:
     // Thread-safe; on return the mode holds for existing and new connections alike.
     void setMode(Mode mode);
     [[nodiscard]] Mode mode() const;
+    // Thread-safe: Delay mode holding the target's bytes back `delay`; 0 is setMode(Pass).
+    // Bytes keep their order and none is dropped: a shorter delay never overtakes bytes held
+    // under a longer one, Pass delivers what is held at once, Blackhole drops it like other
+    // bytes in flight. setMode(Mode::Delay) reuses the last delay set here.
+    void setDelay(std::chrono::milliseconds delay);
+    [[nodiscard]] std::chrono::milliseconds delay() const;
     [[nodiscard]] int connectionCount() const; // open client connections
+    [[nodiscard]] qint64 heldBytes() const; // what Delay holds back now, over all connections
 
 private:
     template <typename Function>
