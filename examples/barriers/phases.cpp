@@ -12,7 +12,7 @@
 #include "exampleutil.h"
 
 #include <EtcdQt/EtcdQt>
-#include <EtcdQt/etcdcountedbarrier.h>
+#include <EtcdQt/EtcdDoubleBarrier>
 
 #include <QtCore/qcoreapplication.h>
 #include <QtCore/qelapsedtimer.h>

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "casnumber_p.h"
 #include "recipe/recipelayer_p.h"
+#include "recipe/sharedstate_p.h"
 #include "recipereplies_p.h"
 
 #include <EtcdQt/etcdclient.h>
@@ -10,8 +11,6 @@
 
 #include <QtCore/qpointer.h>
 
-#include <condition_variable>
-#include <mutex>
 
 using namespace Etcd::Internal;
 using namespace std::chrono;
@@ -50,23 +49,18 @@ using namespace std::chrono;
 */
 
 namespace {
-// Shared with threads in await(), which may outlive the object by a moment.
-struct LatchSync
+// What threads in await() see; they may outlive the object by a moment.
+struct LatchView
 {
-    std::mutex mutex;
-    std::condition_variable changed;
     bool open = false;
     bool closed = false;
-
-    void close()
-    {
-        {
-            std::lock_guard lock(mutex);
-            closed = true;
-        }
-        changed.notify_all();
-    }
 };
+using LatchSync = SharedState<LatchView>;
+
+void closeView(LatchSync &sync)
+{
+    sync.update([](LatchView &v) { v.closed = true; });
+}
 } // namespace
 
 class EtcdCountDownLatchPrivate
@@ -102,12 +96,8 @@ void EtcdCountDownLatchPrivate::setCount(qint64 next)
         Q_EMIT q->countChanged(next);
     if (next != 0)
         return;
-    {
-        std::lock_guard lock(sync->mutex);
-        if (std::exchange(sync->open, true))
-            return;
-    }
-    sync->changed.notify_all();
+    if (sync->update([](LatchView &v) { return std::exchange(v.open, true); }))
+        return;
     Q_EMIT q->opened();
 }
 
@@ -227,7 +217,7 @@ EtcdCountDownLatch::EtcdCountDownLatch(EtcdClient *client, const QByteArray &pat
 /*! Destroys the object, releasing threads in await() (which return false unless open). */
 EtcdCountDownLatch::~EtcdCountDownLatch()
 {
-    d_func()->sync->close();
+    closeView(*d_func()->sync);
 }
 
 /*! \property EtcdCountDownLatch::path The latch's key. */
@@ -252,9 +242,7 @@ qint64 EtcdCountDownLatch::count() const
 */
 bool EtcdCountDownLatch::isOpen() const
 {
-    Q_D(const EtcdCountDownLatch);
-    std::lock_guard lock(d->sync->mutex);
-    return d->sync->open;
+    return d_func()->sync->read([](const LatchView &v) { return v.open; });
 }
 
 /*!
@@ -308,12 +296,12 @@ bool EtcdCountDownLatch::await(milliseconds timeout)
     if (refuseOwnThread(this, "EtcdCountDownLatch::await()"))
         return false;
     const std::shared_ptr<LatchSync> sync = d_func()->sync;
-    std::unique_lock lock(sync->mutex);
-    if (sync->open || sync->closed)
-        return sync->open;
+    const auto settled = [](const LatchView &v) { return v.open || v.closed; };
+    const auto open = [](const LatchView &v) { return v.open; };
+    if (sync->read(settled))
+        return sync->read(open);
     QMetaObject::invokeMethod(this, &EtcdCountDownLatch::start, Qt::QueuedConnection);
-    sync->changed.wait_for(lock, timeout, [&sync] { return sync->open || sync->closed; });
-    return sync->open;
+    return sync->waitFor(timeout, settled, open);
 }
 
 /*!
@@ -376,7 +364,7 @@ void EtcdCountDownLatch::close()
     d->following = false;
     d->dropWatch();
     d->queue.close();
-    d->sync->close();
+    closeView(*d->sync);
     markClosed();
     emitClosedAfter(nullptr);
 }

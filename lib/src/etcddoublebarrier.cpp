@@ -4,7 +4,7 @@
 #include "recipepaths_p.h"
 #include "recipereplies_p.h"
 
-#include <EtcdQt/etcdcountedbarrier.h>
+#include <EtcdQt/etcddoublebarrier.h>
 
 using namespace Etcd::Internal;
 using namespace std::chrono;

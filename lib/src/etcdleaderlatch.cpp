@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "etcdqt_internal_p.h"
 #include "recipe/recipelayer_p.h"
+#include "recipe/sharedstate_p.h"
 #include "recipepaths_p.h"
 
 #include <EtcdQt/etcdleaderlatch.h>
@@ -10,8 +11,6 @@
 #include <QtCore/qthread.h>
 #include <QtCore/qtimer.h>
 
-#include <condition_variable>
-#include <mutex>
 
 using namespace Etcd::Internal;
 using namespace std::chrono;
@@ -65,19 +64,18 @@ public:
     bool started = false;
     bool termFailed = false;
 
-    mutable std::mutex mutex; // guards the two below, to wake await() on other threads
-    std::condition_variable changed;
-    bool leading = false;
-    bool closed = false;
+    // Wakes await() on other threads; whether it leads is the selector's (engine's) word.
+    struct Wake
+    {
+        bool elected = false;
+        bool closed = false;
+    };
+    SharedState<Wake> wake;
 };
 
 void EtcdLeaderLatchPrivate::setLeader(bool value)
 {
-    {
-        std::lock_guard lock(mutex);
-        leading = value;
-    }
-    changed.notify_all();
+    wake.update([value](Wake &w) { w.elected = value; });
 }
 
 void EtcdLeaderLatchPrivate::contest()
@@ -140,12 +138,7 @@ EtcdLeaderLatch::EtcdLeaderLatch(EtcdClient *client, const QByteArray &electionP
 /*! Closes the latch (see close()). */
 EtcdLeaderLatch::~EtcdLeaderLatch()
 {
-    Q_D(EtcdLeaderLatch);
-    {
-        std::lock_guard lock(d->mutex);
-        d->closed = true;
-    }
-    d->changed.notify_all();
+    d_func()->wake.update([](EtcdLeaderLatchPrivate::Wake &w) { w.closed = true; });
 }
 
 /*! \property EtcdLeaderLatch::electionPath The election this latch runs in. */
@@ -224,9 +217,11 @@ bool EtcdLeaderLatch::await(milliseconds timeout)
             "the events it waits for; refused");
         return false;
     }
-    std::unique_lock lock(d->mutex);
-    d->changed.wait_for(lock, timeout, [d] { return d->leading || d->closed; });
-    return !d->closed && d->selector->isLeader(); // the engine's word, not this thread's
+    using Wake = EtcdLeaderLatchPrivate::Wake;
+    const bool closed = d->wake.waitFor(
+        timeout, [](const Wake &w) { return w.elected || w.closed; },
+        [](const Wake &w) { return w.closed; });
+    return !closed && d->selector->isLeader(); // the engine's word, not this thread's
 
 }
 
@@ -256,10 +251,6 @@ void EtcdLeaderLatch::close()
         return;
     markClosed();
     d->retry.stop();
-    {
-        std::lock_guard lock(d->mutex);
-        d->closed = true;
-    }
-    d->changed.notify_all();
+    d->wake.update([](EtcdLeaderLatchPrivate::Wake &w) { w.closed = true; });
     d->selector->close();
 }

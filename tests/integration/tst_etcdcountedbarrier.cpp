@@ -6,7 +6,8 @@
 // whose lease dies while they wait, and nothing left behind.
 #include "lockutil.h"
 
-#include <EtcdQt/etcdcountedbarrier.h>
+#include <EtcdQt/EtcdCountedBarrier>
+#include <EtcdQt/EtcdDoubleBarrier>
 #include <etcdtestserver.h>
 
 #include <QtCore/qrandom.h>

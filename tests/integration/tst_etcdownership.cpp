@@ -144,6 +144,8 @@ private Q_SLOTS:
     void initTestCase();
     void lossIsDecidedWhileTheOwnerThreadIsBlocked_data();
     void lossIsDecidedWhileTheOwnerThreadIsBlocked();
+    void remainingValidityNeverOutrunsEtcd();
+    void slowAnswersEndTheOldHoldBeforeTheNextBegins();
 
 private:
     EtcdTestServer m_server;
@@ -300,6 +302,71 @@ void tst_EtcdOwnership::lossIsDecidedWhileTheOwnerThreadIsBlocked()
     QTRY_COMPARE_WITH_TIMEOUT(mutexHolder.released.load(), 0, 5 * 2000); // unlock(): false
     QTRY_COMPARE_WITH_TIMEOUT(permitHolder.released.load(), 0, 5 * 2000);
     QVERIFY(closeAndWait(&selector, &latch, &mutex, &semaphore));
+}
+
+// With etcd's answers held back longer than a third of the TTL (renewals still reach it at
+// once), a deadline measured from each answer's arrival would run ahead of etcd's by up to the
+// delay less the renewal period; measured from the renewal's sending it never does. etcd
+// reports whole seconds, rounded down, so its deadline is before answer + TTL + 1 s.
+void tst_EtcdOwnership::remainingValidityNeverOutrunsEtcd()
+{
+    constexpr auto ttl = 6s; // renewed every 2 s; answers 3.2 s late: 1.2 s over, from arrival
+    constexpr auto delay = 3200ms;
+    FaultProxy proxy(u"127.0.0.1"_s, m_server.clientUrl().port());
+    QVERIFY(proxy.start());
+    auto client = connectedClient(proxy.url());
+    const auto grant = await(client->grantLease(ttl));
+    QVERIFY_OK(grant.status);
+    EtcdKeepAlive keepAlive(client.get(), grant->leaseId(), ttl);
+    keepAlive.start();
+    proxy.setDelay(delay);
+    QElapsedTimer run;
+    run.start();
+    int samples = 0;
+    while (run.elapsed() < 2 * duration_cast<milliseconds>(ttl).count()) {
+        const auto answer = await(m_other->leaseTimeToLive(grant->leaseId()));
+        const auto ours = keepAlive.remainingValidity(); // right after etcd's answer came
+        QVERIFY_OK(answer.status);
+        QVERIFY2(ours <= answer->ttl() + 1s,
+            qPrintable(u"sample %1: ours %2 ms, etcd %3 s"_s.arg(samples).arg(ours.count())
+                           .arg(answer->ttl().count())));
+        QCOMPARE(keepAlive.state(), EtcdKeepAlive::State::Alive); // slow is not lost
+        ++samples;
+        QTest::qWait(100);
+    }
+    qInfo("%d samples, none ahead of etcd", samples);
+    proxy.setMode(FaultProxy::Mode::Pass);
+    QVERIFY_OK(await(m_other->revokeLease(grant->leaseId())).status);
+}
+
+// A holder whose answers come late, then not at all: its loss is reported before etcd lets
+// the next holder in, because its deadline counts from renewals it sent, not answers it got.
+void tst_EtcdOwnership::slowAnswersEndTheOldHoldBeforeTheNextBegins()
+{
+    constexpr auto ttl = 4s; // renewed every 1.33 s; answers 2.2 s late
+    FaultProxy proxy(u"127.0.0.1"_s, m_server.clientUrl().port());
+    QVERIFY(proxy.start());
+    auto slowClient = connectedClient(proxy.url());
+    EtcdMutexOptions o;
+    o.ttl = ttl;
+    EtcdMutex slow(slowClient.get(), "/own/slow", o);
+    EtcdMutex next(m_other.get(), "/own/slow", o);
+    QStringList order;
+    connect(&slow, &EtcdMutex::acquired, this, [&] { order.append(u"slow acquired"_s); });
+    connect(&slow, &EtcdMutex::lockLost, this, [&] { order.append(u"slow lost"_s); });
+    connect(&next, &EtcdMutex::acquired, this, [&] { order.append(u"next acquired"_s); });
+    QVERIFY(slow.acquire());
+    QTRY_COMPARE_WITH_TIMEOUT(order, QStringList {u"slow acquired"_s}, 5 * 2000);
+    QVERIFY(next.acquire()); // queued behind the slow holder
+    proxy.setDelay(2200ms);
+    QTest::qWait(int(duration_cast<milliseconds>(2 * ttl).count())); // slow, still held
+    QCOMPARE(order, QStringList {u"slow acquired"_s});
+    proxy.setMode(FaultProxy::Mode::Blackhole);
+    QTRY_COMPARE_WITH_TIMEOUT(order.size(), 3, int(duration_cast<milliseconds>(3 * ttl).count()));
+    QCOMPARE(order, QStringList({u"slow acquired"_s, u"slow lost"_s, u"next acquired"_s}));
+    proxy.setMode(FaultProxy::Mode::Pass);
+    QVERIFY(next.release());
+    QVERIFY(closeAndWait(&slow, &next));
 }
 
 QTEST_GUILESS_MAIN(tst_EtcdOwnership)

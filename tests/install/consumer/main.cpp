@@ -1,5 +1,7 @@
 // A user's program: includes every public header, links the installed library.
 #include <EtcdQt/EtcdQt>
+#include <EtcdQt/EtcdMutex> // the generated CamelCase headers are installed too
+#include <EtcdQt/EtcdRangeReply>
 
 #include <QtCore/qcoreapplication.h>
 

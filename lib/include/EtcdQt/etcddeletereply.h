@@ -1,0 +1,19 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <EtcdQt/etcdkeyvalue.h>
+#include <EtcdQt/etcdreply.h>
+
+class EtcdClientPrivate;
+
+class ETCDQT_EXPORT EtcdDeleteReply final : public EtcdReply
+{
+    Q_OBJECT
+    friend class EtcdClientPrivate;
+    explicit EtcdDeleteReply(QObject *parent) : EtcdReply(parent) { }
+
+public:
+    [[nodiscard]] qint64 deleted() const;
+    [[nodiscard]] QList<EtcdKeyValue> prevKeyValues() const;
+};
