@@ -33,4 +33,14 @@ using HookResult = std::function<void(bool owned, const EtcdStatus &why)>;
 void runEstablishHook(const std::function<void(qint64, std::function<void(bool)>)> &hook,
     qint64 leaseId, std::chrono::milliseconds timeout, QObject *context, HookResult result);
 
+// Writes `key` = `value` under `leaseId` only where that restores ownership, never where it
+// would take it (spec: leases-and-loss, "every heal is a CAS"): when the key is absent, or
+// still bound to `previousLeaseId`, this owner's own earlier lease (a partition can end the
+// local deadline before etcd's). A key with any other lease, or none, stays as it is.
+// `done` runs once in `context`'s thread (not if it died first) with an RPC error, or whether
+// the key is ours now and the lease it is on (0: someone else's key without a lease).
+using ClaimDone = std::function<void(const EtcdStatus &status, bool owned, qint64 holderLease)>;
+void claimKey(EtcdClient *client, const QByteArray &key, const QByteArray &value, qint64 leaseId,
+    qint64 previousLeaseId, QObject *context, ClaimDone done);
+
 } // namespace Etcd::Internal

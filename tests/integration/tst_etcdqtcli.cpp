@@ -145,6 +145,7 @@ class tst_EtcdqtCli : public QObject
 private Q_SLOTS:
     void initTestCase();
     void leaseKeepHealsAndRevokesOnSigterm();
+    void leaseKeepStopsWhenItsKeyIsTaken();
     void badInputFailsWithOneLine();
     void unreachableEtcdFails();
     void electLeadsForHoldThenRelinquishes();
@@ -259,6 +260,30 @@ void tst_EtcdqtCli::leaseKeepHealsAndRevokesOnSigterm()
     QCOMPARE(p.exitCode(), 0);
     QCOMPARE(value("/cli/k"_ba), QByteArray()); // revoked before it exited
     QVERIFY(await(m_client->leases())->leaseIds().isEmpty());
+}
+
+// `lease keep` used to overwrite what another client wrote while its lease was gone. Its heal
+// only creates: the key stays theirs, a failed line names why, and it exits 1.
+void tst_EtcdqtCli::leaseKeepStopsWhenItsKeyIsTaken()
+{
+    const QList<qint64> leasesBefore = liveLeases();
+    Tool keeper(m_clock,
+        {u"--endpoints"_s, m_server.clientUrl().toString(), u"lease"_s, u"keep"_s, u"/cli/taken"_s,
+            u"mine"_s, u"--ttl"_s, u"2"_s});
+    QTRY_VERIFY2_WITH_TIMEOUT(keeper.has(u"granted"_s), keeper.transcript().constData(), kTtlMs);
+    const qint64 first = keeper.event(u"granted"_s)->json.value(u"lease"_s).toInteger();
+    // The first heal attempt waits its backoff (about 250 ms): this put comes first.
+    QVERIFY_OK(await(m_client->revokeLease(first)).status);
+    QVERIFY_OK(await(m_client->put("/cli/taken"_ba, "theirs"_ba)).status);
+    QVERIFY2(keeper.exitsWith(1, 2 * kTtlMs), keeper.transcript().constData());
+    QCOMPARE(keeper.events(), (QStringList {u"granted"_s, u"expired"_s, u"failed"_s}));
+    const QString cause = keeper.event(u"failed"_s)->json.value(u"cause"_s).toString();
+    QVERIFY2(cause.contains(u"/cli/taken was written without a lease"_s), qPrintable(cause));
+    QVERIFY2(keeper.log.contains("etcdqt: "), keeper.log.constData());
+    QCOMPARE(value("/cli/taken"_ba), "theirs"_ba);
+    QVERIFY_OK(await(m_client->remove("/cli/taken"_ba)).status);
+    // isEmpty(), not == QList(): Qt 6.4 memcmp()s two empty lists (UBSan: null argument)
+    QTRY_VERIFY_WITH_TIMEOUT(leasesSince(leasesBefore).isEmpty(), kTtlMs + 1000);
 }
 
 void tst_EtcdqtCli::badInputFailsWithOneLine()
