@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // EtcdClient's one-shot requests: validate, then hand to the transport.
 #include "etcdclient_p.h"
+#include "leaseops_p.h"
 
 using namespace Etcd::Internal;
 using Target = Etcd::Internal::CallTarget;
@@ -111,15 +112,15 @@ EtcdEmptyReply *EtcdClient::compact(qint64 revision, Etcd::CompactionMode mode)
 }
 
 /*!
-    Grants a lease of \a ttl (positive), with the id \a leaseId or, when 0, one etcd picks.
-    etcd may raise a TTL below its minimum; the reply says what was granted.
+    Grants a lease of \a ttl, with the id \a leaseId or, when 0, one etcd picks. etcd may
+    raise a TTL below its minimum; the reply says what was granted. A TTL that is not
+    positive, or above etcd's maximum of 9,000,000,000 s, is refused with InvalidArgument
+    before anything is sent.
 */
 EtcdLeaseGrantReply *EtcdClient::grantLease(std::chrono::seconds ttl, qint64 leaseId)
 {
-    std::optional<EtcdStatus> early;
-    if (ttl.count() <= 0)
-        early = invalid(tr("lease TTL must be positive, got %1 s").arg(ttl.count()));
-    else if (leaseId < 0)
+    std::optional<EtcdStatus> early = leaseTtlProblem(ttl);
+    if (!early && leaseId < 0)
         early = checkLeaseId(leaseId);
     return d_func()->call<EtcdLeaseGrantReply>(
         [&](Transport &t, const Options &o, Target target) {

@@ -163,7 +163,7 @@ milliseconds EtcdTransientKeyValue::remainingValidity() const
 
 /*!
     Writes the key under a new lease; started() follows, or failed() (InvalidArgument: empty
-    key, TTL not positive; FailedPrecondition: the
+    key, TTL not positive or above etcd's maximum of 9,000,000,000 s; FailedPrecondition: the
     key is held by someone else; etcd unreachable).
 */
 void EtcdTransientKeyValue::start()

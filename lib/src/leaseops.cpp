@@ -98,6 +98,19 @@ void createOrRead(std::shared_ptr<Claim> claim)
 
 } // namespace
 
+std::optional<EtcdStatus> leaseTtlProblem(seconds ttl)
+{
+    if (ttl.count() <= 0)
+        return EtcdStatus(Etcd::ErrorCode::InvalidArgument,
+            message("the lease TTL must be positive, got %1 s").arg(ttl.count()));
+    if (ttl > kMaxLeaseTtl)
+        return EtcdStatus(Etcd::ErrorCode::InvalidArgument,
+            message("the lease TTL of %1 s is above etcd's maximum of %2 s")
+                .arg(ttl.count())
+                .arg(kMaxLeaseTtl.count()));
+    return std::nullopt;
+}
+
 void claimKey(EtcdClient *client, const QByteArray &key, const QByteArray &value, qint64 leaseId,
     qint64 previousLeaseId, QObject *context, ClaimDone done)
 {
@@ -122,7 +135,7 @@ void grantLeaseWithin(
     EtcdLeaseGrantReply *reply = client->grantLease(ttl);
     auto timedOut = std::make_shared<bool>(false);
     if (timeout.count() > 0) {
-        QTimer::singleShot(timeout, reply, [reply, timedOut] {
+        QTimer::singleShot(timerDelay(timeout), reply, [reply, timedOut] {
             *timedOut = true;
             reply->abort();
         });
@@ -162,7 +175,7 @@ void runEstablishHook(const std::function<void(qint64, std::function<void(bool)>
             r(owned, why);
     };
     if (timeout.count() > 0) // like the grant: no timeout when none is set
-        QTimer::singleShot(timeout, context, [finish, timeout] {
+        QTimer::singleShot(timerDelay(timeout), context, [finish, timeout] {
             finish(false,
                 EtcdStatus(Etcd::ErrorCode::DeadlineExceeded,
                     message("the establish hook did not answer within %1 ms")

@@ -4,17 +4,27 @@
 //  W A R N I N G: internal header, not part of the EtcdQt API.
 #pragma once
 
+#include "etcdqt_internal_p.h"
+
 #include <EtcdQt/etcdstatus.h>
 
 #include <QtCore/qobject.h>
 
 #include <chrono>
 #include <functional>
+#include <optional>
 
 class EtcdClient;
 class EtcdReply;
 
 namespace Etcd::Internal {
+
+// etcd's MaxLeaseTTL (lease/lessor.go): a grant above it fails with "too large lease TTL".
+inline constexpr std::chrono::seconds kMaxLeaseTtl {9'000'000'000};
+
+// InvalidArgument when etcd would refuse `ttl` (not positive, or above kMaxLeaseTtl);
+// nothing when it is fine. Every recipe that takes a TTL asks this before its first grant.
+ETCDQT_AUTOTEST_EXPORT std::optional<EtcdStatus> leaseTtlProblem(std::chrono::seconds ttl);
 
 using GrantDone = std::function<void(const EtcdStatus &status, qint64 leaseId)>;
 

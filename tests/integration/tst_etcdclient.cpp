@@ -25,6 +25,7 @@ private Q_SLOTS:
     void txnBranchResults();
     void compaction();
     void leases();
+    void leaseTtlLimit();
     void clusterInfo();
     void lockAndUnlock();
     void keyPrefix();
@@ -257,6 +258,27 @@ void tst_EtcdClient::leases()
     const auto chosen = await(client().grantLease(10s, 0x7e57));
     QCOMPARE(chosen->leaseId(), 0x7e57);
     QVERIFY_OK(await(client().revokeLease(0x7e57)).status);
+}
+
+// etcd's MaxLeaseTTL (9,000,000,000 s) is granted; one second more is refused before it is
+// sent: a client with no etcd to talk to answers InvalidArgument, not Unavailable.
+void tst_EtcdClient::leaseTtlLimit()
+{
+    const std::chrono::seconds max(9'000'000'000);
+    const auto longest = await(client().grantLease(max));
+    QVERIFY_OK(longest.status);
+    QCOMPARE(longest->ttl(), max);
+    QVERIFY_OK(await(client().revokeLease(longest->leaseId())).status);
+
+    QCOMPARE(await(client().grantLease(max + 1s)).status.code(), ErrorCode::InvalidArgument);
+    EtcdClient nowhere({QUrl(u"http://127.0.0.1:%1"_s.arg(EtcdTestServer::freePorts(1).first()))});
+    nowhere.connectToEndpoints();
+    const auto refused = await(nowhere.grantLease(max + 1s));
+    QCOMPARE(refused.status.code(), ErrorCode::InvalidArgument);
+    QVERIFY2(
+        refused.status.message().contains(u"9000000000"_s), qPrintable(refused.status.toString()));
+    QCOMPARE(await(nowhere.grantLease(std::chrono::seconds::max())).status.code(),
+        ErrorCode::InvalidArgument);
 }
 
 void tst_EtcdClient::clusterInfo()

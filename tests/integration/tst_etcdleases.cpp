@@ -520,6 +520,19 @@ void tst_EtcdLeases::badInput()
     QVERIFY(f1.wait(kTtlMs));
     QCOMPARE(f1.first().first().value<EtcdStatus>().code(), ErrorCode::InvalidArgument);
 
+    // etcd's MaxLeaseTTL is 9,000,000,000 s: one more is refused before any grant.
+    const std::chrono::seconds tooLong(9'000'000'001);
+    EtcdTransientKeyValue longTtl(m_client.get(), "/bad"_ba, "v"_ba, tooLong);
+    QSignalSpy f0(&longTtl, &EtcdTransientKeyValue::failed);
+    longTtl.start();
+    QVERIFY(f0.wait(kTtlMs));
+    QCOMPARE(f0.first().first().value<EtcdStatus>().code(), ErrorCode::InvalidArgument);
+    std::unique_ptr<EtcdLeasedKeys> longKeys(
+        Etcd::putWithKeepAlive(m_client.get(), "/bad"_ba, "v"_ba, tooLong));
+    QSignalSpy f00(longKeys.get(), &EtcdLeasedKeys::failed);
+    QVERIFY(f00.wait(kTtlMs));
+    QCOMPARE(f00.first().first().value<EtcdStatus>().code(), ErrorCode::InvalidArgument);
+
     EtcdTransientKeyValue emptyKey(m_client.get(), {}, "v"_ba, kTtl);
     QSignalSpy f2(&emptyKey, &EtcdTransientKeyValue::failed);
     emptyKey.start();

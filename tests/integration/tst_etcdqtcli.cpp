@@ -289,6 +289,10 @@ void tst_EtcdqtCli::leaseKeepStopsWhenItsKeyIsTaken()
 void tst_EtcdqtCli::badInputFailsWithOneLine()
 {
     const QList<QStringList> cases {{u"lease"_s, u"keep"_s, u"/k"_s, u"v"_s, u"--ttl"_s, u"0"_s},
+        {u"lease"_s, u"keep"_s, u"/k"_s, u"v"_s, u"--ttl"_s, u"9000000001"_s},
+        {u"elect"_s, u"/e"_s, u"--ttl"_s, u"9000000001"_s},
+        {u"lock"_s, u"/l"_s, u"--ttl"_s, u"9000000001"_s, u"--"_s, u"true"_s},
+        {u"incr"_s, u"/l"_s, u"/c"_s, u"--count"_s, u"3"_s, u"--ttl"_s, u"9000000001"_s},
         {u"lease"_s, u"keep"_s, u"/k"_s}, {u"nonsense"_s}, {u"--endpoints"_s}, {u"elect"_s},
         {u"elect"_s, u""_s}, {u"elect"_s, u"/e"_s, u"--ttl"_s, u"0"_s},
         {u"elect"_s, u"/e"_s, u"--ttl"_s, u"-2"_s}, {u"elect"_s, u"/e"_s, u"--ttl"_s, u"two"_s},
@@ -992,9 +996,9 @@ void tst_EtcdqtCli::barrierRefusesBadInput()
 {
     const QList<QStringList> cases {{}, {u"set"_s}, {u"set"_s, u""_s}, {u"set"_s, u"/b"_s, u"/c"_s},
         {u"set"_s, u"/b"_s, u"--ttl"_s, u"0"_s}, {u"set"_s, u"/b"_s, u"--ttl"_s, u"-1"_s},
-        {u"set"_s, u"/b"_s, u"--ttl"_s, u"two"_s}, {u"set"_s, u"/b"_s, u"--hold-ms"_s, u"-1"_s},
-        {u"set"_s, u"/b"_s, u"--hold-ms"_s}, {u"set"_s, u"--ttl"_s, u"2"_s}, {u"remove"_s},
-        {u"remove"_s, u"/b"_s, u"/c"_s}, {u"wait"_s},
+        {u"set"_s, u"/b"_s, u"--ttl"_s, u"9000000001"_s}, {u"set"_s, u"/b"_s, u"--ttl"_s, u"two"_s},
+        {u"set"_s, u"/b"_s, u"--hold-ms"_s, u"-1"_s}, {u"set"_s, u"/b"_s, u"--hold-ms"_s},
+        {u"set"_s, u"--ttl"_s, u"2"_s}, {u"remove"_s}, {u"remove"_s, u"/b"_s, u"/c"_s}, {u"wait"_s},
         {u"wait"_s, u"/b"_s, u"--timeout-ms"_s, u"0"_s},
         {u"wait"_s, u"/b"_s, u"--timeout-ms"_s, u"soon"_s}, {u"wait"_s, u"/b"_s, u"--timeout-ms"_s},
         {u"wait"_s, u"/b"_s, u"--hold-ms"_s, u"5"_s}, {u"lift"_s, u"/b"_s}};
