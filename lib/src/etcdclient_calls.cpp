@@ -4,6 +4,8 @@
 #include "etcdclient_p.h"
 #include "leaseops_p.h"
 
+#include <algorithm>
+
 using namespace Etcd::Internal;
 using Target = Etcd::Internal::CallTarget;
 using Options = Etcd::Internal::CallOptions;
@@ -22,8 +24,20 @@ std::optional<EtcdStatus> checkKey(const QByteArray &key, bool prefixScan = fals
     return std::nullopt;
 }
 
+// etcd's --max-txn-ops default. etcd (v3rpc checkTxnRequest) bounds the compares, the success
+// operations and the failure operations each by it, not their sum: 128 of each is accepted.
+constexpr qsizetype kMaxTxnOps = 128;
+
 std::optional<EtcdStatus> checkTxn(const EtcdTxn &txn)
 {
+    const qsizetype ops = std::max({txn.compares.size(), txn.success.size(), txn.failure.size()});
+    if (ops > kMaxTxnOps)
+        return invalid(EtcdClient::tr("a transaction takes at most %1 compares, %1 success and %1 "
+                                      "failure operations; this one has %2, %3 and %4")
+                           .arg(kMaxTxnOps)
+                           .arg(txn.compares.size())
+                           .arg(txn.success.size())
+                           .arg(txn.failure.size()));
     for (const EtcdCompare &c : txn.compares) {
         if (c.key.isEmpty())
             return invalid(EtcdClient::tr("transaction compare with an empty key"));
@@ -87,6 +101,10 @@ EtcdDeleteReply *EtcdClient::remove(const QByteArray &key, const EtcdDeleteOptio
 /*!
     Runs \a txn atomically: if every compare holds, the success operations run, otherwise the
     failure operations. Never retried: after a lost response the outcome is unknown.
+
+    Refused with InvalidArgument before it is sent when it has more than 128 compares, 128
+    success or 128 failure operations (etcd's default \c{--max-txn-ops}, which bounds each
+    list on its own), or an empty key.
 */
 EtcdTxnReply *EtcdClient::txn(const EtcdTxn &txn)
 {

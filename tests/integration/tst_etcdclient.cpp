@@ -26,6 +26,7 @@ private Q_SLOTS:
     void compaction();
     void leases();
     void leaseTtlLimit();
+    void txnOperationLimit();
     void clusterInfo();
     void lockAndUnlock();
     void keyPrefix();
@@ -279,6 +280,45 @@ void tst_EtcdClient::leaseTtlLimit()
         refused.status.message().contains(u"9000000000"_s), qPrintable(refused.status.toString()));
     QCOMPARE(await(nowhere.grantLease(std::chrono::seconds::max())).status.code(),
         ErrorCode::InvalidArgument);
+}
+
+// etcd's --max-txn-ops (128) bounds the compares, the success and the failure operations
+// each on its own (v3rpc checkTxnRequest takes the largest of the three), not their sum: 128
+// of each is accepted; 129 in any one list is refused before it is sent.
+void tst_EtcdClient::txnOperationLimit()
+{
+    const auto ops = [this](const char *branch, int n) {
+        QList<EtcdTxnOp> list;
+        for (int i = 0; i < n; ++i)
+            list.append(EtcdTxnOp::put(key(branch) + '/' + QByteArray::number(i), "v"_ba));
+        return list;
+    };
+    const auto compares = [this](int n) {
+        QList<EtcdCompare> list;
+        for (int i = 0; i < n; ++i)
+            list.append(EtcdCompare::missing(key("absent") + '/' + QByteArray::number(i)));
+        return list;
+    };
+    const auto full = await(client().txn(
+        {.compares = compares(128), .success = ops("then", 128), .failure = ops("else", 128)}));
+    QVERIFY_OK(full.status);
+    QVERIFY(full->succeeded());
+    QCOMPARE(
+        await(client().get(key("then") + '/', {.prefix = true, .countOnly = true}))->count(), 128);
+
+    EtcdClient nowhere({QUrl(u"http://127.0.0.1:%1"_s.arg(EtcdTestServer::freePorts(1).first()))});
+    nowhere.connectToEndpoints();
+    for (EtcdClient *c : {&client(), &nowhere}) {
+        QCOMPARE(
+            await(c->txn({.compares = compares(129)})).status.code(), ErrorCode::InvalidArgument);
+        QCOMPARE(
+            await(c->txn({.success = ops("more", 129)})).status.code(), ErrorCode::InvalidArgument);
+        QCOMPARE(
+            await(c->txn({.failure = ops("more", 129)})).status.code(), ErrorCode::InvalidArgument);
+    }
+    QCOMPARE(
+        await(client().get(key("more") + '/', {.prefix = true, .countOnly = true}))->count(), 0);
+    QVERIFY_OK(await(client().remove(key("then") + '/', {.prefix = true})).status);
 }
 
 void tst_EtcdClient::clusterInfo()
