@@ -131,7 +131,8 @@ milliseconds EtcdQmlConnection::bound(const EtcdClient *client)
     const milliseconds deadline = client ? client->callDeadline() : milliseconds(0);
     if (deadline <= milliseconds(0))
         return milliseconds(5000);
-    return std::min(deadline + milliseconds(1000), milliseconds(10000));
+    // Compared before adding: a deadline of milliseconds::max() must not overflow.
+    return deadline >= milliseconds(9000) ? milliseconds(10000) : deadline + milliseconds(1000);
 }
 
 void EtcdQmlConnection::letGo(QObject *object)

@@ -7,6 +7,8 @@
 #include <EtcdQt/etcdleaseevent.h>
 #include <EtcdQt/etcdstatus.h>
 
+#include <QtCore/qcoreapplication.h>
+
 #include <algorithm>
 #include <limits>
 
@@ -16,7 +18,18 @@ namespace Etcd::Qml {
 
 std::chrono::seconds ttlFromMilliseconds(int ms)
 {
-    return std::chrono::seconds(std::max(1, (ms + 999) / 1000));
+    // In 64 bits: ms + 999 overflows an int near its largest value.
+    return std::chrono::seconds(std::max<qint64>(1, (qint64(ms) + 999) / 1000));
+}
+
+QString ttlProblem(int ms)
+{
+    if (ms > 0)
+        return {};
+    return QCoreApplication::translate("EtcdQml",
+        "ttl must be a positive number of "
+        "milliseconds, got %1")
+        .arg(ms);
 }
 
 int toMilliseconds(std::chrono::milliseconds duration)

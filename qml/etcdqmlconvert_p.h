@@ -21,6 +21,8 @@ namespace Etcd::Qml {
 
 // A lease TTL given in milliseconds, rounded up to whole seconds (etcd's unit), at least 1 s.
 std::chrono::seconds ttlFromMilliseconds(int ms);
+// Why `ms` is no lease TTL (0 or less: refused, never rounded up to 1 s), or empty.
+QString ttlProblem(int ms);
 int toMilliseconds(std::chrono::milliseconds duration);
 // Strings ("host:port" or "http://host:port") and urls; "host:port" gets "http://".
 QList<QUrl> toEndpoints(const QVariantList &list);

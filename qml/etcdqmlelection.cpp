@@ -13,8 +13,9 @@
     \inqmlmodule EtcdQt
     \brief Takes part in a leader election while \c active (EtcdLeaderLatch underneath).
 
-    \c ttl is in milliseconds (rounded up to whole seconds for etcd). \c participants is a
-    model with the roles \c clientId and \c isLeader, and \c leader the id of whoever leads,
+    \c ttl is in milliseconds (rounded up to whole seconds for etcd; 0 or less is refused with
+    errorOccurred(code, message), \c EtcdError.InvalidArgument, and nothing starts). \c participants
+   is a model with the roles \c clientId and \c isLeader, and \c leader the id of whoever leads,
     both while active. Switching \c active off resigns; destroying the item does too,
     without waiting for etcd. \c fencingToken holds \c key, \c leaseId, \c revision and
     \c valid of the current term. elected() starts a term; leadershipLost(code, message) ends
@@ -92,6 +93,11 @@ EtcdQmlFencingToken EtcdQmlLeaderElection::fencingToken() const
 bool EtcdQmlLeaderElection::isConfigured() const
 {
     return !m_path.isEmpty();
+}
+
+QString EtcdQmlLeaderElection::invalidSetting() const
+{
+    return Etcd::Qml::ttlProblem(m_ttl);
 }
 
 QObject *EtcdQmlLeaderElection::startRecipe(EtcdClient *client)

@@ -48,6 +48,7 @@ Q_SIGNALS:
 
 protected:
     [[nodiscard]] bool isConfigured() const override;
+    [[nodiscard]] QString invalidSetting() const override;
     QObject *startRecipe(EtcdClient *client) override;
     void recipeStopped() override;
 

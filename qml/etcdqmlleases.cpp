@@ -12,6 +12,9 @@
     \inqmlmodule EtcdQt
     \brief Keeps \c key = \c value in etcd under a lease of \c ttl milliseconds while \c active.
 
+    \c ttl is rounded up to whole seconds for etcd (1500 gives 2 s); 0 or less is refused:
+    errorOccurred(code, message) with \c EtcdError.InvalidArgument, and nothing starts.
+
     A lost lease heals (a new lease, the key written again); each step arrives as
     \c leaseEvent(event) with \c event.type one of the \c LeaseEvent values, and
     \c leaseLost(code, message) when the lease that held the key is gone. Switching \c active
@@ -90,6 +93,11 @@ bool EtcdQmlTransientKeyValue::isConfigured() const
     return !m_key.isEmpty();
 }
 
+QString EtcdQmlTransientKeyValue::invalidSetting() const
+{
+    return Etcd::Qml::ttlProblem(m_ttl);
+}
+
 QObject *EtcdQmlTransientKeyValue::startRecipe(EtcdClient *client)
 {
     auto *kv = new EtcdTransientKeyValue(
@@ -124,6 +132,9 @@ void EtcdQmlTransientKeyValue::setLeaseId(qint64 leaseId)
     \qmltype Lease
     \inqmlmodule EtcdQt
     \brief A self-healing lease of \c ttl milliseconds, kept alive while \c active.
+
+    \c ttl is rounded up to whole seconds for etcd; 0 or less is refused: errorOccurred(code,
+    message) with \c EtcdError.InvalidArgument, and nothing starts.
 
     \c state follows EtcdSelfHealingKeepAlive: an out-of-band revoke or an expiry passes
     through \c Expired and \c Healing back to \c Alive under a new \c leaseId, with
@@ -172,6 +183,11 @@ int EtcdQmlLease::remainingValidity() const
 {
     auto *lease = currentAs<EtcdSelfHealingKeepAlive>();
     return lease ? Etcd::Qml::toMilliseconds(lease->remainingValidity()) : 0;
+}
+
+QString EtcdQmlLease::invalidSetting() const
+{
+    return Etcd::Qml::ttlProblem(m_ttl);
 }
 
 QObject *EtcdQmlLease::startRecipe(EtcdClient *client)

@@ -51,6 +51,7 @@ Q_SIGNALS:
 
 protected:
     [[nodiscard]] bool isConfigured() const override;
+    [[nodiscard]] QString invalidSetting() const override;
     QObject *startRecipe(EtcdClient *client) override;
     void recipeStopped() override;
 
@@ -94,6 +95,7 @@ Q_SIGNALS:
     void leaseLost(int code, const QString &message);
 
 protected:
+    [[nodiscard]] QString invalidSetting() const override;
     QObject *startRecipe(EtcdClient *client) override;
     void recipeStopped() override;
 

@@ -39,7 +39,9 @@ void EtcdQmlDistributedLock::setPath(const QString &path)
 }
 
 /*! \qmlproperty int DistributedLock::ttl
-    Of each hold's lease, in milliseconds (whole seconds for etcd); default 10000. */
+    Of each hold's lease, in milliseconds (rounded up to whole seconds for etcd); default
+    10000. 0 or less is refused: errorOccurred(code, message) with
+    \c EtcdError.InvalidArgument, and nothing starts. */
 int EtcdQmlDistributedLock::ttl() const
 {
     return m_ttl;
@@ -67,6 +69,11 @@ EtcdQmlFencingToken EtcdQmlDistributedLock::fencingToken() const
 bool EtcdQmlDistributedLock::isConfigured() const
 {
     return !m_path.isEmpty();
+}
+
+QString EtcdQmlDistributedLock::invalidSetting() const
+{
+    return Etcd::Qml::ttlProblem(m_ttl);
 }
 
 QObject *EtcdQmlDistributedLock::startRecipe(EtcdClient *client)
@@ -120,7 +127,9 @@ void EtcdQmlDistributedLock::setHeld(bool held)
     removeFinished(result); startWaiting() begins a wait that ends with lifted(), or with
     waitFailed(code, message) when etcd could not be read or watched. A barrier this item set
     is kept under a lease of \c ttl milliseconds (\c leaseId, a decimal string; empty while it
-    holds none) and removed when \c active turns false (its lease is revoked). \c clientId is
+    holds none) and removed when \c active turns false (its lease is revoked). \c ttl is
+    rounded up to whole seconds; 0 or less is refused (errorOccurred with
+    \c EtcdError.InvalidArgument) and nothing starts. \c clientId is
     written into the barrier's value (empty: "DistributedBarrier:<7 random>").
 */
 
@@ -247,6 +256,11 @@ bool EtcdQmlBarrier::startWaiting()
 bool EtcdQmlBarrier::isConfigured() const
 {
     return !m_path.isEmpty();
+}
+
+QString EtcdQmlBarrier::invalidSetting() const
+{
+    return Etcd::Qml::ttlProblem(m_ttl);
 }
 
 QObject *EtcdQmlBarrier::startRecipe(EtcdClient *client)

@@ -132,6 +132,10 @@ void EtcdQmlRecipe::update()
     }
     if (m_current)
         return;
+    if (const QString problem = invalidSetting(); !problem.isEmpty()) {
+        setError(EtcdStatus(Etcd::ErrorCode::InvalidArgument, problem));
+        return;
+    }
     m_current = startRecipe(etcd);
     if (m_current) {
         m_client->adopt(m_current);

@@ -58,6 +58,9 @@ protected:
 
     // Whether the type's own settings allow starting (a path is set, ...).
     [[nodiscard]] virtual bool isConfigured() const { return true; }
+    // Why a setting is one the library refuses (a TTL of 0), or empty: the item then reports
+    // InvalidArgument through errorOccurred() instead of starting.
+    [[nodiscard]] virtual QString invalidSetting() const { return {}; }
     // Creates and starts the library object on `client`; returns it (owned by the caller).
     virtual QObject *startRecipe(EtcdClient *client) = 0;
     // Called after the library object was let go of: reset the observed state.

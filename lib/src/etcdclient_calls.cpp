@@ -2,6 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // EtcdClient's one-shot requests: validate, then hand to the transport.
 #include "etcdclient_p.h"
+#include "leaseops_p.h"
+
+#include <algorithm>
 
 using namespace Etcd::Internal;
 using Target = Etcd::Internal::CallTarget;
@@ -21,8 +24,20 @@ std::optional<EtcdStatus> checkKey(const QByteArray &key, bool prefixScan = fals
     return std::nullopt;
 }
 
+// etcd's --max-txn-ops default. etcd (v3rpc checkTxnRequest) bounds the compares, the success
+// operations and the failure operations each by it, not their sum: 128 of each is accepted.
+constexpr qsizetype kMaxTxnOps = 128;
+
 std::optional<EtcdStatus> checkTxn(const EtcdTxn &txn)
 {
+    const qsizetype ops = std::max({txn.compares.size(), txn.success.size(), txn.failure.size()});
+    if (ops > kMaxTxnOps)
+        return invalid(EtcdClient::tr("a transaction takes at most %1 compares, %1 success and %1 "
+                                      "failure operations; this one has %2, %3 and %4")
+                           .arg(kMaxTxnOps)
+                           .arg(txn.compares.size())
+                           .arg(txn.success.size())
+                           .arg(txn.failure.size()));
     for (const EtcdCompare &c : txn.compares) {
         if (c.key.isEmpty())
             return invalid(EtcdClient::tr("transaction compare with an empty key"));
@@ -86,6 +101,10 @@ EtcdDeleteReply *EtcdClient::remove(const QByteArray &key, const EtcdDeleteOptio
 /*!
     Runs \a txn atomically: if every compare holds, the success operations run, otherwise the
     failure operations. Never retried: after a lost response the outcome is unknown.
+
+    Refused with InvalidArgument before it is sent when it has more than 128 compares, 128
+    success or 128 failure operations (etcd's default \c{--max-txn-ops}, which bounds each
+    list on its own), or an empty key.
 */
 EtcdTxnReply *EtcdClient::txn(const EtcdTxn &txn)
 {
@@ -111,15 +130,15 @@ EtcdEmptyReply *EtcdClient::compact(qint64 revision, Etcd::CompactionMode mode)
 }
 
 /*!
-    Grants a lease of \a ttl (positive), with the id \a leaseId or, when 0, one etcd picks.
-    etcd may raise a TTL below its minimum; the reply says what was granted.
+    Grants a lease of \a ttl, with the id \a leaseId or, when 0, one etcd picks. etcd may
+    raise a TTL below its minimum; the reply says what was granted. A TTL that is not
+    positive, or above etcd's maximum of 9,000,000,000 s, is refused with InvalidArgument
+    before anything is sent.
 */
 EtcdLeaseGrantReply *EtcdClient::grantLease(std::chrono::seconds ttl, qint64 leaseId)
 {
-    std::optional<EtcdStatus> early;
-    if (ttl.count() <= 0)
-        early = invalid(tr("lease TTL must be positive, got %1 s").arg(ttl.count()));
-    else if (leaseId < 0)
+    std::optional<EtcdStatus> early = leaseTtlProblem(ttl);
+    if (!early && leaseId < 0)
         early = checkLeaseId(leaseId);
     const auto asked = std::chrono::steady_clock::now();
     auto *reply = d_func()->call<EtcdLeaseGrantReply>(

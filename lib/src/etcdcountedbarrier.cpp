@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "barrierarrival_p.h"
 #include "etcdqt_internal_p.h"
+#include "leaseops_p.h"
 #include "recipepaths_p.h"
 #include "recipereplies_p.h"
 
@@ -84,8 +85,8 @@ EtcdStatus EtcdCountedBarrierPrivate::badInput() const
     if (memberCount <= 0)
         return EtcdStatus(
             Etcd::ErrorCode::InvalidArgument, EtcdRecipe::tr("member count must be positive"));
-    if (options.ttl <= seconds::zero())
-        return EtcdStatus(Etcd::ErrorCode::InvalidArgument, EtcdRecipe::tr("TTL must be positive"));
+    if (const auto problem = leaseTtlProblem(options.ttl))
+        return *problem;
     return {};
 }
 

@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
 #include "etcdqt_internal_p.h"
+#include "leaseops_p.h"
 #include "recipe/recipelayer_p.h"
 #include "recipe/sharedstate_p.h"
 #include "recipepaths_p.h"
@@ -60,7 +61,7 @@ public:
     EtcdLeaderLatch *q_ptr = nullptr;
     std::unique_ptr<EtcdLeaderSelector> selector;
     QTimer retry;
-    int retryDelayMs = 0;
+    qint64 retryDelayMs = 0;
     bool started = false;
     bool termFailed = false;
 
@@ -95,8 +96,10 @@ void EtcdLeaderLatchPrivate::onTermFinished()
         retryDelayMs = 0;
         return contest();
     }
-    retryDelayMs = std::clamp(retryDelayMs * 2, 250, int(selector->ttl().count() * 500));
-    retry.start(retryDelayMs);
+    // In qint64: half of a long TTL in milliseconds does not fit an int (QTimer's type).
+    const qint64 halfTtlMs = std::max<qint64>(selector->ttl().count() * 500, 250);
+    retryDelayMs = std::clamp<qint64>(qint64(retryDelayMs) * 2, 250, halfTtlMs);
+    retry.start(timerDelay(milliseconds(retryDelayMs)));
 }
 
 /*!
@@ -222,17 +225,24 @@ bool EtcdLeaderLatch::await(milliseconds timeout)
         timeout, [](const Wake &w) { return w.elected || w.closed; },
         [](const Wake &w) { return w.closed; });
     return !closed && d->selector->isLeader(); // the engine's word, not this thread's
-
 }
 
-/*! Joins the election. One-shot: returns false (and records why) on a second call or after close().
- */
+/*!
+    Joins the election. One-shot: returns false (and records why) on a second call, after
+    close(), or when the TTL is not one etcd grants (not positive, or above its maximum of
+    9,000,000,000 s: InvalidArgument).
+*/
 bool EtcdLeaderLatch::start()
 {
     Q_D(EtcdLeaderLatch);
     if (d->started || isClosed()) {
         recordError(EtcdStatus(Etcd::ErrorCode::FailedPrecondition,
             isClosed() ? tr("the latch is closed") : tr("start() already called")));
+        return false;
+    }
+    // Refused here, not by the selector's grant: a failed term would only be contested again.
+    if (const auto problem = leaseTtlProblem(d->selector->ttl())) {
+        recordError(*problem);
         return false;
     }
     d->started = true;

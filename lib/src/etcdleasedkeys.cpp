@@ -182,15 +182,19 @@ milliseconds EtcdLeasedKeys::remainingValidity() const
     return k ? k->remainingValidity() : milliseconds(0);
 }
 
-/*! Grants, puts and starts renewing; established() or failed() follows. */
+/*!
+    Grants, puts and starts renewing; established() or failed() follows (InvalidArgument
+    when there are no keys, a key is empty, or the TTL is not positive or above etcd's
+    maximum of 9,000,000,000 s).
+*/
 void EtcdLeasedKeys::start()
 {
     Q_D(EtcdLeasedKeys);
     if (d->state != State::Inactive)
         return;
     QString problem;
-    if (d->ttl.count() <= 0)
-        problem = tr("the lease TTL must be positive");
+    if (const auto ttlProblem = leaseTtlProblem(d->ttl))
+        problem = ttlProblem->message();
     else if (d->keyValues.isEmpty())
         problem = tr("no keys");
     for (const auto &kv : std::as_const(d->keyValues)) {

@@ -10,6 +10,10 @@
 
 #include <QtCore/qloggingcategory.h>
 
+#include <algorithm>
+#include <chrono>
+#include <limits>
+
 // Internal classes that unit tests reach are exported only in test-enabled builds.
 #if defined(ETCDQT_BUILDING_TESTS)
 #define ETCDQT_AUTOTEST_EXPORT ETCDQT_EXPORT
@@ -21,3 +25,17 @@ Q_DECLARE_LOGGING_CATEGORY(lcEtcdClient)
 Q_DECLARE_LOGGING_CATEGORY(lcEtcdTransport)
 Q_DECLARE_LOGGING_CATEGORY(lcEtcdLease)
 Q_DECLARE_LOGGING_CATEGORY(lcEtcdRecipe)
+
+namespace Etcd::Internal {
+
+// Qt 6.4's QTimer takes int milliseconds (its std::chrono overloads narrow with int()), so a
+// delay past 24.8 days would wrap to a negative or tiny interval. Every timer armed from a
+// duration a user or etcd chose goes through this: a longer delay fires after 24.8 days,
+// which for a retry, a heal or a timeout is the same thing as never.
+constexpr std::chrono::milliseconds timerDelay(std::chrono::milliseconds delay)
+{
+    constexpr std::chrono::milliseconds longest(std::numeric_limits<int>::max());
+    return std::clamp(delay, std::chrono::milliseconds(0), longest);
+}
+
+} // namespace Etcd::Internal

@@ -241,7 +241,7 @@ void EtcdSelfHealingKeepAlivePrivate::scheduleHeal(const EtcdStatus &cause)
         return;
     qCInfo(lcEtcdLease) << "healing lease" << lostLeaseId << "attempt" << healAttempts << "in"
                         << delay->count() << "ms";
-    healTimer.start(*delay);
+    healTimer.start(timerDelay(*delay));
 }
 
 void EtcdSelfHealingKeepAlivePrivate::fail(const EtcdStatus &reason, bool asLeaseEvent)
@@ -343,7 +343,8 @@ milliseconds EtcdSelfHealingKeepAlive::remainingValidity() const
 
 /*!
     Grants the first lease and runs the establish hook. established() follows, or failed()
-    (TTL not positive, no hook, etcd unreachable, the hook declined: the lease is revoked).
+    (InvalidArgument: TTL not positive or above etcd's maximum of 9,000,000,000 s, or no
+    hook; etcd unreachable; the hook declined: the lease is revoked).
 */
 void EtcdSelfHealingKeepAlive::start()
 {
@@ -357,8 +358,8 @@ void EtcdSelfHealingKeepAlive::start()
                 d->fail(EtcdStatus(Etcd::ErrorCode::InvalidArgument, why), false);
         });
     };
-    if (d->ttl.count() <= 0)
-        return refuse(tr("the lease TTL must be positive"));
+    if (const auto problem = leaseTtlProblem(d->ttl))
+        return refuse(problem->message());
     if (!d->hook)
         return refuse(tr("no establish hook"));
     setActive(true);

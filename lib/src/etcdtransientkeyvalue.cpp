@@ -1,13 +1,17 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
+#include "leaseops_p.h"
+
 #include <EtcdQt/etcdclient.h>
-#include <EtcdQt/etcdreplies.h>
 #include <EtcdQt/etcdselfhealingkeepalive.h>
 #include <EtcdQt/etcdtransientkeyvalue.h>
 
 #include <QtCore/qpointer.h>
 #include <QtCore/qtimer.h>
 
+#include <optional>
+
+using namespace Etcd::Internal;
 using namespace std::chrono;
 
 /*!
@@ -17,10 +21,17 @@ using namespace std::chrono;
 
     start() writes value() at key() under a lease of ttl() and keeps it renewed. When the
     lease expires the key is gone (etcd deleted it); the object reports leaseEvent(Expired)
-    and leaseLost(), then heals: a new lease, the same value put again (a plain put, as
-    etcd-recipes does: a transient key is presence, nobody competes for it), and
+    and leaseLost(), then heals: a new lease, the same value written again, and
     leaseEvent(Restored). Watchers see the key removed and added again. close() revokes the
     lease, so the key goes at once. The constructor does no I/O.
+
+    Every write is a create-if-absent transaction, never a blind put: ownership is restored
+    where it is still free, never taken (the spec's "every heal is a CAS"; etcd-recipes puts
+    blindly here). If someone else wrote key() meanwhile, with another lease or none, the key
+    is left as they wrote it and the object ends with leaseEvent(Failed) and failed()
+    (FailedPrecondition, naming the holder's lease); start() on a key someone holds fails the
+    same way. The one key it does take over is its own, still on the lease it replaces: a
+    partition can end the local deadline before etcd's.
 
     EtcdTypedTransientKeyValue<Codec> writes a typed value with one of the codecs of
     etcdcodec.h and forwards to this class, which carries the signals.
@@ -33,10 +44,41 @@ using namespace std::chrono;
 class EtcdTransientKeyValuePrivate
 {
 public:
+    void establish(EtcdTransientKeyValue *q, qint64 leaseId, std::function<void(bool)> done);
+    [[nodiscard]] EtcdStatus explained(const EtcdStatus &status) const;
+
     QByteArray key;
     QByteArray value;
     std::unique_ptr<EtcdSelfHealingKeepAlive> lease;
+    qint64 writtenUnder = -1; // the lease the key was last written under
+    std::optional<EtcdStatus> taken; // why the last claim lost: who holds the key
 };
+
+// Creates the key under the new lease, or moves it from the lease it replaces.
+void EtcdTransientKeyValuePrivate::establish(
+    EtcdTransientKeyValue *q, qint64 leaseId, std::function<void(bool)> done)
+{
+    auto answered = [this, leaseId, done](const EtcdStatus &s, bool owned, qint64 holder) {
+        if (owned)
+            writtenUnder = leaseId;
+        else if (s.isOk())
+            taken = EtcdStatus(Etcd::ErrorCode::FailedPrecondition,
+                (holder > 0 ? EtcdTransientKeyValue::tr("%1 is held by lease %2; not reclaimed")
+                                  .arg(QString::fromUtf8(key))
+                                  .arg(holder)
+                            : EtcdTransientKeyValue::tr("%1 was written without a lease by "
+                                                        "someone else; not reclaimed")
+                                  .arg(QString::fromUtf8(key))));
+        done(owned);
+    };
+    claimKey(q->client(), key, value, leaseId, writtenUnder, lease.get(), answered);
+}
+
+// The lease says only that the hook declined; the claim knows who holds the key.
+EtcdStatus EtcdTransientKeyValuePrivate::explained(const EtcdStatus &status) const
+{
+    return taken && status.code() == Etcd::ErrorCode::FailedPrecondition ? *taken : status;
+}
 
 /*!
     Constructs a transient \a key holding \a value on \a client, with a lease of \a ttl healed
@@ -46,39 +88,37 @@ EtcdTransientKeyValue::EtcdTransientKeyValue(EtcdClient *client, const QByteArra
     const QByteArray &value, seconds ttl, const EtcdLeaseResilience &resilience, QObject *parent)
     : EtcdRecipe(
         client, QStringLiteral("TransientKeyValue[%1]").arg(QString::fromUtf8(key)), parent),
-      d_ptr(new EtcdTransientKeyValuePrivate {key, value, nullptr})
+      d_ptr(new EtcdTransientKeyValuePrivate)
 {
     Q_D(EtcdTransientKeyValue);
-    QPointer<EtcdClient> c(client);
-    auto establish = [c, key, value](qint64 leaseId, std::function<void(bool)> done) {
-        if (!c)
-            return done(false);
-        EtcdPutOptions options;
-        options.lease = leaseId;
-        QObject::connect(c->put(key, value, options), &EtcdReply::finished, c,
-            [done](const EtcdStatus &s) { done(s.isOk()); });
+    d->key = key;
+    d->value = value;
+    auto establish = [this, d](qint64 leaseId, std::function<void(bool)> done) {
+        d->establish(this, leaseId, std::move(done));
     };
     d->lease = std::make_unique<EtcdSelfHealingKeepAlive>(client, ttl, establish, resilience);
     EtcdSelfHealingKeepAlive *l = d->lease.get();
     connect(l, &EtcdSelfHealingKeepAlive::established, this, [this] { Q_EMIT started(); });
     connect(l, &EtcdSelfHealingKeepAlive::currentLeaseIdChanged, this,
         &EtcdTransientKeyValue::leaseIdChanged);
-    connect(l, &EtcdSelfHealingKeepAlive::leaseEvent, this, [this](const EtcdLeaseEvent &e) {
+    connect(l, &EtcdSelfHealingKeepAlive::leaseEvent, this, [this, d](EtcdLeaseEvent e) {
         QPointer<EtcdTransientKeyValue> guard(this);
+        if (e.type == EtcdLeaseEvent::Type::Failed)
+            e.cause = d->explained(e.cause);
         reportLeaseEvent(e);
         if (guard)
             Q_EMIT leaseEvent(e);
     });
     // The lease records its events' causes and failed heal attempts: keep them here too.
     connect(l, &EtcdRecipe::errorOccurred, this,
-        [this](const QString &, const EtcdStatus &s) { keepError(s); });
+        [this, d](const QString &, const EtcdStatus &s) { keepError(d->explained(s)); });
     connect(l, &EtcdSelfHealingKeepAlive::connectionStateChanged, this,
         [this](ConnectionState s) { reportConnectionState(s); });
     connect(l, &EtcdSelfHealingKeepAlive::leaseLost, this, &EtcdTransientKeyValue::leaseLost);
     connect(l, &EtcdRecipe::closed, this, &EtcdRecipe::closed);
-    connect(l, &EtcdSelfHealingKeepAlive::failed, this, [this](const EtcdStatus &why) {
+    connect(l, &EtcdSelfHealingKeepAlive::failed, this, [this, d](const EtcdStatus &why) {
         setActive(false);
-        Q_EMIT failed(why);
+        Q_EMIT failed(d->explained(why));
     });
 }
 
@@ -122,8 +162,9 @@ milliseconds EtcdTransientKeyValue::remainingValidity() const
 }
 
 /*!
-    Writes the key under a new lease; started() follows, or failed() (empty key, TTL not
-    positive, etcd unreachable).
+    Writes the key under a new lease; started() follows, or failed() (InvalidArgument: empty
+    key, TTL not positive or above etcd's maximum of 9,000,000,000 s; FailedPrecondition: the
+    key is held by someone else; etcd unreachable).
 */
 void EtcdTransientKeyValue::start()
 {

@@ -6,6 +6,7 @@
 
 #include <EtcdQt/etcdclient.h>
 #include <EtcdQt/etcdreplies.h>
+#include <EtcdQt/etcdtxn.h>
 
 #include <QtCore/qcoreapplication.h>
 #include <QtCore/qpointer.h>
@@ -22,7 +23,106 @@ QString message(const char *text)
 {
     return QCoreApplication::translate("EtcdLease", text);
 }
+
+// One claim: the request and how many more transactions it may try.
+struct Claim
+{
+    QPointer<EtcdClient> client;
+    QByteArray key;
+    QByteArray value;
+    qint64 leaseId;
+    qint64 previousLeaseId;
+    QPointer<QObject> context;
+    ClaimDone done;
+    int roundsLeft = 2; // a take-over that lost to the old lease's expiry creates once more
+};
+
+void createOrRead(std::shared_ptr<Claim> claim);
+
+// False when nobody waits for the answer any more, or there is no client to ask.
+bool stillWanted(const Claim &claim)
+{
+    if (!claim.context)
+        return false;
+    if (!claim.client) {
+        claim.done(EtcdStatus(Etcd::ErrorCode::NotConnected, message("no client")), false, 0);
+        return false;
+    }
+    return true;
+}
+
+// The key is still on our own earlier lease: move it to the new one, if it still is.
+void takeOver(std::shared_ptr<Claim> claim)
+{
+    if (!stillWanted(*claim))
+        return;
+    EtcdPutOptions put;
+    put.lease = claim->leaseId;
+    const EtcdTxn txn {
+        {EtcdCompare::lease(claim->key, Etcd::CompareResult::Equal, claim->previousLeaseId)},
+        {EtcdTxnOp::put(claim->key, claim->value, put)}, {}};
+    EtcdTxnReply *r = claim->client->txn(txn);
+    QObject::connect(r, &EtcdReply::finished, claim->context, [claim, r](const EtcdStatus &s) {
+        if (!s.isOk())
+            return claim->done(s, false, 0);
+        if (r->succeeded())
+            return claim->done(s, true, claim->leaseId);
+        createOrRead(claim); // the old lease ran out meanwhile, taking the key: create it
+    });
+}
+
+void createOrRead(std::shared_ptr<Claim> claim)
+{
+    if (!stillWanted(*claim))
+        return;
+    --claim->roundsLeft;
+    EtcdPutOptions put;
+    put.lease = claim->leaseId;
+    const EtcdTxn txn {{EtcdCompare::missing(claim->key)},
+        {EtcdTxnOp::put(claim->key, claim->value, put)}, {EtcdTxnOp::get(claim->key)}};
+    EtcdTxnReply *r = claim->client->txn(txn);
+    QObject::connect(r, &EtcdReply::finished, claim->context, [claim, r](const EtcdStatus &s) {
+        if (!s.isOk())
+            return claim->done(s, false, 0);
+        if (r->succeeded())
+            return claim->done(s, true, claim->leaseId);
+        const QList<EtcdTxnOpResult> results = r->results();
+        const qint64 holder = results.isEmpty() || results[0].keyValues.isEmpty()
+            ? 0
+            : results[0].keyValues[0].lease;
+        if (claim->previousLeaseId > 0 && holder == claim->previousLeaseId && claim->roundsLeft > 0)
+            return takeOver(claim);
+        claim->done(s, false, holder);
+    });
+}
+
 } // namespace
+
+std::optional<EtcdStatus> leaseTtlProblem(seconds ttl)
+{
+    if (ttl.count() <= 0)
+        return EtcdStatus(Etcd::ErrorCode::InvalidArgument,
+            message("the lease TTL must be positive, got %1 s").arg(ttl.count()));
+    if (ttl > kMaxLeaseTtl)
+        return EtcdStatus(Etcd::ErrorCode::InvalidArgument,
+            message("the lease TTL of %1 s is above etcd's maximum of %2 s")
+                .arg(ttl.count())
+                .arg(kMaxLeaseTtl.count()));
+    return std::nullopt;
+}
+
+void claimKey(EtcdClient *client, const QByteArray &key, const QByteArray &value, qint64 leaseId,
+    qint64 previousLeaseId, QObject *context, ClaimDone done)
+{
+    if (!client) { // answered on a later turn, as an RPC would be
+        QTimer::singleShot(0, context, [done] {
+            done(EtcdStatus(Etcd::ErrorCode::NotConnected, message("no client")), false, 0);
+        });
+        return;
+    }
+    createOrRead(std::make_shared<Claim>(
+        Claim {client, key, value, leaseId, previousLeaseId, context, std::move(done)}));
+}
 
 void grantLeaseWithin(
     EtcdClient *client, seconds ttl, milliseconds timeout, QObject *context, GrantDone done)
@@ -35,7 +135,7 @@ void grantLeaseWithin(
     EtcdLeaseGrantReply *reply = client->grantLease(ttl);
     auto timedOut = std::make_shared<bool>(false);
     if (timeout.count() > 0) {
-        QTimer::singleShot(timeout, reply, [reply, timedOut] {
+        QTimer::singleShot(timerDelay(timeout), reply, [reply, timedOut] {
             *timedOut = true;
             reply->abort();
         });
@@ -75,7 +175,7 @@ void runEstablishHook(const std::function<void(qint64, std::function<void(bool)>
             r(owned, why);
     };
     if (timeout.count() > 0) // like the grant: no timeout when none is set
-        QTimer::singleShot(timeout, context, [finish, timeout] {
+        QTimer::singleShot(timerDelay(timeout), context, [finish, timeout] {
             finish(false,
                 EtcdStatus(Etcd::ErrorCode::DeadlineExceeded,
                     message("the establish hook did not answer within %1 ms")

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "watchhub_p.h"
 
+#include "etcdqt_internal_p.h"
 #include "statusmapping_p.h"
 
 #include <QtCore/qcoreapplication.h>
@@ -18,7 +19,7 @@ WatchHub::WatchHub(
     m_reconnect.setSingleShot(true);
     connect(&m_reconnect, &QTimer::timeout, this, &WatchHub::ensureStream);
     connect(&m_liveness, &QTimer::timeout, this, &WatchHub::onLivenessTick);
-    m_liveness.setInterval(liveness);
+    m_liveness.setInterval(timerDelay(liveness));
 }
 
 WatchHub::~WatchHub()
@@ -264,7 +265,7 @@ void WatchHub::onStreamDone(const EtcdStatus &status)
             fail(id, status);
         return;
     }
-    m_reconnect.start(*delay);
+    m_reconnect.start(timerDelay(*delay));
 }
 
 void WatchHub::onLivenessTick()

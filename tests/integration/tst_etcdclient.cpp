@@ -25,6 +25,8 @@ private Q_SLOTS:
     void txnBranchResults();
     void compaction();
     void leases();
+    void leaseTtlLimit();
+    void txnOperationLimit();
     void clusterInfo();
     void lockAndUnlock();
     void keyPrefix();
@@ -257,6 +259,66 @@ void tst_EtcdClient::leases()
     const auto chosen = await(client().grantLease(10s, 0x7e57));
     QCOMPARE(chosen->leaseId(), 0x7e57);
     QVERIFY_OK(await(client().revokeLease(0x7e57)).status);
+}
+
+// etcd's MaxLeaseTTL (9,000,000,000 s) is granted; one second more is refused before it is
+// sent: a client with no etcd to talk to answers InvalidArgument, not Unavailable.
+void tst_EtcdClient::leaseTtlLimit()
+{
+    const std::chrono::seconds max(9'000'000'000);
+    const auto longest = await(client().grantLease(max));
+    QVERIFY_OK(longest.status);
+    QCOMPARE(longest->ttl(), max);
+    QVERIFY_OK(await(client().revokeLease(longest->leaseId())).status);
+
+    QCOMPARE(await(client().grantLease(max + 1s)).status.code(), ErrorCode::InvalidArgument);
+    EtcdClient nowhere({QUrl(u"http://127.0.0.1:%1"_s.arg(EtcdTestServer::freePorts(1).first()))});
+    nowhere.connectToEndpoints();
+    const auto refused = await(nowhere.grantLease(max + 1s));
+    QCOMPARE(refused.status.code(), ErrorCode::InvalidArgument);
+    QVERIFY2(
+        refused.status.message().contains(u"9000000000"_s), qPrintable(refused.status.toString()));
+    QCOMPARE(await(nowhere.grantLease(std::chrono::seconds::max())).status.code(),
+        ErrorCode::InvalidArgument);
+}
+
+// etcd's --max-txn-ops (128) bounds the compares, the success and the failure operations
+// each on its own (v3rpc checkTxnRequest takes the largest of the three), not their sum: 128
+// of each is accepted; 129 in any one list is refused before it is sent.
+void tst_EtcdClient::txnOperationLimit()
+{
+    const auto ops = [this](const char *branch, int n) {
+        QList<EtcdTxnOp> list;
+        for (int i = 0; i < n; ++i)
+            list.append(EtcdTxnOp::put(key(branch) + '/' + QByteArray::number(i), "v"_ba));
+        return list;
+    };
+    const auto compares = [this](int n) {
+        QList<EtcdCompare> list;
+        for (int i = 0; i < n; ++i)
+            list.append(EtcdCompare::missing(key("absent") + '/' + QByteArray::number(i)));
+        return list;
+    };
+    const auto full = await(client().txn(
+        {.compares = compares(128), .success = ops("then", 128), .failure = ops("else", 128)}));
+    QVERIFY_OK(full.status);
+    QVERIFY(full->succeeded());
+    QCOMPARE(
+        await(client().get(key("then") + '/', {.prefix = true, .countOnly = true}))->count(), 128);
+
+    EtcdClient nowhere({QUrl(u"http://127.0.0.1:%1"_s.arg(EtcdTestServer::freePorts(1).first()))});
+    nowhere.connectToEndpoints();
+    for (EtcdClient *c : {&client(), &nowhere}) {
+        QCOMPARE(
+            await(c->txn({.compares = compares(129)})).status.code(), ErrorCode::InvalidArgument);
+        QCOMPARE(
+            await(c->txn({.success = ops("more", 129)})).status.code(), ErrorCode::InvalidArgument);
+        QCOMPARE(
+            await(c->txn({.failure = ops("more", 129)})).status.code(), ErrorCode::InvalidArgument);
+    }
+    QCOMPARE(
+        await(client().get(key("more") + '/', {.prefix = true, .countOnly = true}))->count(), 0);
+    QVERIFY_OK(await(client().remove(key("then") + '/', {.prefix = true})).status);
 }
 
 void tst_EtcdClient::clusterInfo()

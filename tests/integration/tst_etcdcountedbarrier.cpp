@@ -306,6 +306,11 @@ void tst_EtcdCountedBarrier::badInputIsRefused()
     EtcdCountedBarrier empty(m_client.get(), "", 2, options());
     empty.arrive();
     QCOMPARE(empty.errors().last().code(), Etcd::ErrorCode::InvalidArgument);
+    EtcdCountedBarrierOptions tooLong = options();
+    tooLong.ttl = std::chrono::seconds(9'000'000'001); // etcd's maximum is 9,000,000,000 s
+    EtcdCountedBarrier longTtl(m_client.get(), "/cb/bad", 2, tooLong);
+    longTtl.arrive();
+    QCOMPARE(longTtl.errors().last().code(), Etcd::ErrorCode::InvalidArgument);
     QTest::ignoreMessage(QtWarningMsg, QRegularExpression(u"own thread"_s));
     QVERIFY(!empty.waitOnBarrier(10ms));
     QCOMPARE(keysUnder(*m_client, "/cb/bad").size(), 0);

@@ -39,6 +39,7 @@ private Q_SLOTS:
     void closeReleasesParkedAwait();
     void closingALatchThatNeverLedIsPrompt();
     void startAndCloseAreOneShot();
+    void startRefusesATtlEtcdCannotGrant();
     void latchSelectorAndObserverShareOneElection();
 
 private:
@@ -180,6 +181,21 @@ void tst_EtcdLeaderLatch::startAndCloseAreOneShot()
     QTRY_COMPARE_WITH_TIMEOUT(log.count(u"closed"_s), 1, kWaitMs);
     QVERIFY(!latch.start());
     QVERIFY(!latch.hasLeadership());
+}
+
+// A TTL etcd cannot grant is refused by start() itself, not retried term after term.
+void tst_EtcdLeaderLatch::startRefusesATtlEtcdCannotGrant()
+{
+    for (qint64 ttl : {qint64(0), qint64(9'000'000'001)}) {
+        EtcdLeaderSelectorOptions o = withId(u"bad"_s);
+        o.ttl = std::chrono::seconds(ttl);
+        EtcdLeaderLatch latch(m_client.get(), "/latch/badttl", o);
+        QVERIFY(!latch.start());
+        QCOMPARE(latch.errors().size(), 1);
+        QCOMPARE(latch.errors().constLast().code(), Etcd::ErrorCode::InvalidArgument);
+        QVERIFY(!latch.isActive());
+    }
+    QVERIFY(await(m_client->get("/latch/badttl", {.prefix = true}))->keyValues().isEmpty());
 }
 
 // A selector, a latch and an observer on one path see one election: the observer names the

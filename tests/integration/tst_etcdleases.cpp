@@ -94,6 +94,11 @@ private Q_SLOTS:
     void blackholedRenewalReportsKeepAliveFailed();
     void revokedOutOfBandHealsUnderNewLease();
     void takenKeyDuringOutageFailsWithoutTouchingIt();
+    void transientKeyTakenDuringOutageStaysTheirs_data();
+    void transientKeyTakenDuringOutageStaysTheirs();
+    void transientKeyHeldAtStartIsNotTaken();
+    void transientKeyMovesOwnKeyOffItsOldLease();
+    void leasedKeysNeverWriteBackAfterLoss();
     void pausedEtcdSuspendsExpiresThenRestores();
     void closeRevokesAtOnce();
     void neverPolicyStopsAtExpired();
@@ -287,6 +292,121 @@ void tst_EtcdLeases::takenKeyDuringOutageFailsWithoutTouchingIt()
     QVERIFY_OK(await(m_client->remove("/owned"_ba)).status);
 }
 
+// Every heal is a CAS (spec: leases-and-loss): the lease is revoked out of band and another
+// client writes the key before the heal lands (the first heal attempt waits a second, the
+// write takes a millisecond). The transient key fails and leaves their value alone.
+void tst_EtcdLeases::transientKeyTakenDuringOutageStaysTheirs_data()
+{
+    QTest::addColumn<bool>("theirLease");
+    QTest::newRow("without a lease") << false;
+    QTest::newRow("on their own lease") << true;
+}
+
+void tst_EtcdLeases::transientKeyTakenDuringOutageStaysTheirs()
+{
+    QFETCH(bool, theirLease);
+    auto other = connectedClient(m_server.clientUrl());
+    EtcdLeaseResilience slowHeal = fastHealing();
+    slowHeal.retryPolicy = EtcdRetryPolicy::bounded(3, 1s);
+    EtcdTransientKeyValue kv(m_client.get(), "/tkv/taken"_ba, "mine"_ba, kTtl, slowHeal);
+    Events ev(&kv);
+    QVERIFY(startedInTime(kv));
+    const qint64 theirs = theirLease ? grant(*other, 30s) : 0;
+    QVERIFY(!theirLease || theirs > 0);
+    QVERIFY_OK(await(other->revokeLease(kv.leaseId())).status);
+    QVERIFY_OK(await(other->put("/tkv/taken"_ba, "theirs"_ba, {.lease = theirs})).status);
+    QTRY_COMPARE_WITH_TIMEOUT(
+        ev.types, (QList {LeaseType::Expired, LeaseType::Failed}), 3 * kTtlMs);
+    QCOMPARE(ev.failures.size(), 1);
+    const EtcdStatus why = ev.failures.first();
+    QCOMPARE(why.code(), ErrorCode::FailedPrecondition);
+    QVERIFY2(why.message().contains(theirLease ? QString::number(theirs) : u"without a lease"_s),
+        qPrintable(why.toString()));
+    QCOMPARE(ev.events.last().cause, why); // the lease event names the holder too
+    QCOMPARE(kv.connectionState(), Conn::Lost);
+    QVERIFY(!kv.isHealthy());
+    QVERIFY(!kv.isActive());
+    const auto now = await(m_client->get("/tkv/taken"_ba));
+    QCOMPARE(now->keyValues().size(), 1);
+    QCOMPARE(now->keyValues().first().value, "theirs"_ba);
+    QCOMPARE(now->keyValues().first().lease, theirs);
+    QCOMPARE(now->keyValues().first().version, 1); // written once, by them
+    if (theirLease)
+        QVERIFY_OK(await(other->revokeLease(theirs)).status);
+    else
+        QVERIFY_OK(await(m_client->remove("/tkv/taken"_ba)).status);
+}
+
+// start() creates, never overwrites: a key someone holds fails it, and stays theirs.
+void tst_EtcdLeases::transientKeyHeldAtStartIsNotTaken()
+{
+    QVERIFY_OK(await(m_client->put("/tkv/held"_ba, "theirs"_ba)).status);
+    EtcdTransientKeyValue kv(m_client.get(), "/tkv/held"_ba, "mine"_ba, kTtl);
+    Events ev(&kv);
+    QSignalSpy started(&kv, &EtcdTransientKeyValue::started);
+    kv.start();
+    QTRY_COMPARE_WITH_TIMEOUT(ev.failures.size(), 1, kTtlMs);
+    QCOMPARE(ev.failures.first().code(), ErrorCode::FailedPrecondition);
+    QVERIFY(started.isEmpty());
+    QVERIFY(ev.types.isEmpty()); // it never held a lease that could expire
+    QCOMPARE(value("/tkv/held"_ba), "theirs"_ba);
+    QVERIFY_OK(await(m_client->remove("/tkv/held"_ba)).status);
+    // The lease it was granted for the key is revoked (cleanup() checks that none is left).
+}
+
+// A partition ends the local deadline first: when the heal lands, the key is still on the
+// old lease, which etcd still holds (here a second client keeps renewing it, so that etcd
+// cannot expire it before the heal). That key is ours: moved to the new lease, Restored.
+void tst_EtcdLeases::transientKeyMovesOwnKeyOffItsOldLease()
+{
+    PartitionedClient side(m_server.clientPort());
+    QVERIFY(side.started);
+    EtcdTransientKeyValue kv(&side.client, "/tkv/own"_ba, "v"_ba, kTtl, fastHealing());
+    Events ev(&kv);
+    QVERIFY(startedInTime(kv));
+    const qint64 old = kv.leaseId();
+    EtcdKeepAlive keeper(m_client.get(), old, kTtl);
+    keeper.start();
+    side.proxy.setMode(FaultProxy::Mode::Blackhole);
+    QTRY_VERIFY_WITH_TIMEOUT(ev.types.contains(LeaseType::Expired), 2 * kTtlMs);
+    side.proxy.setMode(FaultProxy::Mode::Pass);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        !ev.types.isEmpty() && ev.types.last() == LeaseType::Restored, 4 * kTtlMs);
+    // The silent stream may say Suspended first; never Failed.
+    QVERIFY2(ev.types == (QList {LeaseType::Expired, LeaseType::Restored})
+            || ev.types == (QList {LeaseType::Suspended, LeaseType::Expired, LeaseType::Restored}),
+        qPrintable(QDebug::toString(ev.types)));
+    QVERIFY(await(m_client->leaseTimeToLive(old))->ttl() > 0s); // the old lease was alive
+    const auto now = await(m_client->get("/tkv/own"_ba));
+    QCOMPARE(now->keyValues().first().value, "v"_ba);
+    QCOMPARE(now->keyValues().first().lease, kv.leaseId());
+    QVERIFY(kv.leaseId() != old);
+    keeper.stop();
+    QVERIFY_OK(await(m_client->revokeLease(old)).status); // it holds no key any more
+    QCOMPARE(value("/tkv/own"_ba), "v"_ba);
+}
+
+// Keys on one lease do not heal: lost is lost, so what another client wrote stays.
+void tst_EtcdLeases::leasedKeysNeverWriteBackAfterLoss()
+{
+    auto other = connectedClient(m_server.clientUrl());
+    std::unique_ptr<EtcdLeasedKeys> keys(
+        Etcd::putWithKeepAlive(m_client.get(), "/lk/lost"_ba, "mine"_ba, kTtl));
+    QTRY_COMPARE_WITH_TIMEOUT(keys->state(), EtcdLeasedKeys::State::Alive, kTtlMs);
+    QSignalSpy failed(keys.get(), &EtcdLeasedKeys::keepAliveFailed);
+    QVERIFY_OK(await(other->revokeLease(keys->leaseId())).status);
+    QVERIFY_OK(await(other->put("/lk/lost"_ba, "theirs"_ba)).status);
+    QVERIFY(failed.wait(2 * kTtlMs));
+    QTest::qWait(kTtlMs); // and nothing more
+    QCOMPARE(failed.size(), 1);
+    QCOMPARE(keys->state(), EtcdLeasedKeys::State::Failed);
+    const auto now = await(m_client->get("/lk/lost"_ba));
+    QCOMPARE(now->keyValues().first().value, "theirs"_ba);
+    QCOMPARE(now->keyValues().first().lease, 0);
+    QCOMPARE(now->keyValues().first().version, 1); // created once since the revoke: by them
+    QVERIFY_OK(await(m_client->remove("/lk/lost"_ba)).status);
+}
+
 void tst_EtcdLeases::pausedEtcdSuspendsExpiresThenRestores()
 {
     EtcdClient client({m_server.clientUrl()});
@@ -399,6 +519,19 @@ void tst_EtcdLeases::badInput()
     zeroTtl.start();
     QVERIFY(f1.wait(kTtlMs));
     QCOMPARE(f1.first().first().value<EtcdStatus>().code(), ErrorCode::InvalidArgument);
+
+    // etcd's MaxLeaseTTL is 9,000,000,000 s: one more is refused before any grant.
+    const std::chrono::seconds tooLong(9'000'000'001);
+    EtcdTransientKeyValue longTtl(m_client.get(), "/bad"_ba, "v"_ba, tooLong);
+    QSignalSpy f0(&longTtl, &EtcdTransientKeyValue::failed);
+    longTtl.start();
+    QVERIFY(f0.wait(kTtlMs));
+    QCOMPARE(f0.first().first().value<EtcdStatus>().code(), ErrorCode::InvalidArgument);
+    std::unique_ptr<EtcdLeasedKeys> longKeys(
+        Etcd::putWithKeepAlive(m_client.get(), "/bad"_ba, "v"_ba, tooLong));
+    QSignalSpy f00(longKeys.get(), &EtcdLeasedKeys::failed);
+    QVERIFY(f00.wait(kTtlMs));
+    QCOMPARE(f00.first().first().value<EtcdStatus>().code(), ErrorCode::InvalidArgument);
 
     EtcdTransientKeyValue emptyKey(m_client.get(), {}, "v"_ba, kTtl);
     QSignalSpy f2(&emptyKey, &EtcdTransientKeyValue::failed);

@@ -145,6 +145,7 @@ class tst_EtcdqtCli : public QObject
 private Q_SLOTS:
     void initTestCase();
     void leaseKeepHealsAndRevokesOnSigterm();
+    void leaseKeepStopsWhenItsKeyIsTaken();
     void badInputFailsWithOneLine();
     void unreachableEtcdFails();
     void electLeadsForHoldThenRelinquishes();
@@ -261,9 +262,37 @@ void tst_EtcdqtCli::leaseKeepHealsAndRevokesOnSigterm()
     QVERIFY(await(m_client->leases())->leaseIds().isEmpty());
 }
 
+// `lease keep` used to overwrite what another client wrote while its lease was gone. Its heal
+// only creates: the key stays theirs, a failed line names why, and it exits 1.
+void tst_EtcdqtCli::leaseKeepStopsWhenItsKeyIsTaken()
+{
+    const QList<qint64> leasesBefore = liveLeases();
+    Tool keeper(m_clock,
+        {u"--endpoints"_s, m_server.clientUrl().toString(), u"lease"_s, u"keep"_s, u"/cli/taken"_s,
+            u"mine"_s, u"--ttl"_s, u"2"_s});
+    QTRY_VERIFY2_WITH_TIMEOUT(keeper.has(u"granted"_s), keeper.transcript().constData(), kTtlMs);
+    const qint64 first = keeper.event(u"granted"_s)->json.value(u"lease"_s).toInteger();
+    // The first heal attempt waits its backoff (about 250 ms): this put comes first.
+    QVERIFY_OK(await(m_client->revokeLease(first)).status);
+    QVERIFY_OK(await(m_client->put("/cli/taken"_ba, "theirs"_ba)).status);
+    QVERIFY2(keeper.exitsWith(1, 2 * kTtlMs), keeper.transcript().constData());
+    QCOMPARE(keeper.events(), (QStringList {u"granted"_s, u"expired"_s, u"failed"_s}));
+    const QString cause = keeper.event(u"failed"_s)->json.value(u"cause"_s).toString();
+    QVERIFY2(cause.contains(u"/cli/taken was written without a lease"_s), qPrintable(cause));
+    QVERIFY2(keeper.log.contains("etcdqt: "), keeper.log.constData());
+    QCOMPARE(value("/cli/taken"_ba), "theirs"_ba);
+    QVERIFY_OK(await(m_client->remove("/cli/taken"_ba)).status);
+    // isEmpty(), not == QList(): Qt 6.4 memcmp()s two empty lists (UBSan: null argument)
+    QTRY_VERIFY_WITH_TIMEOUT(leasesSince(leasesBefore).isEmpty(), kTtlMs + 1000);
+}
+
 void tst_EtcdqtCli::badInputFailsWithOneLine()
 {
     const QList<QStringList> cases {{u"lease"_s, u"keep"_s, u"/k"_s, u"v"_s, u"--ttl"_s, u"0"_s},
+        {u"lease"_s, u"keep"_s, u"/k"_s, u"v"_s, u"--ttl"_s, u"9000000001"_s},
+        {u"elect"_s, u"/e"_s, u"--ttl"_s, u"9000000001"_s},
+        {u"lock"_s, u"/l"_s, u"--ttl"_s, u"9000000001"_s, u"--"_s, u"true"_s},
+        {u"incr"_s, u"/l"_s, u"/c"_s, u"--count"_s, u"3"_s, u"--ttl"_s, u"9000000001"_s},
         {u"lease"_s, u"keep"_s, u"/k"_s}, {u"nonsense"_s}, {u"--endpoints"_s}, {u"elect"_s},
         {u"elect"_s, u""_s}, {u"elect"_s, u"/e"_s, u"--ttl"_s, u"0"_s},
         {u"elect"_s, u"/e"_s, u"--ttl"_s, u"-2"_s}, {u"elect"_s, u"/e"_s, u"--ttl"_s, u"two"_s},
@@ -967,9 +996,9 @@ void tst_EtcdqtCli::barrierRefusesBadInput()
 {
     const QList<QStringList> cases {{}, {u"set"_s}, {u"set"_s, u""_s}, {u"set"_s, u"/b"_s, u"/c"_s},
         {u"set"_s, u"/b"_s, u"--ttl"_s, u"0"_s}, {u"set"_s, u"/b"_s, u"--ttl"_s, u"-1"_s},
-        {u"set"_s, u"/b"_s, u"--ttl"_s, u"two"_s}, {u"set"_s, u"/b"_s, u"--hold-ms"_s, u"-1"_s},
-        {u"set"_s, u"/b"_s, u"--hold-ms"_s}, {u"set"_s, u"--ttl"_s, u"2"_s}, {u"remove"_s},
-        {u"remove"_s, u"/b"_s, u"/c"_s}, {u"wait"_s},
+        {u"set"_s, u"/b"_s, u"--ttl"_s, u"9000000001"_s}, {u"set"_s, u"/b"_s, u"--ttl"_s, u"two"_s},
+        {u"set"_s, u"/b"_s, u"--hold-ms"_s, u"-1"_s}, {u"set"_s, u"/b"_s, u"--hold-ms"_s},
+        {u"set"_s, u"--ttl"_s, u"2"_s}, {u"remove"_s}, {u"remove"_s, u"/b"_s, u"/c"_s}, {u"wait"_s},
         {u"wait"_s, u"/b"_s, u"--timeout-ms"_s, u"0"_s},
         {u"wait"_s, u"/b"_s, u"--timeout-ms"_s, u"soon"_s}, {u"wait"_s, u"/b"_s, u"--timeout-ms"_s},
         {u"wait"_s, u"/b"_s, u"--hold-ms"_s, u"5"_s}, {u"lift"_s, u"/b"_s}};

@@ -8,10 +8,13 @@
 #include "etcdtestserver.h"
 
 #include <EtcdQt/etcdclient.h>
+#include <EtcdQt/etcdreplies.h>
 #include <EtcdQt/etcdstatus.h>
 
 #include <QtCore/qcoreapplication.h>
 #include <QtCore/qdebug.h>
+#include <QtCore/qeventloop.h>
+#include <QtCore/qtimer.h>
 
 #include <QtQml/qqmlcontext.h>
 #include <QtQml/qqmlengine.h>
@@ -44,6 +47,27 @@ public:
             if (!status.isOk())
                 qWarning() << "revoking lease" << leaseId << "failed:" << status;
         });
+    }
+
+    // The TTL etcd granted lease `leaseIdText` (decimal), in seconds; -1 when it cannot say.
+    // Waits for etcd's answer in a local event loop, at most 5 s.
+    Q_INVOKABLE int grantedTtl(const QString &leaseIdText)
+    {
+        bool ok = false;
+        const qint64 leaseId = leaseIdText.toLongLong(&ok);
+        if (!m_client || !ok)
+            return -1;
+        EtcdLeaseTimeToLiveReply *reply = m_client->leaseTimeToLive(leaseId);
+        int granted = -1;
+        QEventLoop loop;
+        connect(reply, &EtcdReply::finished, &loop, [&](const EtcdStatus &status) {
+            if (status.isOk())
+                granted = int(reply->grantedTtl().count());
+            loop.quit();
+        });
+        QTimer::singleShot(5000, &loop, &QEventLoop::quit);
+        loop.exec();
+        return granted;
     }
 
     // The connections the module retired and still keeps (EtcdQmlConnection, parented to

@@ -419,6 +419,40 @@ Item {
             verify(lease.leaseId !== "" && lease.leaseId !== first)
         }
 
+        // A TTL of 0 or less is refused, not rounded up to a second: InvalidArgument at once,
+        // and nothing starts.
+        function test_ttlNotPositiveIsRefused() {
+            const path = root.uniquePath("badttl")
+            const items = [
+                make(electionComponent, { path: path + "/e", ttl: 0 }),
+                make(lockComponent, { path: path + "/l", ttl: -1 }),
+                make(keyValueComponent, { key: path + "/k", value: "v", ttl: 0 }),
+                make(leaseComponent, { ttl: -2000 }),
+                make(barrierComponent, { path: path + "/b", ttl: 0 })
+            ]
+            for (const item of items) {
+                const errors = spyOn(item, "errorOccurred")
+                item.active = true
+                compare(errors.count, 1, String(item))
+                compare(errors.signalArguments[0][0], EtcdError.InvalidArgument)
+                compare(item.errorCode, EtcdError.InvalidArgument)
+                verify(item.errorString.indexOf("ttl") >= 0, item.errorString)
+                verify(!item.running, String(item))
+            }
+            // A fixed TTL starts as usual.
+            items[3].ttl = 2000
+            tryCompare(items[3], "state", Lease.Alive, 10000)
+        }
+
+        // A TTL that is not whole seconds is rounded up, as documented: 2500 ms is 3 s (not
+        // 1500 ms: etcd raises anything below its 2 s minimum to 2 s by itself).
+        function test_ttlRoundsUpToWholeSeconds() {
+            const kv = make(keyValueComponent, { key: root.uniquePath("roundttl") + "/k",
+                                                 value: "v", ttl: 2500, active: true })
+            tryVerify(() => kv.leaseId !== "", 10000)
+            compare(etcdTest.grantedTtl(kv.leaseId), 3) // qmllint disable unqualified
+        }
+
         function test_lockLossReachesQml() {
             const path = root.uniquePath("lockloss")
             const lock = make(lockComponent, { path: path, active: true })

@@ -158,17 +158,26 @@ QJsonObject leaseEventObject(const EtcdLeaseEvent &e, const QString &field)
     return o;
 }
 
+bool parseTtl(const QString &text, qint64 &ttl, QString &error)
+{
+    constexpr qint64 kMaxLeaseTtl = 9'000'000'000; // etcd's MaxLeaseTTL, lease/lessor.go
+    bool ok = false;
+    ttl = text.toLongLong(&ok);
+    if (ok && ttl > 0 && ttl <= kMaxLeaseTtl)
+        return true;
+    error
+        = QStringLiteral("--ttl must be a whole number of seconds from 1 to %1").arg(kMaxLeaseTtl);
+    return false;
+}
+
 bool takeTtlAndHold(QStringList &args, qint64 &ttl, int &holdMs, QString &error)
 {
     const QString ttlText = takeOption(args, QStringLiteral("--ttl"), QStringLiteral("2"));
     const bool holds = args.contains(QStringLiteral("--hold-ms"));
     const QString holdText = takeOption(args, QStringLiteral("--hold-ms"));
-    bool ok = false;
-    ttl = ttlText.toLongLong(&ok);
-    if (!ok || ttl <= 0) {
-        error = QStringLiteral("--ttl must be a positive number of seconds");
+    if (!parseTtl(ttlText, ttl, error))
         return false;
-    }
+    bool ok = false;
     holdMs = holds ? holdText.toInt(&ok) : -1;
     if (holds && (!ok || holdMs < 0)) {
         error = QStringLiteral("--hold-ms must be a number of milliseconds, 0 or more");

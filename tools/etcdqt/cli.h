@@ -44,8 +44,12 @@ void onEveryTerminationSignal(std::function<void(int signal, bool fromTerminal)>
 // The JSON line of a lease event, its type under `field`.
 QJsonObject leaseEventObject(const EtcdLeaseEvent &e, const QString &field);
 
+// A --ttl value: whole seconds from 1 to etcd's maximum lease TTL (9,000,000,000 s). False
+// (and `error` set to the one-line message) for anything else.
+bool parseTtl(const QString &text, qint64 &ttl, QString &error);
+
 // --ttl S (default 2) and --hold-ms N (default -1: hold until a signal), removed from args.
-// False with `error` set when the TTL is not positive or the hold not 0 or more.
+// False with `error` set when the TTL is not one etcd grants or the hold not 0 or more.
 bool takeTtlAndHold(QStringList &args, qint64 &ttl, int &holdMs, QString &error);
 
 // A command's value of `--name V` (removed from args), or `fallback`.

@@ -23,6 +23,7 @@
 #include <QtCore/qdeadlinetimer.h>
 #include <QtCore/qtimer.h>
 
+#include <algorithm>
 #include <optional>
 
 namespace Cli {
@@ -41,6 +42,21 @@ std::optional<qint64> counterValue(const EtcdRangeReply &reply)
     bool ok = false;
     const qint64 value = kvs.first().value.toLongLong(&ok);
     return ok ? std::optional<qint64>(value) : std::nullopt;
+}
+
+// How long an unanswered write is settled from etcd's history: 10 TTLs (the key is gone
+// within one), at most a day, so that a long TTL neither overflows QDeadlineTimer's
+// nanoseconds nor keeps the command waiting for years.
+std::chrono::seconds settleBound(std::chrono::seconds ttl)
+{
+    return std::min<std::chrono::seconds>(ttl, std::chrono::hours(24) / 10) * 10;
+}
+
+// The pause between two looks at the history: a quarter TTL, within QTimer's int milliseconds.
+std::chrono::milliseconds settleRetry(std::chrono::seconds ttl)
+{
+    return std::min<std::chrono::milliseconds>(
+        std::chrono::milliseconds(ttl) / 4, std::chrono::hours(1));
 }
 
 class Incrementer
@@ -171,7 +187,7 @@ void Incrementer::write(qint64 value, qint64 readRevision)
             if (s.isOk())
                 return endCycle(reply->succeeded() ? Outcome::Committed : Outcome::Failed);
             m_mutex.release(); // the hold's key goes: from then on, the outcome is settled
-            settle(readRevision, QDeadlineTimer(10 * m_mutex.ttl()));
+            settle(readRevision, QDeadlineTimer(settleBound(m_mutex.ttl())));
         });
 }
 
@@ -212,7 +228,7 @@ void Incrementer::settle(qint64 readRevision, QDeadlineTimer deadline)
             if (deadline.hasExpired())
                 return endCycle(Outcome::Unknown);
             // Unreachable, or the key not gone yet (the delete or the lease expiry to come).
-            QTimer::singleShot(std::chrono::milliseconds(m_mutex.ttl()) / 4, &m_mutex,
+            QTimer::singleShot(settleRetry(m_mutex.ttl()), &m_mutex,
                 [this, readRevision, deadline] { settle(readRevision, deadline); });
         });
 }
@@ -290,9 +306,9 @@ int incrCommand(const Globals &globals, QStringList args)
     const qint64 count = countText.toLongLong(&ok);
     if (!ok || count <= 0)
         return fail(QStringLiteral("--count must be a positive number of cycles"));
-    const qint64 ttl = ttlText.toLongLong(&ok);
-    if (!ok || ttl <= 0)
-        return fail(QStringLiteral("--ttl must be a positive number of seconds"));
+    qint64 ttl = 0;
+    if (QString error; !parseTtl(ttlText, ttl, error))
+        return fail(error);
     if (fenced && unfenced)
         return fail(QStringLiteral("--fenced and --unfenced exclude each other"));
     if (args.size() != 2 || args.at(0).isEmpty() || args.at(1).isEmpty()

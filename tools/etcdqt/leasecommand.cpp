@@ -17,10 +17,9 @@ int keep(const Globals &globals, QStringList args)
 {
     const QString ttlText = takeOption(args, QStringLiteral("--ttl"), QStringLiteral("2"));
     const bool noHeal = takeFlag(args, QStringLiteral("--no-heal"));
-    bool ok = false;
-    const qint64 ttl = ttlText.toLongLong(&ok);
-    if (!ok || ttl <= 0)
-        return fail(QStringLiteral("--ttl must be a positive number of seconds"));
+    qint64 ttl = 0;
+    if (QString error; !parseTtl(ttlText, ttl, error))
+        return fail(error);
     if (args.size() != 2 || args.first().isEmpty())
         return fail(QStringLiteral("usage: lease keep <key> <value> --ttl S [--no-heal]"));
     auto client = makeClient(globals);

@@ -45,10 +45,10 @@ int lockCommand(const Globals &globals, QStringList args)
     const QString ttlText = takeOption(args, QStringLiteral("--ttl"), QStringLiteral("10"));
     const bool bounded = args.contains(QStringLiteral("--timeout-ms"));
     const QString timeoutText = takeOption(args, QStringLiteral("--timeout-ms"));
+    qint64 ttl = 0;
+    if (QString error; !parseTtl(ttlText, ttl, error))
+        return fail(error);
     bool ok = false;
-    const qint64 ttl = ttlText.toLongLong(&ok);
-    if (!ok || ttl <= 0)
-        return fail(QStringLiteral("--ttl must be a positive number of seconds"));
     int timeoutMs = -1; // without --timeout-ms: wait as long as it takes
     if (bounded) {
         timeoutMs = timeoutText.toInt(&ok);

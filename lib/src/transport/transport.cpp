@@ -8,6 +8,9 @@
 #include <QtCore/qmetaobject.h>
 #include <QtCore/qtimer.h>
 
+#include <algorithm>
+#include <climits>
+
 namespace Etcd::Internal {
 
 namespace pb = etcdserverpb;
@@ -167,10 +170,13 @@ bool TransportPrivate::scheduleRetry(const std::shared_ptr<CallBase> &call, mill
     if (m_closing || !m_engine)
         return false;
     QObject *engine = m_engine;
+    // Qt 6.4's QTimer takes int milliseconds: a longer retry delay (a policy's choice) would
+    // wrap around instead of waiting 24.8 days, which is what it would come to.
+    const milliseconds wait = std::clamp(delay, milliseconds(0), milliseconds(INT_MAX));
     // QTimer needs the engine's event loop, so the timer is armed from inside it.
     QMetaObject::invokeMethod(
         engine,
-        [engine, call, delay] { QTimer::singleShot(delay, engine, [call] { call->attempt(); }); },
+        [engine, call, wait] { QTimer::singleShot(wait, engine, [call] { call->attempt(); }); },
         Qt::QueuedConnection);
     return true;
 }
