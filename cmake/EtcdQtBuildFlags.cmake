@@ -36,23 +36,21 @@ set(_etcdqt_test_pch_headers
   <QtTest/qtest.h> <QtTest/qsignalspy.h>
   <chrono> <functional> <memory> <mutex> <optional> <thread> <vector>)
 
-# Gives `target` a test PCH shared with the tests of its directory that link the same Qt
-# modules (`qt_libs`), created on first use. A PCH is only valid with the same definitions,
-# and those differ by directory (QtTest's QT_TESTCASE_BUILDDIR) and by module (QT_NETWORK_LIB).
-function(etcdqt_test_pch target qt_libs)
+# Gives `target` a test PCH shared with the tests of its directory that link the same
+# libraries (`libs`), created on first use. A PCH is only valid with the same definitions, and
+# those differ by directory (QtTest's QT_TESTCASE_BUILDDIR) and by what is linked
+# (QT_NETWORK_LIB, gRPC's _REENTRANT, ETCDQT_BUILDING_TESTS), so the holder links the same.
+function(etcdqt_test_pch target libs)
   if(NOT ETCDQT_PCH)
     return()
   endif()
-  list(FILTER qt_libs INCLUDE REGEX "^Qt6::")
-  list(REMOVE_ITEM qt_libs Qt6::Network Qt6::Test Qt6::Core)
-  list(SORT qt_libs)
-  string(MD5 _key "${CMAKE_CURRENT_BINARY_DIR};${qt_libs}")
+  string(MD5 _key "${CMAKE_CURRENT_BINARY_DIR};${libs}")
   string(SUBSTRING "${_key}" 0 8 _key)
   set(_holder etcdqt_test_pch_${_key})
   if(NOT TARGET ${_holder})
     file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/${_holder}.cpp "// holds the tests' PCH\n")
     add_library(${_holder} OBJECT ${CMAKE_CURRENT_BINARY_DIR}/${_holder}.cpp)
-    target_link_libraries(${_holder} PRIVATE Qt6::Core Qt6::Test Qt6::Network ${qt_libs})
+    target_link_libraries(${_holder} PRIVATE Qt6::Test Qt6::Network ${libs})
     etcdqt_hygiene(${_holder})
     target_compile_options(${_holder} PRIVATE -O0)
     set_target_properties(${_holder} PROPERTIES POSITION_INDEPENDENT_CODE ON)

@@ -183,10 +183,11 @@ void EtcdCountDownLatchPrivate::watchFrom(qint64 revision)
             follow(event.type == EtcdWatchEvent::Type::Delete ? nullptr : &event.keyValue);
         }
     };
-    f.reconnected = [this](bool resync) {
-        if (!resync)
+    f.reconnected = [this](qint64 compactedAt) {
+        if (compactedAt == 0)
             return;
-        qCDebug(lcEtcdRecipe).noquote() << "latch" << path << "history compacted; re-reading";
+        qCDebug(lcEtcdRecipe).noquote()
+            << "latch" << path << "history compacted at" << compactedAt << "; re-reading";
         read(false);
     };
     f.failed = [this](const EtcdStatus &why) { stopFollowing(why); };

@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
 #include "etcdclient_p.h"
+#include "leaseops_p.h"
 
 #include <EtcdQt/etcdkeepalive.h>
 
@@ -179,8 +180,9 @@ void EtcdKeepAlive::start()
         QTimer::singleShot(
             0, this, [this, s = EtcdStatus(code, why)] { d_func()->leaseAbandoned(s); });
     };
-    if (!d->client || d->leaseId <= 0 || d->ttl.count() <= 0)
-        return fail(Etcd::ErrorCode::InvalidArgument, tr("lease id and TTL must be positive"));
+    if (!d->client || d->leaseId <= 0 || leaseTtlProblem(d->ttl))
+        return fail(Etcd::ErrorCode::InvalidArgument,
+            tr("lease id must be positive, and the TTL one etcd grants"));
     d->link.open(this);
     EtcdClientPrivate *c = EtcdClientPrivate::get(d->client);
     d->shared->setDeadline(c->takeGrant(d->leaseId) + d->ttl - c->leaseSafetyMargin);

@@ -307,9 +307,8 @@ bool EtcdLeaderSelector::start()
         problem = EtcdStatus(Etcd::ErrorCode::FailedPrecondition, tr("the selector is closed"));
     } else if (d->path.isEmpty() || d->path == "/") {
         problem = EtcdStatus(Etcd::ErrorCode::InvalidArgument, tr("empty election path"));
-    } else if (d->options.ttl.count() <= 0) {
-        problem
-            = EtcdStatus(Etcd::ErrorCode::InvalidArgument, tr("the lease TTL must be positive"));
+    } else if (const auto ttlProblem = leaseTtlProblem(d->options.ttl)) {
+        problem = *ttlProblem;
     } else if (!client()) {
         problem = EtcdStatus(Etcd::ErrorCode::NotConnected, tr("no client"));
     }

@@ -38,4 +38,12 @@ constexpr std::chrono::milliseconds timerDelay(std::chrono::milliseconds delay)
     return std::clamp(delay, std::chrono::milliseconds(0), longest);
 }
 
+// The next delay of a retry that doubles from `minMs` up to half a TTL (and never past a
+// minute, whatever the TTL): a recipe retrying etcd neither hammers an outage nor overflows.
+constexpr int backoffMs(int previousMs, int minMs, std::chrono::seconds ttl)
+{
+    const qint64 cap = std::clamp<qint64>(ttl.count() * 500, minMs, 60'000);
+    return int(std::clamp<qint64>(qint64(previousMs) * 2, minMs, cap));
+}
+
 } // namespace Etcd::Internal

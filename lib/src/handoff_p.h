@@ -32,7 +32,9 @@ public:
     std::optional<T> waitFor(std::chrono::milliseconds timeout)
     {
         std::unique_lock lock(mutex);
-        answered.wait_for(lock, timeout, [this] { return value.has_value(); });
+        // A year is "forever", and wait_for() overflows steady_clock on milliseconds::max().
+        const auto bound = std::min<std::chrono::milliseconds>(timeout, std::chrono::hours(24 * 365));
+        answered.wait_for(lock, bound, [this] { return value.has_value(); });
         return value;
     }
 

@@ -297,7 +297,7 @@ void KeepAliveHub::arm()
     if (m_stream && m_awaitingAckSince)
         next = std::min(next, *m_awaitingAckSince + m_liveness);
     const auto wait = duration_cast<milliseconds>(next - Clock::now());
-    m_timer.start(std::max(wait, milliseconds(0)));
+    m_timer.start(timerDelay(wait));
 }
 
 } // namespace Etcd::Internal

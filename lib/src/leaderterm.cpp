@@ -200,7 +200,7 @@ void EtcdLeaderSelectorPrivate::onCampaigned(
 void EtcdLeaderSelectorPrivate::retryLater(const EtcdStatus &why)
 {
     qCDebug(lcEtcdRecipe).noquote() << "election" << path << "retries after" << why.toString();
-    retryDelayMs = std::clamp(retryDelayMs * 2, kRetryMinMs, int(options.ttl.count() * 500));
+    retryDelayMs = backoffMs(retryDelayMs, kRetryMinMs, options.ttl);
     retryTimer.start(retryDelayMs);
 }
 
@@ -224,7 +224,7 @@ void EtcdLeaderSelectorPrivate::watchLeader()
     WatchFollower follow;
     follow.events = [this](const QList<EtcdWatchEvent> &events) { onEvents(events); };
     follow.active = [this] { onWatchActive(); };
-    follow.reconnected = [this](bool resync) { revalidate(resync); };
+    follow.reconnected = [this](qint64 compactedAt) { revalidate(compactedAt > 0); };
     follow.failed = [this](const EtcdStatus &why) {
         watch.release()->deleteLater(); // we are inside its signal
         endTerm(state == State::Leading ? End::SteppedDown : End::Failed, why);
@@ -554,7 +554,7 @@ void EtcdLeaderSelectorPrivate::registerParticipation()
     Q_Q(EtcdLeaderSelector);
     auto hook = [this](qint64 lease, std::function<void(bool)> done) {
         // A key left by an earlier process with this client id lives out its TTL first.
-        casParticipant(lease, int(options.ttl.count()) * 8, std::move(done));
+        casParticipant(lease, int(std::min<qint64>(options.ttl.count() * 8, 1'000)), std::move(done));
     };
     participation = std::make_unique<EtcdSelfHealingKeepAlive>(
         q->client(), options.ttl, hook, options.participation);

@@ -17,7 +17,7 @@ namespace {
 // a frozen event loop must not hold a worker forever.
 milliseconds graceFor(seconds ttl)
 {
-    return std::max<milliseconds>(2 * ttl, seconds(5));
+    return std::clamp<milliseconds>(2 * ttl, seconds(5), hours(24)); // no clock overflow
 }
 } // namespace
 

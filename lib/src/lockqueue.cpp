@@ -61,9 +61,8 @@ EtcdStatus LockQueue::inputProblem() const
     if (layout.path.isEmpty())
         return EtcdStatus(Etcd::ErrorCode::InvalidArgument,
             EtcdRecipe::tr("empty %1 path").arg(QLatin1StringView(layout.noun)));
-    if (ttl.count() <= 0)
-        return EtcdStatus(
-            Etcd::ErrorCode::InvalidArgument, EtcdRecipe::tr("the lease TTL must be positive"));
+    if (const auto problem = leaseTtlProblem(ttl))
+        return *problem;
     if (!q->client())
         return EtcdStatus(Etcd::ErrorCode::NotConnected, EtcdRecipe::tr("no client"));
     return {};
@@ -204,7 +203,7 @@ void LockQueue::onGranted(const EtcdStatus &status, qint64 lease)
     if (!status.isOk()) {
         q->recordError(status);
         if (!leaseWaiters.isEmpty()) {
-            grantRetryMs = std::clamp(grantRetryMs * 2, kRetryMinMs, int(ttl.count() * 500));
+            grantRetryMs = backoffMs(grantRetryMs, kRetryMinMs, ttl);
             grantRetry.start(grantRetryMs);
         }
         return;
@@ -355,7 +354,7 @@ void LockQueue::onWatchFailed(const EtcdStatus &why)
     watchFrom = 0;
     watch.release()->deleteLater(); // we are inside its signal
     q->recordError(why);
-    watchRetryMs = std::clamp(watchRetryMs * 2, kRetryMinMs, int(ttl.count() * 500));
+    watchRetryMs = backoffMs(watchRetryMs, kRetryMinMs, ttl);
     QTimer::singleShot(watchRetryMs, q, [this] {
         if (!acquisitions.empty())
             ensureWatch();
@@ -509,7 +508,7 @@ void LockQueue::retryLater(Acquisition &a, const EtcdStatus &why)
     if (a.expired)
         return cancel(a);
     a.phase = Phase::Recheck;
-    a.retryDelayMs = std::clamp(a.retryDelayMs * 2, kRetryMinMs, int(ttl.count() * 500));
+    a.retryDelayMs = backoffMs(a.retryDelayMs, kRetryMinMs, ttl);
     QTimer::singleShot(a.retryDelayMs, q, [this, id = a.id, attempt = a.attempt] {
         Acquisition *a = find(id);
         if (a && a->attempt == attempt && a->phase == Phase::Recheck)

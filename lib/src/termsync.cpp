@@ -6,14 +6,23 @@ namespace Etcd::Internal {
 
 using namespace std::chrono;
 
-void TermSync::View::end(const Loss &why)
+namespace {
+// Outside the state's lock: a stop request runs the body's stop callbacks right here, and one
+// of them may well ask isLeader().
+void stop(std::stop_source body)
+{
+    if (body.stop_possible())
+        body.request_stop();
+}
+} // namespace
+
+std::stop_source TermSync::View::end(const Loss &why)
 {
     leader = false;
     loss = why;
     if (phase == Phase::Running)
         phase = Phase::Ending; // waitUntilFinished() returns
-    if (interruptOnLoss)
-        body.request_stop();
+    return interruptOnLoss ? body : std::stop_source(std::nostopstate);
 }
 
 void TermSync::begin()
@@ -40,18 +49,17 @@ void TermSync::markLeader(
         v.lease = std::move(lease);
         v.leader = true;
         if (v.lease && v.lease->isLost()) // lost between the win and this: never led
-            v.end(Loss {Loss::Lease, {}});
+            v.end(Loss {Loss::Lease, {}}); // no body runs yet: nothing to stop
     });
 }
 
-void TermSync::setBody(std::stop_source stop, bool interrupt)
+void TermSync::setBody(std::stop_source body, bool interrupt)
 {
-    m_state.update([&](View &v) {
-        v.body = std::move(stop);
+    stop(m_state.update([&](View &v) {
+        v.body = std::move(body);
         v.interruptOnLoss = interrupt;
-        if (interrupt && v.loss)
-            v.body.request_stop();
-    });
+        return interrupt && v.loss ? v.body : std::stop_source(std::nostopstate);
+    }));
 }
 
 void TermSync::markEnding()
@@ -73,21 +81,23 @@ void TermSync::finish()
 
 void TermSync::loseLease(qint64 leaseId, const EtcdStatus &why)
 {
-    m_state.update([&](View &v) {
-        if (v.leader && v.token.leaseId == leaseId)
-            v.end(Loss {Loss::Lease, why});
-    });
+    stop(m_state.update([&](View &v) {
+        return v.leader && v.token.leaseId == leaseId ? v.end(Loss {Loss::Lease, why})
+                                                       : std::stop_source(std::nostopstate);
+    }));
 }
 
 void TermSync::seeKeyEvents(const QList<EtcdWatchEvent> &events)
 {
-    m_state.update([&](View &v) {
+    stop(m_state.update([&](View &v) {
         for (const EtcdWatchEvent &e : events) {
-            const bool gone = e.type == EtcdWatchEvent::Type::Delete || e.keyValue.value != v.ownValue;
+            const bool gone
+                = e.type == EtcdWatchEvent::Type::Delete || e.keyValue.value != v.ownValue;
             if (v.leader && e.revision > v.token.revision && gone)
                 return v.end(Loss {Loss::Key, {}});
         }
-    });
+        return std::stop_source(std::nostopstate);
+    }));
 }
 
 bool TermSync::isLeader() const

@@ -80,7 +80,7 @@ private:
         std::stop_source body {std::nostopstate};
 
         [[nodiscard]] bool leads() const { return leader && (!lease || lease->isValid()); }
-        void end(const Loss &why);
+        std::stop_source end(const Loss &why); // returns the body to stop, if any
     };
     SharedState<View> m_state;
 };

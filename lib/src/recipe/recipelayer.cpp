@@ -27,13 +27,14 @@ std::unique_ptr<EtcdWatch> RecipeLayer::followWatch(EtcdRecipe *recipe, const QB
             });
     QObject::connect(w, &EtcdWatch::suspended, recipe,
         [recipe] { recipe->reportConnectionState(State::Suspended); });
-    const auto reconnected = [recipe, r = f.reconnected](bool resync) {
+    const auto reconnected = [recipe, r = f.reconnected](qint64 compactedAt) {
         recipe->reportConnectionState(State::Reconnected);
         if (r)
-            r(resync);
+            r(compactedAt);
     };
-    QObject::connect(w, &EtcdWatch::resubscribed, recipe, [reconnected] { reconnected(false); });
-    QObject::connect(w, &EtcdWatch::resyncRequested, recipe, [reconnected] { reconnected(true); });
+    QObject::connect(w, &EtcdWatch::resubscribed, recipe, [reconnected] { reconnected(0); });
+    QObject::connect(w, &EtcdWatch::resyncRequested, recipe,
+        [reconnected](qint64 compactedAt) { reconnected(std::max<qint64>(compactedAt, 1)); });
     if (f.failed)
         QObject::connect(w, &EtcdWatch::failed, recipe, std::move(f.failed));
     w->start();

@@ -22,9 +22,9 @@ struct WatchFollower
 {
     std::function<void(const QList<EtcdWatchEvent> &events)> events;
     std::function<void()> active; // the watch went live (also again after a resync)
-    // After a reconnect (the stream resumed where it left off: `resync` false) or when the
-    // history it needs was compacted (`resync` true: re-read, then EtcdWatch::resync()).
-    std::function<void(bool resync)> reconnected;
+    // After a reconnect: the stream resumed where it left off (`compactedAt` 0), or the
+    // history it needs was compacted at `compactedAt` (re-read, then EtcdWatch::resync()).
+    std::function<void(qint64 compactedAt)> reconnected;
     std::function<void(const EtcdStatus &why)> failed;
     WatchGuard guard; // sees the events in the engine thread first (ownership decisions)
 };
