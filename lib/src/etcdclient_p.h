@@ -49,7 +49,11 @@ public:
     void onEngineState(quint64 session, EtcdClient::State next, const EtcdStatus &reason);
     void startSession(
         const QList<Etcd::Internal::Endpoint> &endpoints, const Etcd::Internal::TlsMaterial &tls);
-    void stopSession();
+    // Ends the session: waits up to `revokeGrace` for revokes in flight (the destructor's
+    // only wait), hands out the answers that came, then aborts every other reply.
+    void stopSession(std::chrono::milliseconds revokeGrace = std::chrono::milliseconds(0));
+    void deleteChildren();
+    [[nodiscard]] QList<QPointer<EtcdReply>> outstandingReplies() const;
 
     EtcdClient *q_ptr;
     QList<QUrl> endpoints;
