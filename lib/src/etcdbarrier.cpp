@@ -1,5 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
+#include "clientcalls_p.h"
 #include "etcdqt_internal_p.h"
 #include "keywait_p.h"
 #include "recipepaths_p.h"
@@ -117,7 +118,7 @@ void EtcdBarrierPrivate::establish(qint64 leaseId, const std::function<void(bool
     put.lease = leaseId;
     const EtcdTxn txn {{EtcdCompare::missing(path)},
         {EtcdTxnOp::put(path, RecipePaths::uniqueToken(options.clientId), put)}, {}};
-    EtcdTxnReply *r = q->client()->txn(txn);
+    EtcdTxnReply *r = txnOn(q->client(), txn);
     QObject::connect(r, &EtcdReply::finished, q, [this, r, done](const EtcdStatus &s) {
         casLost = s.isOk() && !r->succeeded();
         done(s.isOk() && r->succeeded());
@@ -340,7 +341,7 @@ EtcdBoolReply *EtcdBarrier::setBarrier()
     d->setState(State::Setting);
     d->pendingSet = reply;
     const EtcdTxn probe {{EtcdCompare::version(d->path, Etcd::CompareResult::Greater, 0)}, {}, {}};
-    EtcdTxnReply *t = client()->txn(probe);
+    EtcdTxnReply *t = txnOn(client(), probe);
     connect(t, &EtcdReply::finished, this, [d, t](const EtcdStatus &s) {
         if (!d->pendingSet || d->pendingSet->isFinished())
             return; // removed or closed meanwhile
@@ -381,7 +382,7 @@ EtcdBoolReply *EtcdBarrier::removeBarrier()
             RecipeReplies::finish(r, *status, status->isOk());
     };
     d->forgetLease(oneDone);
-    connect(client()->remove(d->path), &EtcdReply::finished, this,
+    connect(removeOn(client(), d->path), &EtcdReply::finished, this,
         [oneDone, status](const EtcdStatus &s) {
             *status = s;
             oneDone();
@@ -399,7 +400,7 @@ EtcdBoolReply *EtcdBarrier::isBarrierSet()
     EtcdBoolReply *reply = RecipeReplies::boolReply(this);
     QPointer<EtcdBoolReply> r(reply);
     const EtcdTxn probe {{EtcdCompare::version(d->path, Etcd::CompareResult::Greater, 0)}, {}, {}};
-    EtcdTxnReply *t = client()->txn(probe);
+    EtcdTxnReply *t = txnOn(client(), probe);
     connect(t, &EtcdReply::finished, this, [r, t](const EtcdStatus &s) {
         if (r)
             RecipeReplies::finish(r, s, s.isOk() && t->succeeded(), t->revision());

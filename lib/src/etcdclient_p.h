@@ -43,6 +43,11 @@ public:
     template <class R, class Start>
     R *call(Start &&start, std::optional<EtcdStatus> early = {}, bool retriable = true);
 
+    // A reply of type R that belongs to no client and finishes with `status` on the next
+    // turn: the answer to a call that cannot be made (no client, a foreign thread).
+    template <class R>
+    static R *refused(const EtcdStatus &status);
+
     [[nodiscard]] std::optional<EtcdStatus> refusal() const;
     [[nodiscard]] CallOptions callOptions(bool retriable) const;
     void setState(EtcdClient::State next, const EtcdStatus &reason = {});
@@ -76,16 +81,22 @@ public:
     QSet<EtcdReply *> pending;
 };
 
+template <class R>
+R *EtcdClientPrivate::refused(const EtcdStatus &status)
+{
+    auto *stray = new R(nullptr);
+    EtcdReplyPrivate::get(stray)->finishLater(status);
+    return stray;
+}
+
 template <class R, class Start>
 R *EtcdClientPrivate::call(Start &&start, std::optional<EtcdStatus> early, bool retriable)
 {
     Q_Q(EtcdClient);
     if (QThread::currentThread() != q->thread()) {
         qCWarning(lcEtcdClient, "EtcdClient: calls must be made from the client's thread");
-        auto *stray = new R(nullptr);
-        EtcdReplyPrivate::get(stray)->finishLater(EtcdStatus(
+        return refused<R>(EtcdStatus(
             Etcd::ErrorCode::WrongThread, EtcdClient::tr("call made from a foreign thread")));
-        return stray;
     }
     auto *reply = new R(q);
     auto *rd = EtcdReplyPrivate::get(reply);
