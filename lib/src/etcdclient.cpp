@@ -79,9 +79,7 @@ EtcdClient::~EtcdClient()
 {
     Q_D(EtcdClient);
     d->deleteChildren();
-    d->stopSession(kRevokeGrace);
-    // The engine's deferred delete runs at the latest when its thread finishes.
-    d->engineThread.quit();
+    d->stopSession(kRevokeGrace, EtcdClientPrivate::EndThread::Yes);
     d->engineThread.wait();
 }
 
@@ -287,7 +285,7 @@ void EtcdClientPrivate::startSession(const QList<Endpoint> &eps, const TlsMateri
     QMetaObject::invokeMethod(e, &Engine::start, Qt::QueuedConnection);
 }
 
-void EtcdClientPrivate::stopSession(milliseconds revokeGrace)
+void EtcdClientPrivate::stopSession(milliseconds revokeGrace, EndThread endThread)
 {
     ++session; // late state reports of the old session are ignored
     if (transport && revokeGrace.count() > 0) {
@@ -306,9 +304,32 @@ void EtcdClientPrivate::stopSession(milliseconds revokeGrace)
     if (transport)
         transport->shutdown();
     transport.reset();
-    if (engine)
+    if (endThread == EndThread::Yes)
+        endEngineThread();
+    else if (engine)
         engine->deleteLater();
     engine.clear();
+}
+
+// The engine thread ends once it ran what was queued to it before. quit() from here could
+// end its loop with a keep-alive or watch registration still queued (posted while it slept):
+// dropped, its owner would never hear that the client went away. Asked from inside the
+// loop, the deferred delete runs as the thread finishes, and the engine's end tells every
+// registration.
+void EtcdClientPrivate::endEngineThread()
+{
+    Etcd::Internal::Engine *e = engine.data();
+    if (!e) {
+        engineThread.quit();
+        return;
+    }
+    QMetaObject::invokeMethod(
+        e,
+        [e] {
+            e->deleteLater();
+            QThread::currentThread()->quit();
+        },
+        Qt::QueuedConnection);
 }
 
 QList<QPointer<EtcdReply>> EtcdClientPrivate::outstandingReplies() const

@@ -55,8 +55,12 @@ public:
     void startSession(
         const QList<Etcd::Internal::Endpoint> &endpoints, const Etcd::Internal::TlsMaterial &tls);
     // Ends the session: waits up to `revokeGrace` for revokes in flight (the destructor's
-    // only wait), hands out the answers that came, then aborts every other reply.
-    void stopSession(std::chrono::milliseconds revokeGrace = std::chrono::milliseconds(0));
+    // only wait), hands out the answers that came, then aborts every other reply. With
+    // EndThread::Yes the engine thread quits too (the destructor then waits for it).
+    enum class EndThread { No, Yes };
+    void stopSession(std::chrono::milliseconds revokeGrace = std::chrono::milliseconds(0),
+        EndThread endThread = EndThread::No);
+    void endEngineThread();
     void deleteChildren();
     [[nodiscard]] QList<QPointer<EtcdReply>> outstandingReplies() const;
 
