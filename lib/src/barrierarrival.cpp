@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
 #include "barrierarrival_p.h"
+#include "clientcalls_p.h"
 #include "etcdqt_internal_p.h"
 #include "leaseops_p.h"
 #include "recipepaths_p.h"
@@ -43,7 +44,7 @@ void BarrierArrival::createReady()
 {
     const EtcdTxn txn {{EtcdCompare::missing(readyKey())},
         {EtcdTxnOp::put(readyKey(), m_options.token)}, {EtcdTxnOp::get(readyKey())}};
-    EtcdTxnReply *r = m_client->txn(txn);
+    EtcdTxnReply *r = txnOn(m_client, txn);
     connect(r, &EtcdReply::finished, this, [this, r](const EtcdStatus &s) {
         if (m_done)
             return;
@@ -64,7 +65,7 @@ void BarrierArrival::registerWaiting()
         put.lease = leaseId;
         const EtcdTxn txn {
             {EtcdCompare::missing(key)}, {EtcdTxnOp::put(key, m_options.token, put)}, {}};
-        EtcdTxnReply *r = m_client->txn(txn);
+        EtcdTxnReply *r = txnOn(m_client, txn);
         connect(r, &EtcdReply::finished, this,
             [r, done](const EtcdStatus &s) { done(s.isOk() && r->succeeded()); });
     };
@@ -104,7 +105,7 @@ void BarrierArrival::check()
     keys.prefix = true;
     keys.keysOnly = true;
     const EtcdTxn txn {{}, {EtcdTxnOp::get(readyKey()), EtcdTxnOp::get(waitingPrefix(), keys)}, {}};
-    EtcdTxnReply *r = m_client->txn(txn);
+    EtcdTxnReply *r = txnOn(m_client, txn);
     connect(r, &EtcdReply::finished, this, [this, r](const EtcdStatus &s) { onChecked(r, s); });
 }
 
@@ -160,7 +161,7 @@ void BarrierArrival::watchFrom(qint64 revision)
             m_options.path.constData());
         EtcdRangeOptions none;
         none.countOnly = true;
-        EtcdRangeReply *r = m_client->get(readyKey(), none);
+        EtcdRangeReply *r = getOn(m_client, readyKey(), none);
         connect(r, &EtcdReply::finished, this, [this, r](const EtcdStatus &s) {
             if (m_done)
                 return;
@@ -188,7 +189,7 @@ void BarrierArrival::trip(const QList<EtcdKeyValue> &counted)
     for (qsizetype i = 0; i < counted.size() && i < kMaxCompares; ++i)
         txn.compares.append(EtcdCompare::createRevision(
             counted[i].key, Etcd::CompareResult::Equal, counted[i].createRevision));
-    EtcdTxnReply *r = m_client->txn(txn);
+    EtcdTxnReply *r = txnOn(m_client, txn);
     connect(r, &EtcdReply::finished, this, [this, r](const EtcdStatus &s) {
         if (m_done)
             return;
@@ -228,7 +229,7 @@ void BarrierArrival::leaveCounted()
         m_watch->cancel();
     const QByteArray key = RecipePaths::countedWaitingKey(m_options.path, m_options.token);
     const EtcdTxn txn {{}, {EtcdTxnOp::remove(key), EtcdTxnOp::get(readyKey())}, {}};
-    EtcdTxnReply *r = m_client->txn(txn);
+    EtcdTxnReply *r = txnOn(m_client, txn);
     connect(r, &EtcdReply::finished, this, [this, r](const EtcdStatus &s) {
         const QList<EtcdTxnOpResult> results = r->results();
         const bool read = s.isOk() && results.size() == 2;

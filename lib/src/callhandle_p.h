@@ -41,6 +41,7 @@ struct CallOptions
     EtcdRpcResilience resilience;
     bool retriable = true; // transactions and revokes: false
     bool waitForReady = false; // the engine's connect probe waits for a channel
+    bool drainOnShutdown = false; // revokes: the client's destructor lets them finish first
 };
 
 } // namespace Etcd::Internal

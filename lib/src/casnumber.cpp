@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
 #include "casnumber_p.h"
+#include "clientcalls_p.h"
 #include "etcdreply_p.h"
 #include "recipereplies_p.h"
 
@@ -66,17 +67,6 @@ bool stopping(const RunPtr &run)
     return true;
 }
 
-// Without a client there is no attempt; the answer still comes after the caller connected.
-bool clientGone(const RunPtr &run)
-{
-    if (run->client)
-        return false;
-    QTimer::singleShot(0, run->request.context, [run] {
-        finish(run, {EtcdStatus(Etcd::ErrorCode::NotConnected, EtcdRecipe::tr("no client"))});
-    });
-    return true;
-}
-
 // The rule's answer to what etcd holds now (`seen`, read at `revision`).
 void apply(const RunPtr &run, const Snapshot &seen, qint64 revision)
 {
@@ -97,7 +87,7 @@ void retryLater(const RunPtr &run)
 
 void write(const RunPtr &run, const Snapshot &seen, qint64 value, bool cached)
 {
-    if (stopping(run) || clientGone(run))
+    if (stopping(run))
         return;
     const QByteArray &key = run->request.key;
     EtcdTxn txn;
@@ -106,7 +96,7 @@ void write(const RunPtr &run, const Snapshot &seen, qint64 value, bool cached)
                        : EtcdCompare::version(key, Etcd::CompareResult::Equal, 0)};
     txn.success = {EtcdTxnOp::put(key, encode(value))};
     txn.failure = {EtcdTxnOp::get(key)};
-    EtcdTxnReply *reply = run->client->txn(txn);
+    EtcdTxnReply *reply = txnOn(run->client, txn); // no client: NotConnected, next turn
     QObject::connect(reply, &EtcdReply::finished, run->request.context,
         [run, reply, value, cached](const EtcdStatus &s) {
             if (!s.isOk())
@@ -130,9 +120,9 @@ void write(const RunPtr &run, const Snapshot &seen, qint64 value, bool cached)
 
 void read(const RunPtr &run)
 {
-    if (stopping(run) || clientGone(run))
+    if (stopping(run))
         return;
-    EtcdRangeReply *reply = run->client->get(run->request.key);
+    EtcdRangeReply *reply = getOn(run->client, run->request.key);
     QObject::connect(
         reply, &EtcdReply::finished, run->request.context, [run, reply](const EtcdStatus &s) {
             if (!s.isOk())

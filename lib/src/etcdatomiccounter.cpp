@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
 #include "casnumber_p.h"
+#include "clientcalls_p.h"
 #include "recipereplies_p.h"
 
 #include <EtcdQt/etcdatomiccounter.h>
@@ -180,16 +181,15 @@ std::optional<qint64> EtcdAtomicCounter::addAndWait(
 
 /*!
     Deletes the counter at \a path through \a client (etcd-recipes' delete()); an object
-    that uses it afterwards creates it again. Null without a client.
+    that uses it afterwards creates it again. Without a client the reply fails with
+    Etcd::ErrorCode::NotConnected.
 */
 EtcdReply *EtcdAtomicCounter::remove(EtcdClient *client, const QByteArray &path)
 {
-    if (!client)
-        return nullptr;
     if (path.isEmpty())
         return RecipeReplies::failedValue(
             client, EtcdStatus(Etcd::ErrorCode::InvalidArgument, tr("empty counter path")));
-    return client->remove(path);
+    return removeOn(client, path);
 }
 
 /*!

@@ -1,7 +1,9 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
+#include "clientcalls_p.h"
 #include "etcdqt_internal_p.h"
 #include "keywait_p.h"
+#include "ownedkey_p.h"
 #include "recipepaths_p.h"
 #include "recipereplies_p.h"
 
@@ -25,10 +27,23 @@ using namespace std::chrono;
 
     etcd-recipes' DistributedBarrier, byte for byte: the barrier is the key path(), holding
     "<clientId>:<7 random>" and bound to a self-healing lease of ttl(). setBarrier() creates
-    it only where it is absent (a compare-and-set), removeBarrier() revokes the lease and
-    deletes the key, whoever set it. Waiters, here or in any other process, read the key and
-    watch it from the revision they read, so a removal between the read and the watch is not
-    missed; any deletion releases them.
+    it only where it is absent (a compare-and-set). Waiters, here or in any other process,
+    read the key and watch it from the revision they read, so a removal between the read and
+    the watch is not missed; any deletion releases them.
+
+    \section1 Whose barrier
+
+    Unlike the reference, a setter only ever deletes its own barrier: removeBarrier() on an
+    object that set (or is setting) the barrier revokes its lease and deletes the key only
+    while it is still the one this object created, compared by create and mod revision. A
+    barrier someone else set since (after this one lapsed, or over it) is left alone and the
+    reply says so. An object that never set the barrier removes whoever's is there, as the
+    reference does (the \c{etcdqt barrier remove} command).
+
+    A setter watches its own key. When someone else deletes it while its lease lives, or
+    writes over it, the barrier is theirs to decide: state() and connectionState() become
+    Lost, the reason is kept in errors(), barrierLost() is emitted and this object stops
+    maintaining it (its lease is revoked; it is not set again).
 
     With waitOnMissingBarriers() (the default) a wait on a barrier nobody has set yet waits
     for it to be set and then removed; without, it returns at once.
@@ -49,6 +64,17 @@ using namespace std::chrono;
     threads only.
 */
 
+/*!
+    \enum EtcdBarrier::State
+    \value Unset   this object holds no barrier and has not removed one.
+    \value Setting setBarrier() is on its way.
+    \value Set     the barrier this object set is in place.
+    \value Lost    its key went: with its lease (the heal follows, then Set again), or someone
+                   else deleted or wrote over it (barrierLost(); it is not maintained any more).
+    \value Failed  a heal found the key taken by someone else, or healing gave up.
+    \value Removed removeBarrier() was called; this object sets no barrier any more.
+*/
+
 /*! \fn void EtcdBarrier::lifted()
     Emitted when a wait begun with startWaiting() saw the barrier go.
 */
@@ -59,6 +85,11 @@ using namespace std::chrono;
 /*! \fn void EtcdBarrier::failed(const EtcdStatus &reason)
     Emitted when this object stopped maintaining the barrier it set: another client holds it
     now, or healing gave up (\a reason).
+*/
+/*! \fn void EtcdBarrier::barrierLost(const EtcdStatus &reason)
+    Emitted when the barrier this object set was deleted by someone else while its lease
+    lived (\a reason: Etcd::ErrorCode::NotFound) or written over by someone else
+    (Etcd::ErrorCode::AlreadyExists). The state is Lost; this object no longer maintains it.
 */
 /*! \fn void EtcdBarrier::leaseEvent(const EtcdLeaseEvent &event)
     Emitted for each Suspended, Expired, Restored and Failed \a event of the barrier's lease.
@@ -79,8 +110,14 @@ public:
     void setState(EtcdBarrier::State s);
     void beginSet();
     void establish(qint64 leaseId, const std::function<void(bool)> &done);
+    void followOwnKey(qint64 createRevision, qint64 leaseId);
+    void stopFollowingOwnKey();
+    void onOwnKeyLost(OwnedKey::Loss how, const EtcdStatus &why);
     void onSetFailed(const EtcdStatus &why);
     void forgetLease(std::function<void()> revoked = {});
+    using Deleted = std::function<void(const EtcdStatus &status, bool removed)>;
+    void deleteOwnKey(Deleted done);
+    void deleteAnyKey(Deleted done);
     void beginWait(int id, std::function<void(bool)> done);
     void endWait(int id, bool lifted);
     void updateWaiterCount();
@@ -91,7 +128,11 @@ public:
     EtcdBarrier::State state = EtcdBarrier::State::Unset;
     std::unique_ptr<EtcdSelfHealingKeepAlive> lease;
     QPointer<EtcdBoolReply> pendingSet; // answered once the first lease is established
+    int leasesClosing = 0; // let go of, their revokes not answered yet
+    bool closeAwaitsLeases = false; // close() was called while some were
     bool casLost = false; // the establish hook found the key taken
+    qint64 ownRevision = 0; // create revision of the barrier key this object wrote last
+    std::unique_ptr<OwnedKey> ownKey; // follows that key while this object holds it
     std::map<int, std::unique_ptr<KeyWait>> waits;
     std::map<int, std::function<void(bool)>> answers;
     std::set<int> parked; // waits whose probe answered: they see any deletion from now on
@@ -117,11 +158,59 @@ void EtcdBarrierPrivate::establish(qint64 leaseId, const std::function<void(bool
     put.lease = leaseId;
     const EtcdTxn txn {{EtcdCompare::missing(path)},
         {EtcdTxnOp::put(path, RecipePaths::uniqueToken(options.clientId), put)}, {}};
-    EtcdTxnReply *r = q->client()->txn(txn);
-    QObject::connect(r, &EtcdReply::finished, q, [this, r, done](const EtcdStatus &s) {
+    EtcdTxnReply *r = txnOn(q->client(), txn);
+    QObject::connect(r, &EtcdReply::finished, q, [this, r, leaseId, done](const EtcdStatus &s) {
         casLost = s.isOk() && !r->succeeded();
+        if (s.isOk() && r->succeeded())
+            followOwnKey(r->revision(), leaseId); // the put is the txn's only write
         done(s.isOk() && r->succeeded());
     });
+}
+
+// From the revision that created it on, any change of the key is someone else's (or the
+// lease's end): the barrier watches its own key to tell.
+void EtcdBarrierPrivate::followOwnKey(qint64 createRevision, qint64 leaseId)
+{
+    Q_Q(EtcdBarrier);
+    stopFollowingOwnKey();
+    ownRevision = createRevision;
+    ownKey = std::make_unique<OwnedKey>(q->client(), path, createRevision, leaseId, nullptr);
+    QObject::connect(ownKey.get(), &OwnedKey::lost, q,
+        [this](OwnedKey::Loss how, const EtcdStatus &why) { onOwnKeyLost(how, why); });
+    QObject::connect(ownKey.get(), &OwnedKey::errorOccurred, q,
+        [this](const EtcdStatus &why) { q_func()->recordError(why); });
+    ownKey->start();
+}
+
+// An answer it still has on the way (its lease check) must not reach a later key's holder.
+void EtcdBarrierPrivate::stopFollowingOwnKey()
+{
+    if (!ownKey)
+        return;
+    QObject::disconnect(ownKey.get(), nullptr, q_func(), nullptr);
+    ownKey.release()->deleteLater(); // may be the sender
+}
+
+// Gone with its lease: Lost now, the lease's Expired and the heal follow. Removed or written
+// over by someone else: that is someone's decision, not an outage, so this object stops
+// maintaining the barrier (its lease is revoked: it holds nothing now) and says so.
+void EtcdBarrierPrivate::onOwnKeyLost(OwnedKey::Loss how, const EtcdStatus &why)
+{
+    Q_Q(EtcdBarrier);
+    stopFollowingOwnKey();
+    if (state != EtcdBarrier::State::Set)
+        return; // removed, closed or already lost: the key was not held any more
+    QPointer<EtcdBarrier> guard(q);
+    setState(EtcdBarrier::State::Lost);
+    if (guard)
+        q->reportConnectionState(EtcdRecipe::ConnectionState::Lost);
+    if (!guard || how == OwnedKey::Loss::LeaseEnded)
+        return;
+    forgetLease(); // emits leaseIdChanged(-1)
+    if (guard)
+        q->recordError(why);
+    if (guard)
+        Q_EMIT q->barrierLost(why);
 }
 
 // setBarrier() has made pendingSet and moved to Setting; the probe found the key absent.
@@ -179,8 +268,9 @@ void EtcdBarrierPrivate::onSetFailed(const EtcdStatus &why)
 }
 
 // Revokes and lets go of the lease; `revoked` runs once etcd answered the revoke (at once
-// when there was none). The lease object lives until then: it may be the sender of the
-// signal being handled, and its closed() is the revoke's answer.
+// when there was none). The lease object lives until then (and no longer than this object):
+// it may be the sender of the signal being handled, and its closed() is the revoke's answer.
+// A close() meanwhile says closed() only after the last such answer.
 void EtcdBarrierPrivate::forgetLease(std::function<void()> revoked)
 {
     Q_Q(EtcdBarrier);
@@ -190,10 +280,17 @@ void EtcdBarrierPrivate::forgetLease(std::function<void()> revoked)
             revoked();
         return;
     }
-    QObject::connect(l, &EtcdRecipe::closed, q, [l, revoked] {
+    l->setParent(q);
+    ++leasesClosing;
+    QObject::connect(l, &EtcdRecipe::closed, q, [this, l, revoked] {
+        Q_Q(EtcdBarrier);
         l->deleteLater();
+        const bool last = --leasesClosing == 0 && std::exchange(closeAwaitsLeases, false);
+        QPointer<EtcdBarrier> guard(q);
         if (revoked)
-            revoked();
+            revoked(); // may finish a reply whose receiver deletes us
+        if (guard && last)
+            Q_EMIT q->closed();
     });
     l->close();
     Q_EMIT q->leaseIdChanged(-1);
@@ -318,8 +415,9 @@ qint64 EtcdBarrier::leaseId() const
 
 /*!
     Sets the barrier if nobody has: the reply's result() is true when this call set it, false
-    when it was set already (by anyone) or this object removed it before. A failure (etcd
-    unreachable, TTL not positive, empty path) is the reply's status.
+    when it was set already (by anyone), or this object set one before (a setter sets once,
+    even after its barrier was removed or lost). A failure (etcd unreachable, TTL not
+    positive, empty path) is the reply's status.
 */
 EtcdBoolReply *EtcdBarrier::setBarrier()
 {
@@ -340,7 +438,7 @@ EtcdBoolReply *EtcdBarrier::setBarrier()
     d->setState(State::Setting);
     d->pendingSet = reply;
     const EtcdTxn probe {{EtcdCompare::version(d->path, Etcd::CompareResult::Greater, 0)}, {}, {}};
-    EtcdTxnReply *t = client()->txn(probe);
+    EtcdTxnReply *t = txnOn(client(), probe);
     connect(t, &EtcdReply::finished, this, [d, t](const EtcdStatus &s) {
         if (!d->pendingSet || d->pendingSet->isFinished())
             return; // removed or closed meanwhile
@@ -353,9 +451,13 @@ EtcdBoolReply *EtcdBarrier::setBarrier()
 }
 
 /*!
-    Removes the barrier, whoever set it: revokes this object's lease and deletes the key,
-    releasing every waiter. The reply's result() is false if this object had removed it
-    already. This object cannot set the barrier again afterwards.
+    Removes the barrier, releasing every waiter: revokes this object's lease and deletes the
+    key. A setter deletes only the key it created (see "Whose barrier"): the reply's result()
+    is true when that barrier is gone now (deleted by this call, or gone already); when
+    someone else's barrier stands there it is left alone, result() is false and the status
+    Etcd::ErrorCode::FailedPrecondition. An object that never set it deletes whoever's
+    barrier is there. result() is false too when this object had removed it already. This
+    object cannot set the barrier again afterwards.
 */
 EtcdBoolReply *EtcdBarrier::removeBarrier()
 {
@@ -368,25 +470,67 @@ EtcdBoolReply *EtcdBarrier::removeBarrier()
         RecipeReplies::finishLater(reply, false);
         return reply;
     }
+    const bool setter = d->state != State::Unset; // it set the barrier, or is setting it
     d->setState(State::Removed);
+    d->stopFollowingOwnKey();
     if (d->pendingSet && !d->pendingSet->isFinished())
         RecipeReplies::finish(d->pendingSet, {}, false);
     // Answered once both the delete and the revoke are through: a process that exits then
     // leaves neither the key nor the lease behind.
     QPointer<EtcdBoolReply> r(reply);
     auto pending = std::make_shared<int>(2);
-    auto status = std::make_shared<EtcdStatus>();
-    auto oneDone = [r, pending, status] {
+    auto outcome = std::make_shared<std::pair<EtcdStatus, bool>>();
+    auto oneDone = [r, pending, outcome] {
         if (--*pending == 0 && r)
-            RecipeReplies::finish(r, *status, status->isOk());
+            RecipeReplies::finish(r, outcome->first, outcome->second);
     };
     d->forgetLease(oneDone);
-    connect(client()->remove(d->path), &EtcdReply::finished, this,
-        [oneDone, status](const EtcdStatus &s) {
-            *status = s;
-            oneDone();
-        });
+    auto deleted = [oneDone, outcome](const EtcdStatus &s, bool removed) {
+        *outcome = {s, removed};
+        oneDone();
+    };
+    if (setter)
+        d->deleteOwnKey(deleted);
+    else
+        d->deleteAnyKey(deleted);
     return reply;
+}
+
+// Only the key this object created, untouched since (create and mod revision both its
+// own): a barrier someone set after it is theirs, and is left alone. None created yet (the
+// set still in flight): revoking the lease takes whatever the set may still create.
+void EtcdBarrierPrivate::deleteOwnKey(Deleted done)
+{
+    Q_Q(EtcdBarrier);
+    if (ownRevision <= 0) {
+        QMetaObject::invokeMethod(
+            q, [done] { done({}, true); }, Qt::QueuedConnection);
+        return;
+    }
+    using Etcd::CompareResult;
+    const EtcdTxn txn {{EtcdCompare::createRevision(path, CompareResult::Equal, ownRevision),
+                           EtcdCompare::modRevision(path, CompareResult::Equal, ownRevision)},
+        {EtcdTxnOp::remove(path)}, {EtcdTxnOp::get(path)}};
+    EtcdTxnReply *t = txnOn(q->client(), txn);
+    QObject::connect(t, &EtcdReply::finished, q, [this, t, done](const EtcdStatus &s) {
+        const QList<EtcdTxnOpResult> results = t->results();
+        if (!s.isOk() || t->succeeded())
+            return done(s, s.isOk());
+        if (results.isEmpty() || results.first().keyValues.isEmpty())
+            return done({}, true); // gone already: removed by someone, or with its lease
+        done(EtcdStatus(Etcd::ErrorCode::FailedPrecondition,
+                 EtcdBarrier::tr("the barrier at %1 was set by someone else since; left alone")
+                     .arg(QString::fromUtf8(path))),
+            false);
+    });
+}
+
+// An object that never set the barrier removes whoever's is there, as etcd-recipes does.
+void EtcdBarrierPrivate::deleteAnyKey(Deleted done)
+{
+    Q_Q(EtcdBarrier);
+    QObject::connect(removeOn(q->client(), path), &EtcdReply::finished, q,
+        [done](const EtcdStatus &s) { done(s, s.isOk()); });
 }
 
 /*! Probes etcd: the reply's result() says whether anyone's barrier is set now. */
@@ -399,7 +543,7 @@ EtcdBoolReply *EtcdBarrier::isBarrierSet()
     EtcdBoolReply *reply = RecipeReplies::boolReply(this);
     QPointer<EtcdBoolReply> r(reply);
     const EtcdTxn probe {{EtcdCompare::version(d->path, Etcd::CompareResult::Greater, 0)}, {}, {}};
-    EtcdTxnReply *t = client()->txn(probe);
+    EtcdTxnReply *t = txnOn(client(), probe);
     connect(t, &EtcdReply::finished, this, [r, t](const EtcdStatus &s) {
         if (r)
             RecipeReplies::finish(r, s, s.isOk() && t->succeeded(), t->revision());
@@ -463,16 +607,15 @@ void EtcdBarrier::close()
     if (isClosed())
         return;
     markClosed();
+    d->stopFollowingOwnKey();
     while (!d->answers.empty())
         d->endWait(d->answers.begin()->first, false);
     if (d->pendingSet && !d->pendingSet->isFinished())
         RecipeReplies::finish(
             d->pendingSet, EtcdStatus(Etcd::ErrorCode::Cancelled, tr("closed")), false);
-    if (d->lease) {
-        EtcdSelfHealingKeepAlive *l = d->lease.get();
-        connect(l, &EtcdRecipe::closed, this, &EtcdRecipe::closed);
-        l->close();
-    } else {
+    d->forgetLease();
+    if (d->leasesClosing > 0)
+        d->closeAwaitsLeases = true; // closed() once etcd answered their revokes
+    else
         emitClosedAfter(nullptr);
-    }
 }

@@ -2,9 +2,18 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "etcdclient_p.h"
 
+#include <QtCore/qcoreapplication.h>
 #include <QtCore/qtimer.h>
 
 using namespace Etcd::Internal;
+using namespace std::chrono_literals;
+using std::chrono::milliseconds;
+
+namespace {
+// How long the destructor waits for revokes in flight: a quitting process must not strand
+// its leases, and must not hang on an etcd that stopped answering either.
+constexpr milliseconds kRevokeGrace = 500ms;
+} // namespace
 
 /*!
     \class EtcdClient
@@ -58,15 +67,19 @@ EtcdClient::EtcdClient(const QList<QUrl> &endpoints, QObject *parent) : EtcdClie
 }
 
 /*!
-    Destroys the client. Outstanding replies finish with Etcd::ErrorCode::Cancelled; calls in
-    flight are cancelled and the engine thread stops, without waiting for the network.
+    Destroys the client. Its children (recipes made with it as their parent) are destroyed
+    first, while the client still works, so that they release what they hold. Lease revokes
+    still in flight, such as those of recipes destroyed just before, are given up to 500 ms
+    to be answered, so a process that quits right after destroying its recipes leaves no
+    lease behind; an etcd that does not answer in that time is not waited for any longer.
+    Every other outstanding reply finishes with Etcd::ErrorCode::Cancelled, calls in flight
+    are cancelled and the engine thread stops.
 */
 EtcdClient::~EtcdClient()
 {
     Q_D(EtcdClient);
-    d->stopSession();
-    // The engine's deferred delete runs at the latest when its thread finishes.
-    d->engineThread.quit();
+    d->deleteChildren();
+    d->stopSession(kRevokeGrace, EtcdClientPrivate::EndThread::Yes);
     d->engineThread.wait();
 }
 
@@ -300,7 +313,7 @@ void EtcdClientPrivate::startSession(const QList<Endpoint> &eps, const TlsMateri
     QMetaObject::invokeMethod(e, &Engine::start, Qt::QueuedConnection);
 }
 
-void EtcdClientPrivate::stopSession()
+void EtcdClientPrivate::stopSession(milliseconds revokeGrace, EndThread endThread)
 {
     {
         std::lock_guard lock(door->mutex); // no worker starts a call on this session from now
@@ -308,15 +321,66 @@ void EtcdClientPrivate::stopSession()
         door->engine = nullptr;
     }
     ++session; // late state reports of the old session are ignored
-    const auto outstanding = pending;
-    for (EtcdReply *reply : outstanding)
-        reply->abort();
+    if (transport && revokeGrace.count() > 0) {
+        transport->drain(revokeGrace);
+        // The answers that came wait in this thread's queue, which a destructor never runs:
+        // hand them out, so those replies finish with etcd's answer instead of Cancelled.
+        for (const QPointer<EtcdReply> &reply : outstandingReplies()) {
+            if (reply)
+                QCoreApplication::sendPostedEvents(reply, QEvent::MetaCall);
+        }
+    }
+    for (const QPointer<EtcdReply> &reply : outstandingReplies()) {
+        if (reply) // a receiver of an earlier one may have deleted it
+            reply->abort();
+    }
     if (transport)
         transport->shutdown();
     transport.reset();
-    if (engine)
+    if (endThread == EndThread::Yes)
+        endEngineThread();
+    else if (engine)
         engine->deleteLater();
     engine.clear();
+}
+
+// The engine thread ends once it ran what was queued to it before. quit() from here could
+// end its loop with a keep-alive or watch registration still queued (posted while it slept):
+// dropped, its owner would never hear that the client went away. Asked from inside the
+// loop, the deferred delete runs as the thread finishes, and the engine's end tells every
+// registration.
+void EtcdClientPrivate::endEngineThread()
+{
+    Etcd::Internal::Engine *e = engine.data();
+    if (!e) {
+        engineThread.quit();
+        return;
+    }
+    QMetaObject::invokeMethod(
+        e,
+        [e] {
+            e->deleteLater();
+            QThread::currentThread()->quit();
+        },
+        Qt::QueuedConnection);
+}
+
+QList<QPointer<EtcdReply>> EtcdClientPrivate::outstandingReplies() const
+{
+    return {pending.cbegin(), pending.cend()};
+}
+
+// Replies stay: they are aborted by stopSession() and deleted with the client.
+void EtcdClientPrivate::deleteChildren()
+{
+    Q_Q(EtcdClient);
+    QList<QPointer<QObject>> children;
+    for (QObject *child : q->children()) {
+        if (!qobject_cast<EtcdReply *>(child))
+            children.append(child);
+    }
+    for (const QPointer<QObject> &child : std::as_const(children))
+        delete child.data(); // null when an earlier one took it along
 }
 
 void EtcdClientPrivate::onEngineState(quint64 id, EtcdClient::State next, const EtcdStatus &why)

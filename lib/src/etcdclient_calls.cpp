@@ -154,11 +154,15 @@ EtcdLeaseGrantReply *EtcdClient::grantLease(std::chrono::seconds ttl, qint64 lea
     return reply;
 }
 
-/*! Revokes lease \a leaseId and deletes its keys. Never retried. */
+/*!
+    Revokes lease \a leaseId and deletes its keys. Never retried. A revoke still in flight
+    when the client is destroyed is given up to 500 ms to be answered.
+*/
 EtcdEmptyReply *EtcdClient::revokeLease(qint64 leaseId)
 {
     return d_func()->call<EtcdEmptyReply>(
-        [&](Transport &t, const Options &o, Target target) {
+        [&](Transport &t, Options o, Target target) {
+            o.drainOnShutdown = true; // quitting right after a revoke strands no lease
             return t.leaseRevoke(leaseId, o, std::move(target));
         },
         checkLeaseId(leaseId), false);

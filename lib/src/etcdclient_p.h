@@ -60,13 +60,26 @@ public:
     template <class R, class Start>
     R *call(Start &&start, std::optional<EtcdStatus> early = {}, bool retriable = true);
 
+    // A reply of type R that belongs to no client and finishes with `status` on the next
+    // turn: the answer to a call that cannot be made (no client, a foreign thread).
+    template <class R>
+    static R *refused(const EtcdStatus &status);
+
     [[nodiscard]] std::optional<EtcdStatus> refusal() const;
     [[nodiscard]] CallOptions callOptions(bool retriable) const;
     void setState(EtcdClient::State next, const EtcdStatus &reason = {});
     void onEngineState(quint64 session, EtcdClient::State next, const EtcdStatus &reason);
     void startSession(
         const QList<Etcd::Internal::Endpoint> &endpoints, const Etcd::Internal::TlsMaterial &tls);
-    void stopSession();
+    // Ends the session: waits up to `revokeGrace` for revokes in flight (the destructor's
+    // only wait), hands out the answers that came, then aborts every other reply. With
+    // EndThread::Yes the engine thread quits too (the destructor then waits for it).
+    enum class EndThread { No, Yes };
+    void stopSession(std::chrono::milliseconds revokeGrace = std::chrono::milliseconds(0),
+        EndThread endThread = EndThread::No);
+    void endEngineThread();
+    void deleteChildren();
+    [[nodiscard]] QList<QPointer<EtcdReply>> outstandingReplies() const;
 
     EtcdClient *q_ptr;
     QList<QUrl> endpoints;
@@ -100,16 +113,22 @@ public:
     QSet<EtcdReply *> pending;
 };
 
+template <class R>
+R *EtcdClientPrivate::refused(const EtcdStatus &status)
+{
+    auto *stray = new R(nullptr);
+    EtcdReplyPrivate::get(stray)->finishLater(status);
+    return stray;
+}
+
 template <class R, class Start>
 R *EtcdClientPrivate::call(Start &&start, std::optional<EtcdStatus> early, bool retriable)
 {
     Q_Q(EtcdClient);
     if (QThread::currentThread() != q->thread()) {
         qCWarning(lcEtcdClient, "EtcdClient: calls must be made from the client's thread");
-        auto *stray = new R(nullptr);
-        EtcdReplyPrivate::get(stray)->finishLater(EtcdStatus(
+        return refused<R>(EtcdStatus(
             Etcd::ErrorCode::WrongThread, EtcdClient::tr("call made from a foreign thread")));
-        return stray;
     }
     auto *reply = new R(q);
     auto *rd = EtcdReplyPrivate::get(reply);

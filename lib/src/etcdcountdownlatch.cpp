@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
 #include "casnumber_p.h"
+#include "clientcalls_p.h"
 #include "recipe/recipelayer_p.h"
 #include "recipe/sharedstate_p.h"
 #include "recipereplies_p.h"
@@ -146,11 +147,7 @@ void EtcdCountDownLatchPrivate::stopFollowing(const EtcdStatus &why)
 void EtcdCountDownLatchPrivate::read(bool seeding)
 {
     Q_Q(EtcdCountDownLatch);
-    EtcdClient *client = q->client();
-    if (!client)
-        return stopFollowing(
-            EtcdStatus(Etcd::ErrorCode::NotConnected, EtcdCountDownLatch::tr("no client")));
-    EtcdRangeReply *reply = client->get(path);
+    EtcdRangeReply *reply = getOn(q->client(), path); // no client: stops on the next turn
     QObject::connect(
         reply, &EtcdReply::finished, q, [this, reply, seeding, e = epoch](const EtcdStatus &s) {
             if (e != epoch)
@@ -321,16 +318,15 @@ std::optional<qint64> EtcdCountDownLatch::countDownAndWait(milliseconds timeout,
 
 /*!
     Deletes the latch at \a path through \a client. Objects following it see count -1 and
-    keep waiting for a latch created again there. Null without a client.
+    keep waiting for a latch created again there. Without a client the reply fails with
+    Etcd::ErrorCode::NotConnected.
 */
 EtcdReply *EtcdCountDownLatch::remove(EtcdClient *client, const QByteArray &path)
 {
-    if (!client)
-        return nullptr;
     if (path.isEmpty())
         return RecipeReplies::failedValue(
             client, EtcdStatus(Etcd::ErrorCode::InvalidArgument, tr("empty latch path")));
-    return client->remove(path);
+    return removeOn(client, path);
 }
 
 /*!

@@ -1,5 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
+#include "clientcalls_p.h"
 #include "etcdqt_internal_p.h"
 #include "lockqueue_p.h"
 #include "recipepaths_p.h"
@@ -228,7 +229,7 @@ milliseconds EtcdMutex::remainingValidity() const
 */
 EtcdTxnReply *EtcdMutex::guardedTxn(const EtcdTxn &txn)
 {
-    return client() ? client()->txn(fencingToken().guard(txn)) : nullptr;
+    return txnOn(client(), fencingToken().guard(txn));
 }
 
 /*!

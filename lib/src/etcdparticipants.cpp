@@ -1,5 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
+#include "clientcalls_p.h"
 #include "etcdreply_p.h"
 #include "recipepaths_p.h"
 
@@ -186,12 +187,9 @@ void EtcdParticipantsModelPrivate::reconcile(const QList<EtcdKeyValue> &kvs, con
 
 void EtcdParticipantsModelPrivate::read(bool first)
 {
-    if (!client)
-        return Q_EMIT q->failed(
-            EtcdStatus(Etcd::ErrorCode::NotConnected, EtcdParticipantsModel::tr("no client")));
     EtcdTxn txn;
     txn.success = {EtcdTxnOp::get(leaderKey), EtcdTxnOp::get(prefix, prefixRange())};
-    EtcdTxnReply *reply = client->txn(txn);
+    EtcdTxnReply *reply = txnOn(client, txn); // no client: failed() on the next turn
     QObject::connect(reply, &EtcdReply::finished, q, [this, reply, first](const EtcdStatus &s) {
         const auto results = reply->results();
         if (!s.isOk() || results.size() != 2) {

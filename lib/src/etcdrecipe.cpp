@@ -1,5 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
+#include "clientcalls_p.h"
 #include "etcdqt_internal_p.h"
 
 #include <EtcdQt/etcdclient.h>
@@ -99,16 +100,15 @@ void EtcdRecipe::clearErrors()
 
 /*!
     One RPC that tells whether etcd answers: a count-only read of the key
-    "health-check-probe", as etcd-recipes does. The reply's status says the outcome.
+    "health-check-probe", as etcd-recipes does. The reply's status says the outcome
+    (Etcd::ErrorCode::NotConnected once the client was destroyed).
 */
 EtcdReply *EtcdRecipe::ping()
 {
-    Q_D(EtcdRecipe);
-    if (!d->client)
-        return nullptr;
     EtcdRangeOptions options;
     options.countOnly = true;
-    return d->client->get(QByteArrayLiteral("health-check-probe"), options);
+    return Etcd::Internal::getOn(
+        d_func()->client, QByteArrayLiteral("health-check-probe"), options);
 }
 
 /*! For recipes: sets the \l active property to \a active. */

@@ -1,5 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
+#include "clientcalls_p.h"
 #include "etcdqt_internal_p.h"
 #include "lockqueue_p.h"
 #include "recipepaths_p.h"
@@ -60,7 +61,7 @@ public:
         txn.compares = {EtcdCompare::version(permitsKey, Etcd::CompareResult::Equal, 0)};
         txn.success = {EtcdTxnOp::put(permitsKey, Etcd::encodeInt32(permits))};
         txn.failure = {EtcdTxnOp::get(permitsKey)};
-        EtcdTxnReply *reply = q->client()->txn(txn);
+        EtcdTxnReply *reply = txnOn(q->client(), txn);
         QObject::connect(reply, &EtcdReply::finished, q, [this, reply, done](const EtcdStatus &s) {
             if (!s.isOk() || reply->succeeded())
                 return done(s);
@@ -237,7 +238,7 @@ milliseconds EtcdSemaphore::remainingValidity() const
 */
 EtcdTxnReply *EtcdSemaphore::guardedTxn(const EtcdTxn &txn)
 {
-    return client() ? client()->txn(fencingToken().guard(txn)) : nullptr;
+    return txnOn(client(), fencingToken().guard(txn));
 }
 
 /*!

@@ -1,5 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
+#include "clientcalls_p.h"
 #include "etcdclient_p.h"
 
 #include <EtcdQt/etcdwatch.h>
@@ -218,7 +219,7 @@ void EtcdWatch::start()
         QTimer::singleShot(0, this, [this, s] { d_func()->watchFailed(s); });
     };
     if (!d->client)
-        return fail(EtcdStatus(Etcd::ErrorCode::InvalidArgument, tr("no client")));
+        return fail(clientGone());
     if (d->key.isEmpty() && !d->options.prefix && d->options.rangeEnd.isEmpty())
         return fail(EtcdStatus(Etcd::ErrorCode::InvalidArgument, tr("empty key")));
     d->link.open(this);

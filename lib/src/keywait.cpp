@@ -1,5 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
+#include "clientcalls_p.h"
 #include "etcdqt_internal_p.h"
 #include "keywait_p.h"
 
@@ -25,7 +26,7 @@ void KeyWait::probe(bool resyncing)
 {
     const EtcdTxn txn {
         {EtcdCompare::version(m_options.key, Etcd::CompareResult::Greater, 0)}, {}, {}};
-    EtcdTxnReply *r = m_client->txn(txn);
+    EtcdTxnReply *r = txnOn(m_client, txn);
     connect(r, &EtcdReply::finished, this, [this, r, resyncing](const EtcdStatus &s) {
         onProbed(s, s.isOk() && r->succeeded(), r->revision(), resyncing);
     });

@@ -7,6 +7,7 @@
 #include <EtcdQt/etcdstatus.h>
 
 #include <QtCore/qobject.h>
+#include <QtCore/qpointer.h>
 
 #include <memory>
 
@@ -43,7 +44,7 @@ private:
     void onProbed(const EtcdStatus &status, bool present, qint64 revision, bool resyncing);
     void end(bool lifted);
 
-    EtcdClient *m_client;
+    QPointer<EtcdClient> m_client; // null once destroyed: the probe then fails NotConnected
     Options m_options;
     std::unique_ptr<EtcdWatch> m_watch;
     bool m_presentSeen = false;

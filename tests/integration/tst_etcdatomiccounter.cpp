@@ -89,7 +89,8 @@ void tst_EtcdAtomicCounter::badInputIsRefused()
     }
     QCOMPARE(await(EtcdAtomicCounter::remove(m_client.get(), "")).status.code(),
         Etcd::ErrorCode::InvalidArgument);
-    QCOMPARE(EtcdAtomicCounter::remove(nullptr, "/ctr/x"), nullptr);
+    QCOMPARE(await(EtcdAtomicCounter::remove(nullptr, "/ctr/x")).status.code(),
+        Etcd::ErrorCode::NotConnected);
 
     EtcdAtomicCounter counter(m_client.get(), "/ctr/closed");
     QSignalSpy closed(&counter, &EtcdRecipe::closed);

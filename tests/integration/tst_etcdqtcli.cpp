@@ -165,6 +165,7 @@ private Q_SLOTS:
     void barrierWaitTimesOutWith2();
     void barrierSetRemovesOnSigterm();
     void barrierSetHealsThenIsTakenOver();
+    void barrierSetExits3WhenWrittenOver();
     void barrierRefusesBadInput();
     void barrierFailsWhenEtcdIsUnreachable();
     void latchCreateCountDownAwait();
@@ -820,9 +821,11 @@ void tst_EtcdqtCli::barrierRemoveReleasesWaiter()
     const EtcdKeyValue key = barrierKey(path);
     QVERIFY(key.value.startsWith("DistributedBarrier:"));
     QCOMPARE(key.lease, set.value(u"leaseId"_s).toInteger());
+    // The setter watches its own key (to tell when someone else removes it): one watcher.
+    QTRY_COMPARE_WITH_TIMEOUT(watchers(m_server.clientUrl()), 1.0, 2 * kTtlMs);
 
     Tool waiter(m_clock, barrierArgs(u"wait"_s, path));
-    QTRY_COMPARE_WITH_TIMEOUT(watchers(m_server.clientUrl()), 1.0, 2 * kTtlMs);
+    QTRY_COMPARE_WITH_TIMEOUT(watchers(m_server.clientUrl()), 2.0, 2 * kTtlMs);
     QVERIFY(waiter.lines.isEmpty()); // parked: it saw the barrier and watches it
     QCOMPARE(waiter.process.state(), QProcess::Running);
 
@@ -836,6 +839,8 @@ void tst_EtcdqtCli::barrierRemoveReleasesWaiter()
     QCOMPARE(waiter.lines.first().json, (QJsonObject {{u"lifted"_s, true}}));
     QCOMPARE(barrierKey(path).key, QByteArray());
 
+    QTRY_VERIFY2_WITH_TIMEOUT(setter.log.contains("was removed by someone else"),
+        setter.transcript().constData(), 2 * kTtlMs); // its own key's watch saw it go
     setter.sendSignal(SIGTERM);
     QVERIFY2(setter.exitsWith(0, 2 * kTtlMs), setter.transcript().constData());
     QCOMPARE(setter.lines.size(), 2);
@@ -943,9 +948,10 @@ void tst_EtcdqtCli::barrierSetRemovesOnSigterm()
     Tool setter(m_clock, barrierArgs(u"set"_s, path));
     QTRY_VERIFY2_WITH_TIMEOUT(!setter.lines.isEmpty(), setter.transcript().constData(), 2 * kTtlMs);
     QCOMPARE(barrierKey(path).lease, setter.lines.first().json.value(u"leaseId"_s).toInteger());
-    QTRY_COMPARE_WITH_TIMEOUT(watchers(m_server.clientUrl()), 0.0, 2 * kTtlMs);
-    Tool waiter(m_clock, barrierArgs(u"wait"_s, path));
+    // Only the setter's watch of its own key (earlier tests' watches are gone).
     QTRY_COMPARE_WITH_TIMEOUT(watchers(m_server.clientUrl()), 1.0, 2 * kTtlMs);
+    Tool waiter(m_clock, barrierArgs(u"wait"_s, path));
+    QTRY_COMPARE_WITH_TIMEOUT(watchers(m_server.clientUrl()), 2.0, 2 * kTtlMs);
 
     setter.sendSignal(SIGTERM);
     QVERIFY2(setter.exitsWith(0, 2 * kTtlMs), setter.transcript().constData());
@@ -990,6 +996,24 @@ void tst_EtcdqtCli::barrierSetHealsThenIsTakenOver()
     // The lease of the declined heal is revoked without waiting: at worst it runs out.
     // isEmpty(), not == QList(): Qt 6.4 memcmp()s two empty lists (UBSan: null argument)
     QTRY_VERIFY_WITH_TIMEOUT(leasesSince(leasesBefore).isEmpty(), kTtlMs + 1000);
+}
+
+// Someone writes over the barrier while `barrier set` holds it: it is not this command's any
+// more. Exit 3, and the other value is left in place.
+void tst_EtcdqtCli::barrierSetExits3WhenWrittenOver()
+{
+    const QString path = u"/cli/barrier/over"_s;
+    const QList<qint64> leasesBefore = liveLeases();
+    Tool setter(m_clock, barrierArgs(u"set"_s, path));
+    QTRY_VERIFY2_WITH_TIMEOUT(!setter.lines.isEmpty(), setter.transcript().constData(), 2 * kTtlMs);
+    QCOMPARE(setter.lines.first().json.value(u"set"_s).toBool(), true);
+    QVERIFY_OK(await(m_client->put(path.toUtf8(), "someone else"_ba)).status);
+    QVERIFY2(setter.exitsWith(3, 2 * kTtlMs), setter.transcript().constData());
+    QVERIFY(setter.log.contains("etcdqt: barrier /cli/barrier/over is not held"));
+    QCOMPARE(barrierKey(path).value, "someone else"_ba);
+    QCOMPARE(barrierKey(path).lease, 0);
+    QVERIFY(leasesSince(leasesBefore).isEmpty()); // it revoked its lease before it left
+    QVERIFY_OK(await(m_client->remove(path.toUtf8())).status);
 }
 
 void tst_EtcdqtCli::barrierRefusesBadInput()

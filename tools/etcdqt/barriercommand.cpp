@@ -6,8 +6,10 @@
 //     event of its lease while it holds, and after N ms (without --hold-ms: on SIGINT/SIGTERM)
 //     removes it and prints {"removed":true}. Exit status: 0 after the removal; 3 when the
 //     barrier was set already ({"set":false}, nothing changed) or stopped being this command's
-//     while it held it (its lease expired and another client set it before the heal; the other
-//     client's barrier is left alone); 128+N after signal N before the barrier was set.
+//     while it held it (someone else wrote over it, or its lease expired and another client
+//     set it before the heal; the other client's barrier is left alone); 128+N after signal N
+//     before the barrier was set. Removed by someone else meanwhile, it says so on stderr and
+//     holds on as asked; its removal then finds the barrier gone ({"removed":true}).
 //   remove <path>: removes the barrier whoever set it, prints {"removed":true}; exit status 0.
 //   wait <path> [--timeout-ms N] [--no-wait-on-missing]: waits for the barrier to be removed,
 //     prints {"lifted":true} (exit 0) or, after N ms, {"lifted":false} (exit 2). A barrier
@@ -91,12 +93,20 @@ int setCommand(const Globals &globals, QStringList args)
     QObject::connect(&barrier, &EtcdBarrier::leaseEvent, &barrier, [](const EtcdLeaseEvent &e) {
         emitLine(leaseEventObject(e, QStringLiteral("leaseEvent")));
     });
-    QObject::connect(&barrier, &EtcdBarrier::failed, &barrier, [&](const EtcdStatus &why) {
+    const auto notHeld = [&](const EtcdStatus &why) {
         if (stage != Stage::Holding)
             return;
         fail(QStringLiteral("barrier %1 is not held by this command any more: %2")
                  .arg(path, why.toString()));
         leave(kNotHeldExitCode);
+    };
+    QObject::connect(&barrier, &EtcdBarrier::failed, &barrier, notHeld);
+    // Lifted by someone (`barrier remove`, the inspector): what the command held is gone, and
+    // nobody else holds it. Written over: it is someone else's barrier now.
+    QObject::connect(&barrier, &EtcdBarrier::barrierLost, &barrier, [&](const EtcdStatus &why) {
+        if (why.code() != Etcd::ErrorCode::NotFound)
+            return notHeld(why);
+        note(QStringLiteral("barrier %1 was removed by someone else").arg(path));
     });
     // Before it is set: close() revokes whatever lease is being set up, and nothing is left.
     onTerminationSignal([&](int signal) {

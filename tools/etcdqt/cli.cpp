@@ -116,8 +116,13 @@ void emitLine(const QJsonObject &object)
 
 int fail(const QString &message)
 {
-    std::fprintf(stderr, "etcdqt: %s\n", qPrintable(message));
+    note(message);
     return 1;
+}
+
+void note(const QString &message)
+{
+    std::fprintf(stderr, "etcdqt: %s\n", qPrintable(message));
 }
 
 void onTerminationSignal(std::function<void(int signal)> onSignal)

@@ -32,6 +32,8 @@ std::unique_ptr<EtcdClient> makeClient(const Globals &globals);
 void emitLine(const QJsonObject &object);
 // The one-line error of a failed command, on stderr; returns the exit code to use.
 int fail(const QString &message);
+// A line on stderr about something that happened, not an error.
+void note(const QString &message);
 
 // Runs `onSignal(signal)` in the event loop on the first SIGINT or SIGTERM; a second one
 // ends the process at once.

@@ -51,8 +51,10 @@ public:
     [[nodiscard]] qint64 leaseId() const;
 
     // This object's thread. setBarrier(): true if this call set it; false if it was set
-    // already (by anyone) or this object removed it before. removeBarrier(): true unless this
-    // object removed it already; removes anyone's barrier. isBarrierSet(): a probe.
+    // already (by anyone) or this object set it before. removeBarrier(): a setter deletes only
+    // the barrier it set (true once it is gone; someone else's is left alone: false,
+    // FailedPrecondition); an object that never set it removes anyone's. isBarrierSet(): a
+    // probe.
     EtcdBoolReply *setBarrier();
     EtcdBoolReply *removeBarrier();
     EtcdBoolReply *isBarrierSet();
@@ -75,6 +77,8 @@ Q_SIGNALS:
     void waitFailed(const EtcdStatus &reason);
     void leaseEvent(const EtcdLeaseEvent &event);
     void failed(const EtcdStatus &reason);
+    // The barrier this object set was deleted or written over by someone else: state Lost.
+    void barrierLost(const EtcdStatus &reason);
 
 private:
     Q_DECLARE_PRIVATE(EtcdBarrier)

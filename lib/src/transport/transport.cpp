@@ -117,21 +117,34 @@ TransportPrivate::TransportPrivate(const QList<Endpoint> &eps, const TlsMaterial
         stubs.push_back(makeStubs(e, tls));
 }
 
-bool TransportPrivate::begin(const std::shared_ptr<CallHandle> &call)
+bool TransportPrivate::begin(const std::shared_ptr<CallHandle> &call, bool draining)
 {
     std::lock_guard lock(m_mutex);
     if (m_closing)
         return false;
-    m_inflight.emplace(call.get(), call);
+    m_inflight.emplace(call.get(), InFlight {call, draining});
+    m_draining += draining;
     return true;
 }
 
 void TransportPrivate::end(CallHandle *call)
 {
     std::lock_guard lock(m_mutex);
-    m_inflight.erase(call);
-    if (m_inflight.empty())
+    const auto entry = m_inflight.find(call);
+    if (entry == m_inflight.end())
+        return;
+    m_draining -= entry->second.draining;
+    m_inflight.erase(entry);
+    if (m_inflight.empty() || m_draining == 0)
         m_idle.notify_all();
+}
+
+void TransportPrivate::drain(milliseconds bound)
+{
+    std::unique_lock lock(m_mutex);
+    if (!m_idle.wait_for(lock, bound, [this] { return m_draining == 0; }))
+        qCInfo(lcEtcdTransport) << m_draining << "revokes unanswered after" << bound.count()
+                                << "ms; cancelled (their leases expire on their TTL)";
 }
 
 void TransportPrivate::moveOffEndpoint(int endpoint)
@@ -195,7 +208,7 @@ void TransportPrivate::shutdown()
     m_engine = nullptr;
     std::vector<std::shared_ptr<CallHandle>> calls;
     for (auto &entry : m_inflight)
-        calls.push_back(entry.second);
+        calls.push_back(entry.second.call);
     lock.unlock();
     for (auto &call : calls)
         call->cancel();
@@ -289,6 +302,11 @@ void TransportPrivate::refreshToken(std::function<void(const EtcdStatus &)> done
 void Transport::shutdown()
 {
     d->shutdown();
+}
+
+void Transport::drain(milliseconds bound)
+{
+    d->drain(bound);
 }
 
 Transport::Handle Transport::range(

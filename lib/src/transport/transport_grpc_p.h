@@ -39,9 +39,11 @@ public:
     TransportPrivate(const QList<Endpoint> &endpoints, const TlsMaterial &tls, QObject *engine,
         TransportListener *listener);
 
-    // Registers a call about to be handed to gRPC; false once shutdown() has begun.
-    bool begin(const std::shared_ptr<CallHandle> &call);
+    // Registers a call about to be handed to gRPC; false once shutdown() has begun. A
+    // `draining` call is one drain() waits for.
+    bool begin(const std::shared_ptr<CallHandle> &call, bool draining = false);
     void end(CallHandle *call);
+    void drain(std::chrono::milliseconds bound);
     void noteOutcome(int endpoint, int grpcCode, const EtcdStatus &status);
     // Moves the current endpoint past `endpoint`, unless someone already did: several calls
     // and streams failing on one endpoint must not rotate past the healthy ones.
@@ -71,7 +73,13 @@ private:
     TransportListener *m_listener;
     bool m_closing = false;
     std::atomic<bool> m_healthy {false};
-    std::unordered_map<CallHandle *, std::shared_ptr<CallHandle>> m_inflight;
+    struct InFlight
+    {
+        std::shared_ptr<CallHandle> call;
+        bool draining = false;
+    };
+    std::unordered_map<CallHandle *, InFlight> m_inflight;
+    int m_draining = 0; // entries of m_inflight with `draining` set
 };
 
 } // namespace Etcd::Internal

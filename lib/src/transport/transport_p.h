@@ -69,6 +69,9 @@ public:
     void rotateEndpoint();
     // Cancels every call in flight and waits (bounded) for gRPC to hand each one back.
     void shutdown();
+    // Blocks until every call started with CallOptions::drainOnShutdown was answered, or
+    // `bound` passed: what the client's destructor lets through before shutdown().
+    void drain(std::chrono::milliseconds bound);
 
 private:
     std::shared_ptr<TransportPrivate> d;

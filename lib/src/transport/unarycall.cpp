@@ -46,7 +46,7 @@ void CallBase::attempt()
         ++m_attempt;
         m_context = std::move(context);
     }
-    if (!m_transport->begin(shared_from_this())) {
+    if (!m_transport->begin(shared_from_this(), m_options.drainOnShutdown)) {
         deliver(EtcdStatus(Etcd::ErrorCode::Cancelled,
                     QCoreApplication::translate("EtcdClient", "client shut down")),
             {});

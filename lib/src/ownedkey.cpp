@@ -1,0 +1,116 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+#include "ownedkey_p.h"
+
+#include "clientcalls_p.h"
+#include "etcdqt_internal_p.h"
+
+#include <EtcdQt/etcdclient.h>
+#include <EtcdQt/etcdreplies.h>
+#include <EtcdQt/etcdwatch.h>
+
+#include <QtCore/qcoreapplication.h>
+
+using namespace Etcd::Internal;
+
+namespace {
+QString message(const char *text, const QByteArray &key)
+{
+    return QCoreApplication::translate("EtcdRecipe", text).arg(QString::fromUtf8(key));
+}
+} // namespace
+
+OwnedKey::OwnedKey(EtcdClient *client, const QByteArray &key, qint64 createRevision, qint64 leaseId,
+    QObject *parent)
+    : QObject(parent), m_client(client), m_key(key), m_createRevision(createRevision),
+      m_leaseId(leaseId)
+{ }
+
+OwnedKey::~OwnedKey() = default;
+
+void OwnedKey::start()
+{
+    EtcdWatchOptions o;
+    o.startRevision = m_createRevision + 1; // everything after the creation is someone else's
+    m_watch = std::make_unique<EtcdWatch>(m_client, m_key, o);
+    m_watch->setResyncMode(EtcdWatch::ResyncMode::AwaitResync);
+    connect(m_watch.get(), &EtcdWatch::eventsReceived, this,
+        [this](const QList<EtcdWatchEvent> &events) {
+            if (m_done || events.isEmpty())
+                return;
+            // The first change decides; the watch ends with it.
+            if (events.first().type == EtcdWatchEvent::Type::Delete)
+                return onDeleted();
+            end(Loss::Replaced);
+        });
+    connect(m_watch.get(), &EtcdWatch::resyncRequested, this, &OwnedKey::resync);
+    connect(m_watch.get(), &EtcdWatch::failed, this, [this](const EtcdStatus &why) {
+        if (!m_done)
+            Q_EMIT errorOccurred(why);
+    });
+    m_watch->start();
+}
+
+// Usually called from the watch's own signal: no signal after cancel(), deleted later.
+void OwnedKey::stopWatching()
+{
+    if (!m_watch)
+        return;
+    m_watch->cancel();
+    m_watch.release()->deleteLater();
+}
+
+bool OwnedKey::isOurs(const EtcdKeyValue &kv) const
+{
+    return kv.createRevision == m_createRevision && kv.modRevision == m_createRevision;
+}
+
+// Deleted: by whoever, while the lease lives; with the lease, when it does not. A check
+// that fails cannot tell; it defers to the lease, whose keep-alive reports an end soon.
+void OwnedKey::onDeleted()
+{
+    stopWatching();
+    EtcdLeaseTimeToLiveReply *r = m_client ? m_client->leaseTimeToLive(m_leaseId) : nullptr;
+    if (!r)
+        return end(Loss::LeaseEnded);
+    connect(r, &EtcdReply::finished, this, [this, r](const EtcdStatus &s) {
+        if (!s.isOk() && s.code() != Etcd::ErrorCode::LeaseNotFound)
+            Q_EMIT errorOccurred(s);
+        const bool leaseLives = s.isOk() && r->ttl().count() > 0;
+        end(leaseLives ? Loss::Removed : Loss::LeaseEnded);
+    });
+}
+
+// The history after the creation was compacted: what the key holds now says what happened.
+void OwnedKey::resync()
+{
+    qCDebug(lcEtcdRecipe, "own key %s: history compacted, reading it", m_key.constData());
+    EtcdRangeReply *r = getOn(m_client, m_key);
+    connect(r, &EtcdReply::finished, this, [this, r](const EtcdStatus &s) {
+        if (m_done)
+            return;
+        if (!s.isOk())
+            return Q_EMIT errorOccurred(s);
+        const QList<EtcdKeyValue> kvs = r->keyValues();
+        if (kvs.isEmpty())
+            return onDeleted();
+        if (!isOurs(kvs.first()))
+            return end(Loss::Replaced);
+        if (m_watch)
+            m_watch->resync(r->revision() + 1);
+    });
+}
+
+void OwnedKey::end(Loss how)
+{
+    if (std::exchange(m_done, true))
+        return;
+    stopWatching();
+    const char *text = how == Loss::Removed ? "%1 was deleted by someone else"
+        : how == Loss::Replaced             ? "%1 was written over by someone else"
+                                            : "%1 went with its lease";
+    const Etcd::ErrorCode code = how == Loss::Removed ? Etcd::ErrorCode::NotFound
+        : how == Loss::Replaced                       ? Etcd::ErrorCode::AlreadyExists
+                                                      : Etcd::ErrorCode::LeaseExpired;
+    Q_EMIT lost(how, EtcdStatus(code, message(text, m_key)));
+}
