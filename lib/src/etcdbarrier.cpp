@@ -1,5 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
+#include "recipe/leaseview_p.h"
 #include "clientcalls_p.h"
 #include "etcdqt_internal_p.h"
 #include "keywait_p.h"
@@ -127,6 +128,7 @@ public:
     EtcdBarrierOptions options;
     EtcdBarrier::State state = EtcdBarrier::State::Unset;
     std::unique_ptr<EtcdSelfHealingKeepAlive> lease;
+    std::shared_ptr<LeaseView> view = std::make_shared<LeaseView>(); // the setter's, any thread
     QPointer<EtcdBoolReply> pendingSet; // answered once the first lease is established
     int leasesClosing = 0; // let go of, their revokes not answered yet
     bool closeAwaitsLeases = false; // close() was called while some were
@@ -223,8 +225,10 @@ void EtcdBarrierPrivate::beginSet()
     lease = std::make_unique<EtcdSelfHealingKeepAlive>(
         q->client(), options.ttl, hook, options.resilience);
     EtcdSelfHealingKeepAlive *l = lease.get();
+    leaseViewOf(*l)->mirrorTo(view);
     QObject::connect(
         l, &EtcdSelfHealingKeepAlive::currentLeaseIdChanged, q, &EtcdBarrier::leaseIdChanged);
+    QObject::connect(l, &EtcdRecipe::leaseLost, q, &EtcdRecipe::leaseLost);
     QObject::connect(l, &EtcdSelfHealingKeepAlive::established, q, [this] {
         setState(EtcdBarrier::State::Set);
         if (pendingSet)
@@ -274,6 +278,7 @@ void EtcdBarrierPrivate::onSetFailed(const EtcdStatus &why)
 void EtcdBarrierPrivate::forgetLease(std::function<void()> revoked)
 {
     Q_Q(EtcdBarrier);
+    view->clear();
     EtcdSelfHealingKeepAlive *l = lease.release();
     if (!l) {
         if (revoked)
@@ -411,6 +416,16 @@ qint64 EtcdBarrier::leaseId() const
 {
     Q_D(const EtcdBarrier);
     return d->lease && d->state != State::Failed ? d->lease->currentLeaseId() : -1;
+}
+
+/*!
+    The time this setter's barrier key may still be counted on: until its lease's deadline
+    (see EtcdKeepAlive::remainingValidity()). Zero when this object has not set the barrier,
+    or its lease is lost. Any thread.
+*/
+std::chrono::milliseconds EtcdBarrier::remainingValidity() const
+{
+    return d_func()->view->remaining();
 }
 
 /*!

@@ -1,5 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
+#include "clientcalls_p.h"
+#include "recipe/recipelayer_p.h"
 #include "recipepaths_p.h"
 
 #include <EtcdQt/etcdclient.h>
@@ -119,10 +121,7 @@ void EtcdLeaderObserverPrivate::fail(const EtcdStatus &reason)
 void EtcdLeaderObserverPrivate::read(bool seeding)
 {
     Q_Q(EtcdLeaderObserver);
-    EtcdClient *client = q->client();
-    if (!client)
-        return fail(EtcdStatus(Etcd::ErrorCode::NotConnected, EtcdLeaderObserver::tr("no client")));
-    auto *reply = client->get(RecipePaths::leaderKey(path));
+    auto *reply = getOn(q->client(), RecipePaths::leaderKey(path)); // no client: fails later
     QObject::connect(reply, &EtcdReply::finished, q, [this, reply, seeding](const EtcdStatus &s) {
         Q_Q(EtcdLeaderObserver);
         if (!q->isActive())
@@ -146,31 +145,22 @@ void EtcdLeaderObserverPrivate::watchFrom(qint64 revision)
     Q_Q(EtcdLeaderObserver);
     EtcdWatchOptions options;
     options.startRevision = revision; // anchored: nothing after the read can slip by
-    watch = std::make_unique<EtcdWatch>(q->client(), RecipePaths::leaderKey(path), options);
-    watch->setResyncMode(EtcdWatch::ResyncMode::AwaitResync);
-    EtcdWatch *w = watch.get();
-    QObject::connect(
-        w, &EtcdWatch::eventsReceived, q, [this, q](const QList<EtcdWatchEvent> &events) {
-            if (q->isActive()) // not after close(), which may come from a leaderChanged slot
-                applyEvents(events);
-        });
-    QObject::connect(w, &EtcdWatch::stateChanged, q, [this](EtcdWatch::State state) {
-        Q_Q(EtcdLeaderObserver);
-        if (state == EtcdWatch::State::Active && !started) {
-            started = true;
+    WatchFollower f;
+    f.events = [this, q](const QList<EtcdWatchEvent> &events) {
+        if (q->isActive()) // not after close(), which may come from a leaderChanged slot
+            applyEvents(events);
+    };
+    f.active = [this, q] {
+        if (!std::exchange(started, true))
             Q_EMIT q->started();
-        }
-    });
-    QObject::connect(w, &EtcdWatch::suspended, q,
-        [q] { q->reportConnectionState(EtcdRecipe::ConnectionState::Suspended); });
-    QObject::connect(w, &EtcdWatch::resubscribed, q,
-        [q] { q->reportConnectionState(EtcdRecipe::ConnectionState::Reconnected); });
-    QObject::connect(w, &EtcdWatch::resyncRequested, q, [this, q] {
-        q->reportConnectionState(EtcdRecipe::ConnectionState::Reconnected);
-        read(false); // changes were compacted away: the key itself says who leads now
-    });
-    QObject::connect(w, &EtcdWatch::failed, q, [this](const EtcdStatus &why) { fail(why); });
-    w->start();
+    };
+    f.reconnected = [this](qint64 compactedAt) {
+        if (compactedAt > 0)
+            read(false); // changes were compacted away: the key itself says who leads now
+    };
+    f.failed = [this](const EtcdStatus &why) { fail(why); };
+    watch = RecipeLayer::followWatch(q, RecipePaths::leaderKey(path), options,
+        EtcdWatch::ResyncMode::AwaitResync, std::move(f));
 }
 
 /*! Constructs an observer of the election at \a electionPath on \a client; no I/O yet. */

@@ -1,5 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
+#include "clientcalls_p.h"
 #include "etcdleaderselector_p.h"
 #include "etcdqt_internal_p.h"
 #include "leaseops_p.h"
@@ -220,7 +221,7 @@ EtcdElectionCounters EtcdLeaderSelector::counters() const
 */
 EtcdTxnReply *EtcdLeaderSelector::guardedTxn(const EtcdTxn &txn)
 {
-    return client() ? client()->txn(fencingToken().guard(txn)) : nullptr;
+    return txnOn(client(), fencingToken().guard(txn));
 }
 
 /*!

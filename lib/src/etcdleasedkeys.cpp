@@ -1,5 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
+#include "recipe/recipelayer_p.h"
 #include "etcdqt_internal_p.h"
 #include "leaseops_p.h"
 
@@ -98,13 +99,8 @@ void EtcdLeasedKeysPrivate::putNext(int index)
 void EtcdLeasedKeysPrivate::renew()
 {
     Q_Q(EtcdLeasedKeys);
-    keepAlive = std::make_unique<EtcdKeepAlive>(q->client(), leaseId, ttl);
-    EtcdKeepAlive *k = keepAlive.get();
-    QObject::connect(k, &EtcdKeepAlive::suspended, q,
-        [q] { q->reportConnectionState(EtcdRecipe::ConnectionState::Suspended); });
-    QObject::connect(k, &EtcdKeepAlive::resumed, q,
-        [q] { q->reportConnectionState(EtcdRecipe::ConnectionState::Reconnected); });
-    QObject::connect(k, &EtcdKeepAlive::keepAliveFailed, q, [this, q](const EtcdStatus &why) {
+    KeepAliveFollower follow;
+    follow.failed = [this, q](const EtcdStatus &why) {
         QPointer<EtcdLeasedKeys> guard(q);
         q->setActive(false); // the keys are gone with the lease
         if (guard && !setState(State::Failed))
@@ -113,9 +109,11 @@ void EtcdLeasedKeysPrivate::renew()
         if (guard)
             q->recordError(why);
         if (guard)
+            Q_EMIT q->leaseLost(why);
+        if (guard)
             Q_EMIT q->keepAliveFailed(why);
-    });
-    k->start();
+    };
+    keepAlive = RecipeLayer::followKeepAlive(q, leaseId, ttl, std::move(follow));
     if (setState(State::Alive))
         Q_EMIT q->established(leaseId);
 }

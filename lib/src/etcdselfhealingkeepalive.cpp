@@ -1,5 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
+#include "recipe/leaseview_p.h"
 #include "etcdqt_internal_p.h"
 #include "leaseops_p.h"
 
@@ -87,6 +88,7 @@ public:
     qint64 leaseId = -1;
     qint64 lostLeaseId = -1; // the expired lease a heal replaces
     std::unique_ptr<EtcdKeepAlive> keepAlive;
+    std::shared_ptr<LeaseView> view = std::make_shared<LeaseView>(); // for remainingValidity()
     QTimer healTimer;
     QElapsedTimer outage;
     int healAttempts = 0;
@@ -96,6 +98,12 @@ public:
     bool granting = false; // a grant is in flight: its lease is not known yet
     bool closedAwaitsGrant = false; // close() came meanwhile: closed() after its revoke
 };
+
+std::shared_ptr<LeaseView> Etcd::Internal::leaseViewOf(const EtcdSelfHealingKeepAlive &lease)
+{
+    return lease.d_func()->view;
+}
+
 
 bool EtcdSelfHealingKeepAlivePrivate::setState(State next)
 {
@@ -188,6 +196,7 @@ void EtcdSelfHealingKeepAlivePrivate::renew(qint64 id)
 {
     Q_Q(EtcdSelfHealingKeepAlive);
     keepAlive = std::make_unique<EtcdKeepAlive>(q->client(), id, ttl);
+    view->set(leaseStateOf(*keepAlive));
     EtcdKeepAlive *k = keepAlive.get();
     QObject::connect(k, &EtcdKeepAlive::suspended, q, [this, id](const EtcdStatus &reason) {
         if (setState(State::Suspended))
@@ -269,6 +278,7 @@ bool EtcdSelfHealingKeepAlivePrivate::closeQuietly(EtcdReply **revoke, bool *def
     ++epoch;
     healTimer.stop();
     keepAlive.reset();
+    view->clear();
     EtcdReply *r = nullptr;
     if (state == State::Alive || state == State::Suspended)
         r = revokeLeaseQuietly(q->client(), leaseId);
@@ -337,8 +347,7 @@ bool EtcdSelfHealingKeepAlive::isHealthy() const
 */
 milliseconds EtcdSelfHealingKeepAlive::remainingValidity() const
 {
-    const auto &k = d_func()->keepAlive;
-    return k ? k->remainingValidity() : milliseconds(0);
+    return d_func()->view->remaining(); // the engine's deadline: safe from any thread
 }
 
 /*!

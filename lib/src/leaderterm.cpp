@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
 // The term machinery of EtcdLeaderSelector (see etcdleaderselector_p.h for its shape).
+#include "clientcalls_p.h"
 #include "etcdleaderselector_p.h"
 #include "etcdqt_internal_p.h"
 #include "keepalivehub_p.h"
@@ -162,7 +163,7 @@ void EtcdLeaderSelectorPrivate::campaign()
     txn.compares = {EtcdCompare::version(leaderKey, Etcd::CompareResult::Equal, 0)};
     txn.success = {EtcdTxnOp::put(leaderKey, token, put)};
     txn.failure = {EtcdTxnOp::get(leaderKey)};
-    EtcdTxnReply *reply = q->client()->txn(txn);
+    EtcdTxnReply *reply = txnOn(q->client(), txn);
     const quint64 forTerm = term;
     QObject::connect(reply, &EtcdReply::finished, q,
         [this, forTerm, reply](const EtcdStatus &s) { onCampaigned(forTerm, reply, s); });
@@ -315,7 +316,7 @@ void EtcdLeaderSelectorPrivate::revalidate(bool resync)
     if (!inTerm())
         return;
     resyncPending = resyncPending || resync;
-    auto *reply = q->client()->get(leaderKey);
+    auto *reply = getOn(q->client(), leaderKey);
     const quint64 forTerm = term;
     QObject::connect(
         reply, &EtcdReply::finished, q, [this, reply, forTerm, resync](const EtcdStatus &s) {
@@ -422,14 +423,16 @@ void EtcdLeaderSelectorPrivate::stepDownForKey(const EtcdStatus &reason)
     if (std::exchange(confirmingLoss, true))
         return;
     const quint64 forTerm = term;
-    RecipeLayer::askWhetherLeaseIsGone(q, leaseId, [this, forTerm, reason](bool gone) {
+    const auto decided = [this, forTerm, reason](std::optional<bool> answer, const EtcdStatus &) {
+        const bool gone = answer.value_or(false);
         if (forTerm != term)
             return;
         confirmingLoss = false;
         leaseGone = leaseGone || gone;
         stepDown(gone ? lostStatus(EtcdLeaderSelector::tr("the leadership lease is gone"))
                       : reason);
-    });
+    };
+    RecipeLayer::askWhetherLeaseIsGone(q->client(), q, leaseId, decided);
 }
 
 void EtcdLeaderSelectorPrivate::stepDown(const EtcdStatus &reason)
@@ -580,7 +583,7 @@ void EtcdLeaderSelectorPrivate::casParticipant(
     EtcdTxn txn;
     txn.compares = {EtcdCompare::version(key, Etcd::CompareResult::Equal, 0)};
     txn.success = {EtcdTxnOp::put(key, clientId.toUtf8(), put)};
-    auto *reply = q->client()->txn(txn);
+    auto *reply = txnOn(q->client(), txn);
     QPointer<EtcdSelfHealingKeepAlive> owner(participation.get());
     QObject::connect(reply, &EtcdReply::finished, q,
         [this, q, reply, lease, attemptsLeft, done, owner](const EtcdStatus &s) {

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The end of an acquisition (given up, released, lost, closed) and the blocking forms that
 // worker threads call (see lockqueue_p.h).
+#include "clientcalls_p.h"
 #include "etcdqt_internal_p.h"
 #include "leaseops_p.h"
 #include "lockqueue_p.h"
@@ -210,7 +211,7 @@ void LockQueue::releaseHold(quint64 id, Answer<bool> answer)
     a->phase = Phase::Releasing;
     a->unlockAnswer = std::move(answer);
     ++a->attempt;
-    EtcdDeleteReply *reply = q->client()->remove(a->key);
+    EtcdDeleteReply *reply = removeOn(q->client(), a->key);
     QObject::connect(reply, &EtcdReply::finished, q,
         [this, id, reply](const EtcdStatus &s) { onReleased(id, reply->deleted(), s); });
 }

@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
 // The acquisition machinery shared by the locks (see lockqueue_p.h for its shape).
+#include "clientcalls_p.h"
 #include "etcdqt_internal_p.h"
 #include "leaseops_p.h"
 #include "lockqueue_p.h"
@@ -367,19 +368,20 @@ void LockQueue::loseHoldForKey(Acquisition &a)
 {
     if (std::exchange(a.confirmingLoss, true))
         return;
-    RecipeLayer::askWhetherLeaseIsGone(q, a.leaseId, [this, id = a.id](bool gone) {
+    const auto decided = [this, id = a.id](std::optional<bool> gone, const EtcdStatus &) {
         Acquisition *a = find(id);
         if (!a || a->phase != Phase::Held)
             return; // lost through its lease meanwhile, or released
         a->confirmingLoss = false;
-        if (!gone)
+        if (!gone.value_or(false))
             return loseHold(*a, lostStatus("the %1 key was deleted"));
         dropKeepAlive(a->keepAlive); // etcd has no such lease: nothing to renew or revoke
         loseHold(*a,
             EtcdStatus(Etcd::ErrorCode::LeaseExpired,
                 EtcdRecipe::tr("the %1's lease is gone").arg(QLatin1StringView(layout.noun))),
             Cause::Lease);
-    });
+    };
+    RecipeLayer::askWhetherLeaseIsGone(q->client(), q, a.leaseId, decided);
 }
 
 void LockQueue::onDeletes(const QList<EtcdWatchEvent> &events)
@@ -438,7 +440,7 @@ void LockQueue::tryAcquire(Acquisition &a)
     txn.failure = {EtcdTxnOp::get(a.key), EtcdTxnOp::get(layout.prefix, queue)};
     const quint64 since = deleteSeq;
     txnStarts.insert(since);
-    EtcdTxnReply *reply = q->client()->txn(txn);
+    EtcdTxnReply *reply = txnOn(q->client(), txn);
     QObject::connect(reply, &EtcdReply::finished, q,
         [this, id = a.id, attempt, since, reply](
             const EtcdStatus &s) { onTried(id, attempt, since, reply, s); });
@@ -543,7 +545,7 @@ void LockQueue::becomeHeld(Acquisition &a)
 // unseen, so ask etcd once whether the key is still ours.
 void LockQueue::validate(Acquisition &a)
 {
-    EtcdRangeReply *reply = q->client()->get(a.key);
+    EtcdRangeReply *reply = getOn(q->client(), a.key);
     QObject::connect(reply, &EtcdReply::finished, q,
         [this, reply, id = a.id, revision = a.revision](const EtcdStatus &s) {
             Acquisition *a = find(id);

@@ -4,6 +4,7 @@
 
 #include "clientcalls_p.h"
 #include "etcdqt_internal_p.h"
+#include "recipe/recipelayer_p.h"
 
 #include <EtcdQt/etcdclient.h>
 #include <EtcdQt/etcdreplies.h>
@@ -70,15 +71,13 @@ bool OwnedKey::isOurs(const EtcdKeyValue &kv) const
 void OwnedKey::onDeleted()
 {
     stopWatching();
-    EtcdLeaseTimeToLiveReply *r = m_client ? m_client->leaseTimeToLive(m_leaseId) : nullptr;
-    if (!r)
-        return end(Loss::LeaseEnded);
-    connect(r, &EtcdReply::finished, this, [this, r](const EtcdStatus &s) {
-        if (!s.isOk() && s.code() != Etcd::ErrorCode::LeaseNotFound)
+    // Unknown counts as gone with the lease: its heal is a CAS, so nothing is taken by mistake.
+    const auto decided = [this](std::optional<bool> gone, const EtcdStatus &s) {
+        if (!gone)
             Q_EMIT errorOccurred(s);
-        const bool leaseLives = s.isOk() && r->ttl().count() > 0;
-        end(leaseLives ? Loss::Removed : Loss::LeaseEnded);
-    });
+        end(gone.value_or(true) ? Loss::LeaseEnded : Loss::Removed);
+    };
+    RecipeLayer::askWhetherLeaseIsGone(m_client, this, m_leaseId, decided);
 }
 
 // The history after the creation was compacted: what the key holds now says what happened.

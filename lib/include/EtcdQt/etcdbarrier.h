@@ -49,6 +49,7 @@ public:
     [[nodiscard]] int waiterCount() const;
     // The lease holding the barrier this object set; -1 when it holds none.
     [[nodiscard]] qint64 leaseId() const;
+    [[nodiscard]] std::chrono::milliseconds remainingValidity() const; // any thread
 
     // This object's thread. setBarrier(): true if this call set it; false if it was set
     // already (by anyone) or this object set it before. removeBarrier(): a setter deletes only

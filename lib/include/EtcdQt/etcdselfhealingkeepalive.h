@@ -7,8 +7,14 @@
 
 #include <chrono>
 #include <functional>
+#include <memory>
 
+class EtcdSelfHealingKeepAlive;
 class EtcdSelfHealingKeepAlivePrivate;
+namespace Etcd::Internal { // the library's own access to the lease's remaining validity
+class LeaseView;
+std::shared_ptr<LeaseView> leaseViewOf(const EtcdSelfHealingKeepAlive &lease);
+}
 
 class ETCDQT_EXPORT EtcdSelfHealingKeepAlive : public EtcdRecipe
 {
@@ -44,6 +50,8 @@ Q_SIGNALS:
     void failed(const EtcdStatus &reason);
 
 private:
+    friend std::shared_ptr<Etcd::Internal::LeaseView> Etcd::Internal::leaseViewOf(
+        const EtcdSelfHealingKeepAlive &);
     Q_DECLARE_PRIVATE(EtcdSelfHealingKeepAlive)
     std::unique_ptr<EtcdSelfHealingKeepAlivePrivate> const d_ptr;
 };

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "recipelayer_p.h"
 
+#include "../clientcalls_p.h"
+
 #include <EtcdQt/etcdclient.h>
 #include <EtcdQt/etcdreplies.h>
 
@@ -61,19 +63,19 @@ std::unique_ptr<EtcdKeepAlive> RecipeLayer::followKeepAlive(
     return keepAlive;
 }
 
-void RecipeLayer::askWhetherLeaseIsGone(
-    EtcdRecipe *recipe, qint64 leaseId, std::function<void(bool gone)> decided)
+void RecipeLayer::askWhetherLeaseIsGone(EtcdClient *client, QObject *context, qint64 leaseId,
+    std::function<void(std::optional<bool> gone, const EtcdStatus &status)> decided)
 {
-    EtcdClient *client = recipe->client();
     if (!client || leaseId <= 0) {
         QMetaObject::invokeMethod(
-            recipe, [decided] { decided(false); }, Qt::QueuedConnection);
+            context, [decided] { decided(std::nullopt, clientGone()); }, Qt::QueuedConnection);
         return;
     }
     EtcdLeaseTimeToLiveReply *reply = client->leaseTimeToLive(leaseId);
-    QObject::connect(reply, &EtcdReply::finished, recipe, [reply, decided](const EtcdStatus &s) {
-        decided(s.code() == Etcd::ErrorCode::LeaseNotFound
-            || (s.isOk() && reply->ttl().count() <= 0));
+    QObject::connect(reply, &EtcdReply::finished, context, [reply, decided](const EtcdStatus &s) {
+        if (s.code() == Etcd::ErrorCode::LeaseNotFound || (s.isOk() && reply->ttl().count() <= 0))
+            return decided(true, s);
+        decided(s.isOk() ? std::optional(false) : std::nullopt, s);
     });
 }
 

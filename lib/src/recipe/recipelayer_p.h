@@ -14,6 +14,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 
 namespace Etcd::Internal {
 
@@ -56,10 +57,11 @@ public:
     // The key an ownership stood on went away while its lease was still kept alive here. etcd
     // deletes the keys of an expired or revoked lease at once, so the deletion is often the
     // first word of a lost lease: this asks etcd whether lease `leaseId` still lives and calls
-    // `decided(gone)` in `recipe`'s thread (an unanswered question counts as not gone), so that
-    // leaseLost() is reported whenever the lease was what ended, whichever came first.
-    static void askWhetherLeaseIsGone(
-        EtcdRecipe *recipe, qint64 leaseId, std::function<void(bool gone)> decided);
+    // `decided` in `context`'s thread with the answer (nullopt: etcd did not answer, or there
+    // is no client), so that leaseLost() is reported whenever the lease was what ended,
+    // whichever came first.
+    static void askWhetherLeaseIsGone(EtcdClient *client, QObject *context, qint64 leaseId,
+        std::function<void(std::optional<bool> gone, const EtcdStatus &status)> decided);
 
     // `outer` is made of `inner`: the inner recipe's connection state, errors, lease losses
     // and closed() become the outer's.
