@@ -11,8 +11,8 @@
 // Usage: etcdqt-example-barrier-phases [http://127.0.0.1:2379]
 #include "exampleutil.h"
 
-#include <EtcdQt/EtcdQt>
 #include <EtcdQt/EtcdDoubleBarrier>
+#include <EtcdQt/EtcdQt>
 
 #include <QtCore/qcoreapplication.h>
 #include <QtCore/qelapsedtimer.h>

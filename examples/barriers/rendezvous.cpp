@@ -11,8 +11,8 @@
 // Usage: etcdqt-example-barrier-rendezvous [http://127.0.0.1:2379]
 #include "exampleutil.h"
 
-#include <EtcdQt/EtcdQt>
 #include <EtcdQt/EtcdCountedBarrier>
+#include <EtcdQt/EtcdQt>
 
 #include <QtCore/qcoreapplication.h>
 #include <QtCore/qelapsedtimer.h>

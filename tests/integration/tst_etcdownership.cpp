@@ -293,8 +293,8 @@ void tst_EtcdOwnership::lossIsDecidedWhileTheOwnerThreadIsBlocked()
         QStringList({u"mutex.connectionLost"_s, u"mutex.leaseLost"_s, u"mutex.lockLost"_s}));
     QTRY_COMPARE_WITH_TIMEOUT(log.of(u"semaphore"_s).size(), 3, 5 * 2000);
     QCOMPARE(log.of(u"semaphore"_s),
-        QStringList({u"semaphore.connectionLost"_s, u"semaphore.leaseLost"_s,
-            u"semaphore.permitLost"_s}));
+        QStringList(
+            {u"semaphore.connectionLost"_s, u"semaphore.leaseLost"_s, u"semaphore.permitLost"_s}));
     QVERIFY(keyValueOf(*m_other, base + "/mutex-late").key.isEmpty()); // the write was refused
 
     mutexHolder.letGo();
@@ -328,7 +328,8 @@ void tst_EtcdOwnership::remainingValidityNeverOutrunsEtcd()
         const auto ours = keepAlive.remainingValidity(); // right after etcd's answer came
         QVERIFY_OK(answer.status);
         QVERIFY2(ours <= answer->ttl() + 1s,
-            qPrintable(u"sample %1: ours %2 ms, etcd %3 s"_s.arg(samples).arg(ours.count())
+            qPrintable(u"sample %1: ours %2 ms, etcd %3 s"_s.arg(samples)
+                           .arg(ours.count())
                            .arg(answer->ttl().count())));
         QCOMPARE(keepAlive.state(), EtcdKeepAlive::State::Alive); // slow is not lost
         ++samples;

@@ -16,7 +16,7 @@ class EtcdKeepAlivePrivate;
 namespace Etcd::Internal { // the library's own access to a lease's deadline and loss hooks
 struct LeaseShared;
 std::shared_ptr<LeaseShared> leaseStateOf(const EtcdKeepAlive &keepAlive);
-}
+} // namespace Etcd::Internal
 
 class ETCDQT_EXPORT EtcdKeepAlive : public QObject
 {

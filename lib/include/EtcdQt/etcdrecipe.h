@@ -16,7 +16,7 @@ class EtcdRecipePrivate;
 namespace Etcd::Internal {
 class LockQueue;
 class RecipeLayer;
-}
+} // namespace Etcd::Internal
 
 class ETCDQT_EXPORT EtcdRecipe : public QObject
 {

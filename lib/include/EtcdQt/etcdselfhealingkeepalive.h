@@ -14,7 +14,7 @@ class EtcdSelfHealingKeepAlivePrivate;
 namespace Etcd::Internal { // the library's own access to the lease's remaining validity
 class LeaseView;
 std::shared_ptr<LeaseView> leaseViewOf(const EtcdSelfHealingKeepAlive &lease);
-}
+} // namespace Etcd::Internal
 
 class ETCDQT_EXPORT EtcdSelfHealingKeepAlive : public EtcdRecipe
 {

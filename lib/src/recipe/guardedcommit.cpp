@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "guardedcommit_p.h"
 
-#include "../etcdclient_p.h"
-#include "../handoff_p.h"
+#include "etcdclient_p.h"
+#include "handoff_p.h"
 
 #include <QtCore/qcoreapplication.h>
 
@@ -25,13 +25,13 @@ bool send(WorkerDoor &door, const EtcdTxn &txn, const Answer<Outcome> &answer, c
     std::lock_guard lock(door.mutex);
     if (!door.transport || !door.engine)
         return false;
-    CallTarget target {door.engine, [answer, over](const EtcdStatus &s, ReplyData &&data) {
-                           const bool committed = s.isOk() && data.succeeded;
-                           answer({s.isOk() && !committed
-                                       ? EtcdStatus(Etcd::ErrorCode::FailedPrecondition, over)
-                                       : s,
-                               committed});
-                       }};
+    CallTarget target {
+        door.engine, [answer, over](const EtcdStatus &s, ReplyData &&data) {
+            const bool committed = s.isOk() && data.succeeded;
+            answer(
+                {s.isOk() && !committed ? EtcdStatus(Etcd::ErrorCode::FailedPrecondition, over) : s,
+                    committed});
+        }};
     door.transport->txn(txn, door.options, std::move(target));
     return true;
 }

@@ -4,7 +4,7 @@
 //  W A R N I N G: internal header, not part of the EtcdQt API.
 #pragma once
 
-#include "../keepalivehub_p.h"
+#include "leaseshared_p.h"
 #include "sharedstate_p.h"
 
 #include <chrono>
@@ -40,8 +40,8 @@ public:
         return m_lease.read([](const std::shared_ptr<LeaseShared> &l) {
             if (!l)
                 return milliseconds(0);
-            return std::max(duration_cast<milliseconds>(l->deadline() - steady_clock::now()),
-                milliseconds(0));
+            return std::max(
+                duration_cast<milliseconds>(l->deadline() - steady_clock::now()), milliseconds(0));
         });
     }
 

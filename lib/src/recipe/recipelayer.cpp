@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "recipelayer_p.h"
 
-#include "../clientcalls_p.h"
+#include "clientcalls_p.h"
 
 #include <EtcdQt/etcdclient.h>
 #include <EtcdQt/etcdreplies.h>

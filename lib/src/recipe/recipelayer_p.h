@@ -4,8 +4,8 @@
 //  W A R N I N G: internal header, not part of the EtcdQt API.
 #pragma once
 
-#include "../keepalivehub_p.h"
-#include "../watchrouter_p.h"
+#include "leaseshared_p.h"
+#include "watchrouter_p.h"
 
 #include <EtcdQt/etcdkeepalive.h>
 #include <EtcdQt/etcdrecipe.h>
@@ -51,8 +51,8 @@ public:
 
     // A started keep-alive of `leaseId` (granted with `ttl`): its suspension makes `recipe`
     // Suspended, its resumption Reconnected (then `follower.resumed`).
-    static std::unique_ptr<EtcdKeepAlive> followKeepAlive(EtcdRecipe *recipe, qint64 leaseId,
-        std::chrono::seconds ttl, KeepAliveFollower follower);
+    static std::unique_ptr<EtcdKeepAlive> followKeepAlive(
+        EtcdRecipe *recipe, qint64 leaseId, std::chrono::seconds ttl, KeepAliveFollower follower);
 
     // The key an ownership stood on went away while its lease was still kept alive here. etcd
     // deletes the keys of an expired or revoked lease at once, so the deletion is often the

@@ -48,7 +48,8 @@ public:
     auto waitFor(std::chrono::milliseconds timeout, Done done, Then then) const
     {
         // A year is "forever", and wait_for() overflows steady_clock on milliseconds::max().
-        const auto bound = std::min<std::chrono::milliseconds>(timeout, std::chrono::hours(24 * 365));
+        const auto bound
+            = std::min<std::chrono::milliseconds>(timeout, std::chrono::hours(24 * 365));
         std::unique_lock lock(m_mutex);
         m_changed.wait_for(lock, bound, [&] { return done(m_value); });
         return then(m_value);

@@ -4,8 +4,8 @@
 //  W A R N I N G: internal header, not part of the EtcdQt API. Includes gRPC.
 #pragma once
 
-#include "../statusmapping_p.h"
-#include "../streams_p.h"
+#include "statusmapping_p.h"
+#include "streams_p.h"
 #include "transport_grpc_p.h"
 
 #include <deque>

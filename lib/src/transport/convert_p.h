@@ -4,8 +4,8 @@
 //  W A R N I N G: internal header, not part of the EtcdQt API. Includes protobuf.
 #pragma once
 
-#include "../keyspace_p.h"
-#include "../replydata_p.h"
+#include "keyspace_p.h"
+#include "replydata_p.h"
 
 #include "etcdserverpb/rpc.pb.h"
 #include "v3lockpb/v3lock.pb.h"

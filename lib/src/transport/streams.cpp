@@ -1,9 +1,9 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
 // The Watch and LeaseKeepAlive streams: decode on the gRPC thread, post to the engine.
-#include "../keyspace_p.h"
 #include "bidistream_p.h"
 #include "convert_p.h"
+#include "keyspace_p.h"
 
 namespace Etcd::Internal {
 

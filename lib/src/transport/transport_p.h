@@ -4,9 +4,9 @@
 //  W A R N I N G: internal header, not part of the EtcdQt API.
 #pragma once
 
-#include "../callhandle_p.h"
-#include "../endpoint_p.h"
-#include "../streams_p.h"
+#include "callhandle_p.h"
+#include "endpoint_p.h"
+#include "streams_p.h"
 
 #include <EtcdQt/etcdtxn.h>
 

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "unarycall_p.h"
 
-#include "../statusmapping_p.h"
+#include "statusmapping_p.h"
 
 #include <QtCore/qcoreapplication.h>
 #include <QtCore/qmetaobject.h>

@@ -4,7 +4,7 @@
 //  W A R N I N G: internal header, not part of the EtcdQt API. Includes gRPC.
 #pragma once
 
-#include "../keyspace_p.h"
+#include "keyspace_p.h"
 #include "transport_grpc_p.h"
 
 #include <chrono>

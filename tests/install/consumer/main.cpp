@@ -1,6 +1,6 @@
 // A user's program: includes every public header, links the installed library.
-#include <EtcdQt/EtcdQt>
 #include <EtcdQt/EtcdMutex> // the generated CamelCase headers are installed too
+#include <EtcdQt/EtcdQt>
 #include <EtcdQt/EtcdRangeReply>
 
 #include <QtCore/qcoreapplication.h>

@@ -4,7 +4,7 @@
 //  W A R N I N G: internal header, not part of the EtcdQt API.
 #pragma once
 
-#include "keepalivehub_p.h"
+#include "leaseshared_p.h"
 
 #include <EtcdQt/etcdfencing.h>
 
@@ -14,7 +14,6 @@
 #include <mutex>
 #include <optional>
 #include <thread>
-#include <vector>
 
 namespace Etcd::Internal {
 
@@ -48,8 +47,8 @@ public:
     bool grant(MutexRequest &request, ThreadId t, const EtcdFencingToken &token, quint64 id,
         std::shared_ptr<LeaseShared> lease);
     // Owner thread: a hold won without a waiting caller (the owner thread's acquire()).
-    void hold(ThreadId t, const EtcdFencingToken &token, quint64 id,
-        std::shared_ptr<LeaseShared> lease);
+    void hold(
+        ThreadId t, const EtcdFencingToken &token, quint64 id, std::shared_ptr<LeaseShared> lease);
     // Owner thread: `request` failed for good; its caller returns false.
     void fail(MutexRequest &request);
     // Worker: waits until `request` is answered or the book closed; with `giveUp`, at most
@@ -91,62 +90,6 @@ private:
     std::map<quint64, Lease> leases; // of the holds recorded, by hold id
     template <typename Match>
     void loseWhere(Match match);
-};
-
-// A lock's holds: per thread, reentrant, with the token of each thread's hold, and how many
-// of a thread's unlock()s must return false (its hold was lost or closed).
-class MutexSync : public HoldBook
-{
-public:
-    // A nested lock() by a thread that holds already: counted, true. False when it does not
-    // hold (or the lock is closed).
-    bool reenter(ThreadId t);
-    // One unlock() by `t`: a nested hold (Nested), the last one (Last: `*id` is the
-    // acquisition to release), one whose hold was lost or closed, or none at all.
-    Release release(ThreadId t, quint64 *id);
-
-    [[nodiscard]] int holdCount(ThreadId t) const;
-    [[nodiscard]] EtcdFencingToken token(ThreadId t) const;
-    [[nodiscard]] bool holdsId(ThreadId t, quint64 id) const;
-
-protected:
-    void record(ThreadId t, const EtcdFencingToken &token, quint64 id) override;
-    bool dispossessLocked(quint64 id) override;
-    void dispossessAllLocked() override;
-
-private:
-    struct Hold
-    {
-        int count = 0;
-        EtcdFencingToken token;
-        quint64 id = 0; // the owner thread's acquisition behind it
-    };
-    std::map<ThreadId, Hold> holds;
-    std::map<ThreadId, int> dispossessed;
-};
-
-// A semaphore's permits: not reentrant and not per thread; release() gives back the most
-// recent one (lost ones included, which then answer false).
-class PermitSync : public HoldBook
-{
-public:
-    Release release(quint64 *id);
-    [[nodiscard]] int liveCount() const;
-    [[nodiscard]] EtcdFencingToken latestToken() const; // of the most recent live permit
-
-protected:
-    void record(ThreadId t, const EtcdFencingToken &token, quint64 id) override;
-    bool dispossessLocked(quint64 id) override;
-    void dispossessAllLocked() override;
-
-private:
-    struct Permit
-    {
-        quint64 id = 0;
-        EtcdFencingToken token;
-        bool lost = false;
-    };
-    std::vector<Permit> permits;
 };
 
 } // namespace Etcd::Internal

@@ -3,8 +3,8 @@
 #include "clientcalls_p.h"
 #include "etcdleaderselector_p.h"
 #include "etcdqt_internal_p.h"
+#include "guardedcommit_p.h"
 #include "leaseops_p.h"
-#include "recipe/guardedcommit_p.h"
 #include "recipereplies_p.h"
 
 #include <EtcdQt/etcdclient.h>
@@ -240,8 +240,8 @@ bool EtcdLeaderSelector::commitGuarded(const EtcdTxn &txn, milliseconds timeout,
     if (refuseOwnThread(this, "EtcdLeaderSelector::commitGuarded()", status))
         return false;
     // The caller's term, not a later one; sent from here, answered in the engine thread.
-    return commitGuardedFromWorker(d->door, d->sync->isLeader(), fencingToken(), txn, timeout,
-        status, tr("the term is over"));
+    return commitGuardedFromWorker(
+        d->door, d->sync->isLeader(), fencingToken(), txn, timeout, status, tr("the term is over"));
 }
 
 /*!

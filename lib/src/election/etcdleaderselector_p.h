@@ -4,8 +4,8 @@
 //  W A R N I N G: internal header, not part of the EtcdQt API.
 #pragma once
 
+#include "guardedcommit_p.h"
 #include "participantqueue_p.h"
-#include "recipe/guardedcommit_p.h"
 #include "termsync_p.h"
 
 #include <EtcdQt/etcdkeepalive.h>

@@ -1,9 +1,9 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
-#include "recipe/leaseview_p.h"
 #include "clientcalls_p.h"
 #include "etcdqt_internal_p.h"
 #include "keywait_p.h"
+#include "leaseview_p.h"
 #include "ownedkey_p.h"
 #include "recipepaths_p.h"
 #include "recipereplies_p.h"

@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
 #include "clientcalls_p.h"
-#include "recipe/recipelayer_p.h"
+#include "recipelayer_p.h"
 #include "recipepaths_p.h"
 
 #include <EtcdQt/etcdclient.h>
@@ -159,8 +159,8 @@ void EtcdLeaderObserverPrivate::watchFrom(qint64 revision)
             read(false); // changes were compacted away: the key itself says who leads now
     };
     f.failed = [this](const EtcdStatus &why) { fail(why); };
-    watch = RecipeLayer::followWatch(q, RecipePaths::leaderKey(path), options,
-        EtcdWatch::ResyncMode::AwaitResync, std::move(f));
+    watch = RecipeLayer::followWatch(
+        q, RecipePaths::leaderKey(path), options, EtcdWatch::ResyncMode::AwaitResync, std::move(f));
 }
 
 /*! Constructs an observer of the election at \a electionPath on \a client; no I/O yet. */

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "keepalivehub_p.h"
-#include "transport/transport_p.h"
+#include "transport_p.h"
 #include "watchhub_p.h"
 
 #include <EtcdQt/etcdclient.h>

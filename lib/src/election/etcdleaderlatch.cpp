@@ -2,16 +2,15 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "etcdqt_internal_p.h"
 #include "leaseops_p.h"
-#include "recipe/recipelayer_p.h"
-#include "recipe/sharedstate_p.h"
+#include "recipelayer_p.h"
 #include "recipepaths_p.h"
+#include "sharedstate_p.h"
 
 #include <EtcdQt/etcdleaderlatch.h>
 
 #include <QtCore/qpointer.h>
 #include <QtCore/qthread.h>
 #include <QtCore/qtimer.h>
-
 
 using namespace Etcd::Internal;
 using namespace std::chrono;

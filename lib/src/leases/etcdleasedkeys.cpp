@@ -1,8 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
-#include "recipe/recipelayer_p.h"
 #include "etcdqt_internal_p.h"
 #include "leaseops_p.h"
+#include "recipelayer_p.h"
 
 #include <EtcdQt/etcdclient.h>
 #include <EtcdQt/etcdcodec.h>

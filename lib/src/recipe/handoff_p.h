@@ -33,7 +33,8 @@ public:
     {
         std::unique_lock lock(mutex);
         // A year is "forever", and wait_for() overflows steady_clock on milliseconds::max().
-        const auto bound = std::min<std::chrono::milliseconds>(timeout, std::chrono::hours(24 * 365));
+        const auto bound
+            = std::min<std::chrono::milliseconds>(timeout, std::chrono::hours(24 * 365));
         answered.wait_for(lock, bound, [this] { return value.has_value(); });
         return value;
     }

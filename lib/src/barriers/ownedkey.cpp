@@ -4,7 +4,7 @@
 
 #include "clientcalls_p.h"
 #include "etcdqt_internal_p.h"
-#include "recipe/recipelayer_p.h"
+#include "recipelayer_p.h"
 
 #include <EtcdQt/etcdclient.h>
 #include <EtcdQt/etcdreplies.h>

@@ -1,8 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
-#include "recipe/leaseview_p.h"
 #include "etcdqt_internal_p.h"
 #include "leaseops_p.h"
+#include "leaseview_p.h"
 
 #include <EtcdQt/etcdclient.h>
 #include <EtcdQt/etcdkeepalive.h>
@@ -103,7 +103,6 @@ std::shared_ptr<LeaseView> Etcd::Internal::leaseViewOf(const EtcdSelfHealingKeep
 {
     return lease.d_func()->view;
 }
-
 
 bool EtcdSelfHealingKeepAlivePrivate::setState(State next)
 {

@@ -167,8 +167,8 @@ milliseconds EtcdKeepAlive::remainingValidity() const
 
 /*!
     Starts renewing. Until the first acknowledgement the TTL counts from when this client
-    asked for the lease (EtcdClient::grantLease()), or from now for a lease it did not grant. Fails with
-    keepAliveFailed() (state Failed) on the next event-loop turn when the client is not
+    asked for the lease (EtcdClient::grantLease()), or from now for a lease it did not grant. Fails
+   with keepAliveFailed() (state Failed) on the next event-loop turn when the client is not
     connected or the lease id or TTL is not positive.
 */
 void EtcdKeepAlive::start()
@@ -186,10 +186,11 @@ void EtcdKeepAlive::start()
     d->link.open(this);
     EtcdClientPrivate *c = EtcdClientPrivate::get(d->client);
     d->shared->setDeadline(c->takeGrant(d->leaseId) + d->ttl - c->leaseSafetyMargin);
-    const bool posted = c->inEngine(
-        [id = d->link.id, lease = d->leaseId, ttl = d->ttl, mailbox = d->link.mailbox, observer = d,
-            shared = d->shared](
-            Engine *e) { e->keepAlives()->add(id, lease, ttl, mailbox, observer, shared); });
+    const bool posted
+        = c->inEngine([id = d->link.id, lease = d->leaseId, ttl = d->ttl, mailbox = d->link.mailbox,
+                          observer = d, shared = d->shared](Engine *e) {
+              e->keepAlives()->add(id, lease, ttl, mailbox, observer, shared);
+          });
     if (!posted) {
         d->link.close();
         return fail(Etcd::ErrorCode::NotConnected, tr("the client is not connected"));

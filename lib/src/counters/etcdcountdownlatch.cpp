@@ -2,16 +2,15 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "casnumber_p.h"
 #include "clientcalls_p.h"
-#include "recipe/recipelayer_p.h"
-#include "recipe/sharedstate_p.h"
+#include "recipelayer_p.h"
 #include "recipereplies_p.h"
+#include "sharedstate_p.h"
 
 #include <EtcdQt/etcdclient.h>
 #include <EtcdQt/etcdcountdownlatch.h>
 #include <EtcdQt/etcdwatch.h>
 
 #include <QtCore/qpointer.h>
-
 
 using namespace Etcd::Internal;
 using namespace std::chrono;

@@ -298,8 +298,9 @@ milliseconds EtcdReadWriteLock::remainingValidity() const
 {
     const auto *d = d_func();
     const EtcdFencingToken write = d->writes->token(std::this_thread::get_id());
-    return write.isValid() ? d->writes->remainingValidity(write)
-                           : d->reads->remainingValidity(d->reads->token(std::this_thread::get_id()));
+    return write.isValid()
+        ? d->writes->remainingValidity(write)
+        : d->reads->remainingValidity(d->reads->token(std::this_thread::get_id()));
 }
 
 /*!

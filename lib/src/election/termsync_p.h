@@ -4,8 +4,8 @@
 //  W A R N I N G: internal header, not part of the EtcdQt API.
 #pragma once
 
-#include "keepalivehub_p.h"
-#include "recipe/sharedstate_p.h"
+#include "leaseshared_p.h"
+#include "sharedstate_p.h"
 
 #include <EtcdQt/etcdfencing.h>
 #include <EtcdQt/etcdwatch.h>
@@ -38,8 +38,8 @@ public:
     void markStarted(); // this term's watch went live: the node is in the running
     // `lease`: the term's lease, whose deadline bounds the leadership; `value`: what this
     // term wrote to the leader key.
-    void markLeader(const EtcdFencingToken &token, std::shared_ptr<LeaseShared> lease,
-        const QByteArray &value);
+    void markLeader(
+        const EtcdFencingToken &token, std::shared_ptr<LeaseShared> lease, const QByteArray &value);
     // The body's thread runs: a loss stops it (`interrupt`), also one decided before this.
     void setBody(std::stop_source stop, bool interrupt);
     void markEnding();

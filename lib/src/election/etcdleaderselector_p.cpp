@@ -1,13 +1,14 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
-// The term machinery of EtcdLeaderSelector (see etcdleaderselector_p.h for its shape).
-#include "clientcalls_p.h"
+// EtcdLeaderSelectorPrivate: the term machinery of EtcdLeaderSelector (its shape is in
+// etcdleaderselector_p.h).
 #include "etcdleaderselector_p.h"
+#include "clientcalls_p.h"
 #include "etcdqt_internal_p.h"
-#include "keepalivehub_p.h"
-#include "recipe/recipelayer_p.h"
 #include "leaseops_p.h"
+#include "leaseshared_p.h"
 #include "participantqueue_p.h"
+#include "recipelayer_p.h"
 #include "recipepaths_p.h"
 
 #include <EtcdQt/etcdclient.h>
@@ -429,8 +430,8 @@ void EtcdLeaderSelectorPrivate::stepDownForKey(const EtcdStatus &reason)
             return;
         confirmingLoss = false;
         leaseGone = leaseGone || gone;
-        stepDown(gone ? lostStatus(EtcdLeaderSelector::tr("the leadership lease is gone"))
-                      : reason);
+        stepDown(
+            gone ? lostStatus(EtcdLeaderSelector::tr("the leadership lease is gone")) : reason);
     };
     RecipeLayer::askWhetherLeaseIsGone(q->client(), q, leaseId, decided);
 }
@@ -557,7 +558,8 @@ void EtcdLeaderSelectorPrivate::registerParticipation()
     Q_Q(EtcdLeaderSelector);
     auto hook = [this](qint64 lease, std::function<void(bool)> done) {
         // A key left by an earlier process with this client id lives out its TTL first.
-        casParticipant(lease, int(std::min<qint64>(options.ttl.count() * 8, 1'000)), std::move(done));
+        casParticipant(
+            lease, int(std::min<qint64>(options.ttl.count() * 8, 1'000)), std::move(done));
     };
     participation = std::make_unique<EtcdSelfHealingKeepAlive>(
         q->client(), options.ttl, hook, options.participation);

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "keyspace_p.h"
-#include "transport/transport_p.h"
+#include "transport_p.h"
 #include "watchrouter_p.h"
 
 #include <EtcdQt/etcdwatch.h>

@@ -4,9 +4,10 @@
 //  W A R N I N G: internal header, not part of the EtcdQt API.
 #pragma once
 
+#include "guardedcommit_p.h"
 #include "handoff_p.h"
 #include "mutexsync_p.h"
-#include "recipe/guardedcommit_p.h"
+#include "permitsync_p.h"
 #include "recipereplies_p.h"
 
 #include <EtcdQt/etcdkeepalive.h>

@@ -83,7 +83,7 @@ void TermSync::loseLease(qint64 leaseId, const EtcdStatus &why)
 {
     stop(m_state.update([&](View &v) {
         return v.leader && v.token.leaseId == leaseId ? v.end(Loss {Loss::Lease, why})
-                                                       : std::stop_source(std::nostopstate);
+                                                      : std::stop_source(std::nostopstate);
     }));
 }
 

@@ -1,0 +1,45 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+//
+//  W A R N I N G: internal header, not part of the EtcdQt API.
+#pragma once
+
+#include "holdbook_p.h"
+
+#include <map>
+
+namespace Etcd::Internal {
+
+// A lock's holds: per thread, reentrant, with the token of each thread's hold, and how many
+// of a thread's unlock()s must return false (its hold was lost or closed).
+class MutexSync : public HoldBook
+{
+public:
+    // A nested lock() by a thread that holds already: counted, true. False when it does not
+    // hold (or the lock is closed).
+    bool reenter(ThreadId t);
+    // One unlock() by `t`: a nested hold (Nested), the last one (Last: `*id` is the
+    // acquisition to release), one whose hold was lost or closed, or none at all.
+    Release release(ThreadId t, quint64 *id);
+
+    [[nodiscard]] int holdCount(ThreadId t) const;
+    [[nodiscard]] EtcdFencingToken token(ThreadId t) const;
+    [[nodiscard]] bool holdsId(ThreadId t, quint64 id) const;
+
+protected:
+    void record(ThreadId t, const EtcdFencingToken &token, quint64 id) override;
+    bool dispossessLocked(quint64 id) override;
+    void dispossessAllLocked() override;
+
+private:
+    struct Hold
+    {
+        int count = 0;
+        EtcdFencingToken token;
+        quint64 id = 0; // the owner thread's acquisition behind it
+    };
+    std::map<ThreadId, Hold> holds;
+    std::map<ThreadId, int> dispossessed;
+};
+
+} // namespace Etcd::Internal
