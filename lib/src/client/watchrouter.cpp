@@ -55,7 +55,8 @@ void WatchRouter::deliver(WatchRoute &route, WatchResponseData &r)
             ev.prevKeyValue.key = route.keySpace.strip(ev.prevKeyValue.key);
         }
     }
-    if (route.guard && !r.events.isEmpty())
+    const ArmedGuard *armed = route.guard ? route.guard.target<ArmedGuard>() : nullptr;
+    if (route.guard && !r.events.isEmpty() && (!armed || armed->armed()))
         route.guardMailbox->post([g = route.guard, events = r.events] { g(events); });
     // nextRevision moved before the delivery is posted: a break from here never replays.
     route.mailbox->post([o = route.observer, events = std::move(r.events),

@@ -231,10 +231,13 @@ void EtcdLeaderSelectorPrivate::watchLeader()
         watch.release()->deleteLater(); // we are inside its signal
         endTerm(state == State::Leading ? End::SteppedDown : End::Failed, why);
     };
-    follow.guard = [weak = std::weak_ptr(sync)](const QList<EtcdWatchEvent> &events) {
+    ArmedGuard guard;
+    guard.armed = [leading = sync->leading()] { return leading->load(); };
+    guard.see = [weak = std::weak_ptr(sync)](const QList<EtcdWatchEvent> &events) {
         if (const auto s = weak.lock())
             s->seeKeyEvents(events); // a deleted or taken key ends leadership in the engine
     };
+    follow.guard = std::move(guard);
     watch = RecipeLayer::followWatch(
         q, leaderKey, {}, EtcdWatch::ResyncMode::AwaitResync, std::move(follow));
 }

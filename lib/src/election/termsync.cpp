@@ -33,6 +33,7 @@ void TermSync::begin()
         v.phase = Phase::Running;
         v.terms = terms;
     });
+    publish();
 }
 
 void TermSync::markStarted()
@@ -51,6 +52,7 @@ void TermSync::markLeader(
         if (v.lease && v.lease->isLost()) // lost between the win and this: never led
             v.end(Loss {Loss::Lease, {}}); // no body runs yet: nothing to stop
     });
+    publish();
 }
 
 void TermSync::setBody(std::stop_source body, bool interrupt)
@@ -69,6 +71,7 @@ void TermSync::markEnding()
         if (v.phase != Phase::Idle)
             v.phase = Phase::Ending;
     });
+    publish();
 }
 
 void TermSync::finish()
@@ -77,6 +80,7 @@ void TermSync::finish()
         v.leader = false;
         v.phase = Phase::Idle;
     });
+    publish();
 }
 
 void TermSync::loseLease(qint64 leaseId, const EtcdStatus &why)
@@ -85,6 +89,7 @@ void TermSync::loseLease(qint64 leaseId, const EtcdStatus &why)
         return v.leader && v.token.leaseId == leaseId ? v.end(Loss {Loss::Lease, why})
                                                       : std::stop_source(std::nostopstate);
     }));
+    publish();
 }
 
 void TermSync::seeKeyEvents(const QList<EtcdWatchEvent> &events)
@@ -98,6 +103,12 @@ void TermSync::seeKeyEvents(const QList<EtcdWatchEvent> &events)
         }
         return std::stop_source(std::nostopstate);
     }));
+    publish();
+}
+
+void TermSync::publish()
+{
+    m_leading->store(m_state.read([](const View &v) { return v.leader; }));
 }
 
 bool TermSync::isLeader() const

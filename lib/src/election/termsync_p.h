@@ -10,7 +10,9 @@
 #include <EtcdQt/etcdfencing.h>
 #include <EtcdQt/etcdwatch.h>
 
+#include <atomic>
 #include <chrono>
+#include <memory>
 #include <optional>
 #include <stop_token>
 
@@ -57,6 +59,9 @@ public:
     [[nodiscard]] EtcdFencingToken fencingToken() const;
     [[nodiscard]] quint64 termCount() const;
     [[nodiscard]] std::optional<Loss> engineLoss() const;
+    // Whether this term leads now, lock-free: the leader key's watch guard asks it on the
+    // gRPC thread before it posts events to the engine.
+    [[nodiscard]] std::shared_ptr<const std::atomic<bool>> leading() const { return m_leading; }
     // Waits at most `timeout` until `done(phase, started)` holds; returns whether it held.
     template <typename Predicate>
     bool waitFor(std::chrono::milliseconds timeout, Predicate done) const
@@ -82,7 +87,9 @@ private:
         [[nodiscard]] bool leads() const { return leader && (!lease || lease->isValid()); }
         std::stop_source end(const Loss &why); // returns the body to stop, if any
     };
+    void publish(); // m_leading follows the view's leader flag
     SharedState<View> m_state;
+    std::shared_ptr<std::atomic<bool>> m_leading = std::make_shared<std::atomic<bool>>(false);
 };
 
 } // namespace Etcd::Internal

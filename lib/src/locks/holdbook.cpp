@@ -14,6 +14,7 @@ bool HoldBook::grant(MutexRequest &request, ThreadId t, const EtcdFencingToken &
         request.outcome = MutexRequest::Outcome::Acquired;
         record(t, token, id);
         leases[id] = Lease {token, std::move(lease)};
+        noteHoldsLocked();
     }
     changed.notify_all();
     return true;
@@ -25,6 +26,7 @@ void HoldBook::hold(
     std::lock_guard lock(mutex);
     record(t, token, id);
     leases[id] = Lease {token, std::move(lease)};
+    noteHoldsLocked();
 }
 
 template <typename Match>
@@ -37,6 +39,7 @@ void HoldBook::loseWhere(Match match)
             if (match(it->second.token)) {
                 dispossessLocked(it->first);
                 it = leases.erase(it);
+                noteHoldsLocked();
             } else {
                 ++it;
             }
@@ -104,6 +107,7 @@ bool HoldBook::dispossess(quint64 id)
 {
     std::lock_guard lock(mutex);
     leases.erase(id);
+    noteHoldsLocked();
     return dispossessLocked(id);
 }
 
@@ -114,6 +118,7 @@ void HoldBook::close()
         closed = true;
         dispossessAllLocked();
         leases.clear();
+        noteHoldsLocked();
     }
     changed.notify_all();
 }

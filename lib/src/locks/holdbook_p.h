@@ -8,6 +8,7 @@
 
 #include <EtcdQt/etcdfencing.h>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <map>
@@ -62,6 +63,8 @@ public:
     // Any thread (the engine's, on the lock's watch): a hold's key was deleted after it was
     // created; that hold is dispossessed.
     void loseKey(const QByteArray &key, qint64 deletedAt);
+    // Whether any hold is recorded now: lock-free, for the watch guard's gRPC-thread check.
+    [[nodiscard]] std::shared_ptr<const std::atomic<bool>> holding() const { return m_holding; }
     // The remaining lease time of the hold `token` belongs to (0 when it is not held here, or
     // its deadline passed).
     [[nodiscard]] std::chrono::milliseconds remainingValidity(const EtcdFencingToken &token) const;
@@ -72,7 +75,11 @@ public:
 protected:
     // Called with `mutex` held. Whether hold `id` still stands on a live lease.
     [[nodiscard]] bool liveLocked(quint64 id) const;
-    void forgetLeaseLocked(quint64 id) { leases.erase(id); }
+    void forgetLeaseLocked(quint64 id)
+    {
+        leases.erase(id);
+        noteHoldsLocked();
+    }
     virtual void record(ThreadId t, const EtcdFencingToken &token, quint64 id) = 0;
     virtual bool dispossessLocked(quint64 id) = 0;
     virtual void dispossessAllLocked() = 0;
@@ -88,6 +95,8 @@ private:
         std::shared_ptr<LeaseShared> state;
     };
     std::map<quint64, Lease> leases; // of the holds recorded, by hold id
+    void noteHoldsLocked() { m_holding->store(!leases.empty()); }
+    std::shared_ptr<std::atomic<bool>> m_holding = std::make_shared<std::atomic<bool>>(false);
     template <typename Match>
     void loseWhere(Match match);
 };

@@ -303,8 +303,12 @@ void LockQueue::ensureWatch()
     };
     follow.failed = [this](const EtcdStatus &why) { onWatchFailed(why); };
     // A hold whose key is deleted ends in the engine thread, before this thread hears of it.
-    follow.guard = [books = std::array<std::weak_ptr<HoldBook>, 2> {books[0], books[1]}](
-                       const QList<EtcdWatchEvent> &events) {
+    ArmedGuard guard;
+    guard.armed = [first = books[0]->holding(), second = books[1] ? books[1]->holding() : nullptr] {
+        return first->load() || (second && second->load());
+    };
+    guard.see = [books = std::array<std::weak_ptr<HoldBook>, 2> {books[0], books[1]}](
+                    const QList<EtcdWatchEvent> &events) {
         for (const EtcdWatchEvent &e : events) {
             for (const auto &weak : books) {
                 if (const auto book = weak.lock())
@@ -312,6 +316,7 @@ void LockQueue::ensureWatch()
             }
         }
     };
+    follow.guard = std::move(guard);
     watch = RecipeLayer::followWatch(
         q, layout.prefix, o, EtcdWatch::ResyncMode::ResumeAtCompaction, std::move(follow));
     QObject::connect(watch.get(), &EtcdWatch::resynced, q, [this](qint64 compacted, qint64) {
