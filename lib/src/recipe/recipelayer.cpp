@@ -11,34 +11,49 @@ namespace Etcd::Internal {
 
 using State = EtcdRecipe::ConnectionState;
 
+ConnectionSink RecipeLayer::sinkOf(EtcdRecipe *recipe)
+{
+    return [recipe](State state) { recipe->reportConnectionState(state); };
+}
+
 std::unique_ptr<EtcdWatch> RecipeLayer::followWatch(EtcdRecipe *recipe, const QByteArray &key,
     const EtcdWatchOptions &options, EtcdWatch::ResyncMode mode, WatchFollower f)
 {
-    auto watch = std::make_unique<EtcdWatch>(recipe->client(), key, options);
+    return followWatch(recipe->client(), recipe, key, options, mode, std::move(f), sinkOf(recipe));
+}
+
+std::unique_ptr<EtcdWatch> RecipeLayer::followWatch(EtcdClient *client, QObject *context,
+    const QByteArray &key, const EtcdWatchOptions &options, EtcdWatch::ResyncMode mode,
+    WatchFollower f, ConnectionSink sink)
+{
+    auto watch = std::make_unique<EtcdWatch>(client, key, options);
     EtcdWatch *w = watch.get();
     w->setResyncMode(mode);
     if (f.guard)
         setWatchGuard(*w, std::move(f.guard));
     if (f.events)
-        QObject::connect(w, &EtcdWatch::eventsReceived, recipe, std::move(f.events));
+        QObject::connect(w, &EtcdWatch::eventsReceived, context, std::move(f.events));
     if (f.active)
-        QObject::connect(w, &EtcdWatch::stateChanged, recipe,
+        QObject::connect(w, &EtcdWatch::stateChanged, context,
             [active = std::move(f.active)](EtcdWatch::State s) {
                 if (s == EtcdWatch::State::Active)
                     active();
             });
-    QObject::connect(w, &EtcdWatch::suspended, recipe,
-        [recipe] { recipe->reportConnectionState(State::Suspended); });
-    const auto reconnected = [recipe, r = f.reconnected](qint64 compactedAt) {
-        recipe->reportConnectionState(State::Reconnected);
+    const auto report = [sink](State s) {
+        if (sink)
+            sink(s);
+    };
+    QObject::connect(w, &EtcdWatch::suspended, context, [report] { report(State::Suspended); });
+    const auto reconnected = [report, r = f.reconnected](qint64 compactedAt) {
+        report(State::Reconnected);
         if (r)
             r(compactedAt);
     };
-    QObject::connect(w, &EtcdWatch::resubscribed, recipe, [reconnected] { reconnected(0); });
-    QObject::connect(w, &EtcdWatch::resyncRequested, recipe,
+    QObject::connect(w, &EtcdWatch::resubscribed, context, [reconnected] { reconnected(0); });
+    QObject::connect(w, &EtcdWatch::resyncRequested, context,
         [reconnected](qint64 compactedAt) { reconnected(std::max<qint64>(compactedAt, 1)); });
     if (f.failed)
-        QObject::connect(w, &EtcdWatch::failed, recipe, std::move(f.failed));
+        QObject::connect(w, &EtcdWatch::failed, context, std::move(f.failed));
     w->start();
     return watch;
 }
@@ -46,17 +61,26 @@ std::unique_ptr<EtcdWatch> RecipeLayer::followWatch(EtcdRecipe *recipe, const QB
 std::unique_ptr<EtcdKeepAlive> RecipeLayer::followKeepAlive(
     EtcdRecipe *recipe, qint64 leaseId, std::chrono::seconds ttl, KeepAliveFollower f)
 {
-    auto keepAlive = std::make_unique<EtcdKeepAlive>(recipe->client(), leaseId, ttl);
+    return followKeepAlive(recipe->client(), recipe, leaseId, ttl, std::move(f), sinkOf(recipe));
+}
+
+std::unique_ptr<EtcdKeepAlive> RecipeLayer::followKeepAlive(EtcdClient *client, QObject *context,
+    qint64 leaseId, std::chrono::seconds ttl, KeepAliveFollower f, ConnectionSink sink)
+{
+    auto keepAlive = std::make_unique<EtcdKeepAlive>(client, leaseId, ttl);
     EtcdKeepAlive *k = keepAlive.get();
-    QObject::connect(k, &EtcdKeepAlive::suspended, recipe,
-        [recipe] { recipe->reportConnectionState(State::Suspended); });
-    QObject::connect(k, &EtcdKeepAlive::resumed, recipe, [recipe, resumed = f.resumed] {
-        recipe->reportConnectionState(State::Reconnected);
+    const auto report = [sink](State s) {
+        if (sink)
+            sink(s);
+    };
+    QObject::connect(k, &EtcdKeepAlive::suspended, context, [report] { report(State::Suspended); });
+    QObject::connect(k, &EtcdKeepAlive::resumed, context, [report, resumed = f.resumed] {
+        report(State::Reconnected);
         if (resumed)
             resumed();
     });
     if (f.failed)
-        QObject::connect(k, &EtcdKeepAlive::keepAliveFailed, recipe, std::move(f.failed));
+        QObject::connect(k, &EtcdKeepAlive::keepAliveFailed, context, std::move(f.failed));
     k->start();
     if (f.lost)
         leaseStateOf(*k)->onLoss(std::move(f.lost));

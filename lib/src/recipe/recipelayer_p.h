@@ -30,6 +30,10 @@ struct WatchFollower
     WatchGuard guard; // sees the events in the engine thread first (ownership decisions)
 };
 
+// Where a follower that is not itself a recipe (a part a recipe is made of: an arrival, a
+// wait, an owned key) reports the connection state of what it follows. May be empty.
+using ConnectionSink = std::function<void(EtcdRecipe::ConnectionState state)>;
+
 // What a recipe does when the keep-alive of a lease it owns reports. Every member may be empty.
 struct KeepAliveFollower
 {
@@ -44,15 +48,27 @@ struct KeepAliveFollower
 class RecipeLayer
 {
 public:
+    // What `recipe` reports when something it follows changes connection state.
+    static ConnectionSink sinkOf(EtcdRecipe *recipe);
+
     // A started watch on `key`: its suspensions make `recipe` Suspended, its resumptions
     // Reconnected (then `follower.reconnected`). `mode`: what a compacted start does.
     static std::unique_ptr<EtcdWatch> followWatch(EtcdRecipe *recipe, const QByteArray &key,
         const EtcdWatchOptions &options, EtcdWatch::ResyncMode mode, WatchFollower follower);
+    // The same for a part of a recipe: `follower`'s callbacks run in `context`'s thread, while
+    // `context` lives; the connection state goes to `sink`.
+    static std::unique_ptr<EtcdWatch> followWatch(EtcdClient *client, QObject *context,
+        const QByteArray &key, const EtcdWatchOptions &options, EtcdWatch::ResyncMode mode,
+        WatchFollower follower, ConnectionSink sink = {});
 
     // A started keep-alive of `leaseId` (granted with `ttl`): its suspension makes `recipe`
     // Suspended, its resumption Reconnected (then `follower.resumed`).
     static std::unique_ptr<EtcdKeepAlive> followKeepAlive(
         EtcdRecipe *recipe, qint64 leaseId, std::chrono::seconds ttl, KeepAliveFollower follower);
+    // The same for a part of a recipe (see followWatch()).
+    static std::unique_ptr<EtcdKeepAlive> followKeepAlive(EtcdClient *client, QObject *context,
+        qint64 leaseId, std::chrono::seconds ttl, KeepAliveFollower follower,
+        ConnectionSink sink = {});
 
     // The key an ownership stood on went away while its lease was still kept alive here. etcd
     // deletes the keys of an expired or revoked lease at once, so the deletion is often the
