@@ -146,6 +146,8 @@ private Q_SLOTS:
     void lossIsDecidedWhileTheOwnerThreadIsBlocked();
     void remainingValidityNeverOutrunsEtcd();
     void slowAnswersEndTheOldHoldBeforeTheNextBegins();
+    void ownedKeysAreLostWhileTheOwnerThreadIsBlocked_data();
+    void ownedKeysAreLostWhileTheOwnerThreadIsBlocked();
 
 private:
     EtcdTestServer m_server;
@@ -369,6 +371,127 @@ void tst_EtcdOwnership::slowAnswersEndTheOldHoldBeforeTheNextBegins()
     proxy.setMode(FaultProxy::Mode::Pass);
     QVERIFY(next.release());
     QVERIFY(closeAndWait(&slow, &next));
+}
+
+void tst_EtcdOwnership::ownedKeysAreLostWhileTheOwnerThreadIsBlocked_data()
+{
+    QTest::addColumn<QString>("fault");
+    QTest::newRow("lease revoked") << u"revoke"_s;
+    QTest::newRow("key deleted") << u"delete"_s;
+    QTest::newRow("key written over") << u"overwrite"_s;
+}
+
+// The transient key and the barrier setter own a key on a self-healing lease: remainingValidity()
+// turns 0 in the engine thread at the first of the lease's end and a change of the key by
+// someone else, while the owner thread is blocked. When it wakes: a lost lease heals; a deleted
+// transient key is written again (create-if-absent), a deleted barrier is not maintained any
+// more; a key written over is left as written and its owner ends.
+void tst_EtcdOwnership::ownedKeysAreLostWhileTheOwnerThreadIsBlocked()
+{
+    QFETCH(QString, fault);
+    const QByteArray base = "/own-key/" + fault.toUtf8();
+    const QByteArray transientKey = base + "/transient", barrierKey = base + "/barrier";
+    auto client = connectedClient(m_server.clientUrl());
+    EtcdLeaseResilience heal;
+    heal.retryPolicy = EtcdRetryPolicy::exponentialBackoff(100ms, 1s);
+    EtcdTransientKeyValue transient(
+        client.get(), transientKey, "mine"_ba, duration_cast<seconds>(kTtl), heal);
+    EtcdBarrierOptions barrierOptions;
+    barrierOptions.ttl = duration_cast<seconds>(kTtl);
+    barrierOptions.resilience = heal;
+    EtcdBarrier barrier(client.get(), barrierKey, barrierOptions);
+    // Leased keys own their lease only (they are not healed, nor followed): the lease row.
+    EtcdLeasedKeys leased(client.get(), {{base + "/leased", "v"_ba}}, duration_cast<seconds>(kTtl));
+    QSignalSpy leasedUp(&leased, &EtcdLeasedKeys::established);
+    leased.start();
+    QSignalSpy started(&transient, &EtcdTransientKeyValue::started);
+    QSignalSpy transientFailed(&transient, &EtcdTransientKeyValue::failed);
+    QSignalSpy barrierLost(&barrier, &EtcdBarrier::barrierLost);
+    transient.start();
+    QVERIFY(started.wait(5 * 2000));
+    const auto set = await(barrier.setBarrier());
+    QVERIFY_OK(set.status);
+    QVERIFY(set->result());
+    QVERIFY(transient.remainingValidity() > 0ms);
+    QVERIFY(barrier.remainingValidity() > 0ms);
+    QTRY_COMPARE_WITH_TIMEOUT(leasedUp.size(), 1, 5 * 2000);
+    QVERIFY(leased.remainingValidity() > 0ms);
+
+    FirstSeen transientGone, barrierGone, leasedGone;
+    std::atomic<bool> watching = true;
+    std::thread monitor([&] {
+        while (watching) {
+            if (transient.remainingValidity() == 0ms)
+                transientGone.mark();
+            if (barrier.remainingValidity() == 0ms)
+                barrierGone.mark();
+            if (leased.remainingValidity() == 0ms)
+                leasedGone.mark();
+            std::this_thread::sleep_for(5ms);
+        }
+    });
+    const qint64 transientLease = transient.leaseId(), barrierLease = barrier.leaseId();
+    const auto faultAt = Clock::now();
+    if (fault == u"revoke"_s)
+        m_other->revokeLease(leased.leaseId());
+    for (const auto &[key, lease] :
+        {std::pair(transientKey, transientLease), std::pair(barrierKey, barrierLease)}) {
+        if (fault == u"revoke"_s)
+            m_other->revokeLease(lease);
+        else if (fault == u"delete"_s)
+            m_other->remove(key);
+        else
+            m_other->put(key, "theirs"_ba);
+    }
+    std::this_thread::sleep_for(fault == u"revoke"_s ? 3 * kTtl : kTtl); // no event runs here
+    const auto wokeAt = Clock::now();
+    watching = false;
+    monitor.join();
+    // A key's change is seen at once; a lease's end within the bound of every loss.
+    const auto bound = fault == u"revoke"_s ? kBound : milliseconds(500);
+    const auto within = [&](const FirstSeen &seen, const char *what) {
+        const auto at = seen.at();
+        if (!at)
+            return QTest::qVerify(false, what, "never happened", __FILE__, __LINE__);
+        const auto after = duration_cast<milliseconds>(*at - faultAt);
+        qInfo("%s %lld ms after the fault", what, qint64(after.count()));
+        return QTest::qVerify(*at >= faultAt && *at < wokeAt && after <= bound, what,
+            "not in time while the owner thread was blocked", __FILE__, __LINE__);
+    };
+    QVERIFY(within(transientGone, "transient key's remainingValidity() 0"));
+    QVERIFY(within(barrierGone, "barrier's remainingValidity() 0"));
+    if (fault == u"revoke"_s)
+        QVERIFY(within(leasedGone, "leased keys' remainingValidity() 0"));
+
+    const int wait = int(duration_cast<milliseconds>(5 * kTtl).count());
+    if (fault == u"overwrite"_s) {
+        QTRY_COMPARE_WITH_TIMEOUT(transientFailed.size(), 1, wait);
+        QCOMPARE(transientFailed.at(0).at(0).value<EtcdStatus>().code(),
+            Etcd::ErrorCode::FailedPrecondition);
+        QTRY_COMPARE_WITH_TIMEOUT(barrierLost.size(), 1, wait);
+        QCOMPARE(keyValueOf(*m_other, transientKey).value, "theirs"_ba); // left as written
+        QCOMPARE(keyValueOf(*m_other, barrierKey).value, "theirs"_ba);
+        QCOMPARE(transient.remainingValidity(), 0ms);
+    } else if (fault == u"delete"_s) {
+        QTRY_COMPARE_WITH_TIMEOUT(keyValueOf(*m_other, transientKey).value, "mine"_ba, wait);
+        QCOMPARE(keyValueOf(*m_other, transientKey).lease, transientLease); // same lease
+        QTRY_VERIFY_WITH_TIMEOUT(transient.remainingValidity() > 0ms, wait);
+        QTRY_COMPARE_WITH_TIMEOUT(barrierLost.size(), 1, wait);
+        QVERIFY(keyValueOf(*m_other, barrierKey).key.isEmpty()); // not set again
+        QVERIFY(transientFailed.isEmpty());
+    } else { // healed: new leases, the keys written again
+        QTRY_VERIFY_WITH_TIMEOUT(transient.remainingValidity() > 0ms, wait);
+        QTRY_VERIFY_WITH_TIMEOUT(barrier.remainingValidity() > 0ms, wait);
+        QVERIFY(transient.leaseId() != transientLease);
+        QCOMPARE(keyValueOf(*m_other, transientKey).lease, transient.leaseId());
+        QCOMPARE(keyValueOf(*m_other, barrierKey).lease, barrier.leaseId());
+        QVERIFY(transientFailed.isEmpty() && barrierLost.isEmpty());
+    }
+    QVERIFY(closeAndWait(&transient, &barrier, &leased));
+    if (fault == u"overwrite"_s) {
+        QVERIFY_OK(await(m_other->remove(transientKey)).status);
+        QVERIFY_OK(await(m_other->remove(barrierKey)).status);
+    }
 }
 
 QTEST_GUILESS_MAIN(tst_EtcdOwnership)

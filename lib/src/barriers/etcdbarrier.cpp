@@ -176,7 +176,7 @@ void EtcdBarrierPrivate::followOwnKey(qint64 createRevision, qint64 leaseId)
     Q_Q(EtcdBarrier);
     stopFollowingOwnKey();
     ownRevision = createRevision;
-    ownKey = std::make_unique<OwnedKey>(q->client(), path, createRevision, leaseId, nullptr);
+    ownKey = std::make_unique<OwnedKey>(q->client(), path, createRevision, leaseId, view);
     QObject::connect(ownKey.get(), &OwnedKey::lost, q,
         [this](OwnedKey::Loss how, const EtcdStatus &why) { onOwnKeyLost(how, why); });
     QObject::connect(ownKey.get(), &OwnedKey::errorOccurred, q,

@@ -21,40 +21,60 @@ QString message(const char *text, const QByteArray &key)
 }
 } // namespace
 
-OwnedKey::OwnedKey(EtcdClient *client, const QByteArray &key, qint64 createRevision, qint64 leaseId,
-    QObject *parent)
-    : QObject(parent), m_client(client), m_key(key), m_createRevision(createRevision),
-      m_leaseId(leaseId)
-{ }
+OwnedKey::OwnedKey(EtcdClient *client, const QByteArray &key, qint64 writtenAt, qint64 leaseId,
+    std::shared_ptr<LeaseView> view, QObject *parent)
+    : QObject(parent), m_client(client), m_key(key), m_writtenAt(writtenAt), m_leaseId(leaseId),
+      m_view(std::move(view))
+{
+    if (m_view)
+        m_view->ownKey(m_writtenAt);
+}
 
-OwnedKey::~OwnedKey() = default;
+OwnedKey::~OwnedKey()
+{
+    m_following->store(false);
+}
 
 void OwnedKey::start()
 {
     EtcdWatchOptions o;
-    o.startRevision = m_createRevision + 1; // everything after the creation is someone else's
-    m_watch = std::make_unique<EtcdWatch>(m_client, m_key, o);
-    m_watch->setResyncMode(EtcdWatch::ResyncMode::AwaitResync);
-    connect(m_watch.get(), &EtcdWatch::eventsReceived, this,
-        [this](const QList<EtcdWatchEvent> &events) {
-            if (m_done || events.isEmpty())
-                return;
-            // The first change decides; the watch ends with it.
-            if (events.first().type == EtcdWatchEvent::Type::Delete)
-                return onDeleted();
-            end(Loss::Replaced);
-        });
-    connect(m_watch.get(), &EtcdWatch::resyncRequested, this, &OwnedKey::resync);
-    connect(m_watch.get(), &EtcdWatch::failed, this, [this](const EtcdStatus &why) {
+    o.startRevision = m_writtenAt + 1; // everything after the owner's write is someone else's
+    WatchFollower f;
+    f.events = [this](const QList<EtcdWatchEvent> &events) {
+        if (m_done || events.isEmpty())
+            return;
+        // The first change decides; the watch ends with it.
+        if (events.first().type == EtcdWatchEvent::Type::Delete)
+            return onDeleted();
+        end(Loss::Replaced);
+    };
+    f.reconnected = [this](qint64 compactedAt) {
+        if (compactedAt > 0)
+            resync();
+    };
+    f.failed = [this](const EtcdStatus &why) {
         if (!m_done)
             Q_EMIT errorOccurred(why);
-    });
-    m_watch->start();
+    };
+    if (m_view) {
+        const std::weak_ptr<LeaseView> view = m_view;
+        const qint64 at = m_writtenAt;
+        const auto following = m_following;
+        f.guard = ArmedGuard {[following] { return following->load(); },
+            [view, at](const QList<EtcdWatchEvent> &events) {
+                const auto v = view.lock();
+                if (v && !events.isEmpty())
+                    v->loseKey(at);
+            }};
+    }
+    m_watch = RecipeLayer::followWatch(
+        m_client, this, m_key, o, EtcdWatch::ResyncMode::AwaitResync, std::move(f));
 }
 
 // Usually called from the watch's own signal: no signal after cancel(), deleted later.
 void OwnedKey::stopWatching()
 {
+    m_following->store(false);
     if (!m_watch)
         return;
     m_watch->cancel();
@@ -63,7 +83,7 @@ void OwnedKey::stopWatching()
 
 bool OwnedKey::isOurs(const EtcdKeyValue &kv) const
 {
-    return kv.createRevision == m_createRevision && kv.modRevision == m_createRevision;
+    return kv.modRevision == m_writtenAt && kv.lease == m_leaseId;
 }
 
 // Deleted: by whoever, while the lease lives; with the lease, when it does not. A check
@@ -105,6 +125,8 @@ void OwnedKey::end(Loss how)
     if (std::exchange(m_done, true))
         return;
     stopWatching();
+    if (m_view) // already, when the engine saw the change; not when a compaction hid it
+        m_view->loseKey(m_writtenAt);
     const char *text = how == Loss::Removed ? "%1 was deleted by someone else"
         : how == Loss::Replaced             ? "%1 was written over by someone else"
                                             : "%1 went with its lease";

@@ -9,6 +9,9 @@
 #include <QtCore/qobject.h>
 #include <QtCore/qpointer.h>
 
+#include "leaseview_p.h"
+
+#include <atomic>
 #include <memory>
 
 class EtcdClient;
@@ -17,12 +20,14 @@ class EtcdWatch;
 
 namespace Etcd::Internal {
 
-// Follows a key its owner created (at `createRevision`, on lease `leaseId`) and tells once
-// how it stopped being the owner's: deleted while that lease still lives (someone removed
-// it), deleted with its lease (an expiry or a revoke: the lease's own events follow), or
-// written over by someone else. The owner never writes the key again, so any change after
-// its creation is one of these. Watches from createRevision + 1; after a compaction gap it
-// reads the key to find out what the gap hid.
+// Follows a key its owner wrote (at `writtenAt`, on lease `leaseId`) and tells once how it
+// stopped being the owner's: deleted while that lease still lives (someone removed it),
+// deleted with its lease (an expiry or a revoke: the lease's own events follow), or written
+// over by someone else. The owner never writes the key again, so any change after that write
+// is one of these. Watches from writtenAt + 1; after a compaction gap it reads the key to
+// find out what the gap hid. The decision that the key is no longer owned is the engine
+// thread's (issue 16): its watch guard makes `view` read 0 at the first change it sees,
+// before the owner thread hears of it and however busy that thread is.
 class OwnedKey : public QObject
 {
     Q_OBJECT
@@ -30,8 +35,8 @@ public:
     enum class Loss { Removed, Replaced, LeaseEnded };
     Q_ENUM(Loss)
 
-    OwnedKey(EtcdClient *client, const QByteArray &key, qint64 createRevision, qint64 leaseId,
-        QObject *parent);
+    OwnedKey(EtcdClient *client, const QByteArray &key, qint64 writtenAt, qint64 leaseId,
+        std::shared_ptr<LeaseView> view, QObject *parent = nullptr);
     ~OwnedKey() override;
     void start();
 
@@ -48,10 +53,13 @@ private:
 
     QPointer<EtcdClient> m_client;
     QByteArray m_key;
-    qint64 m_createRevision;
+    qint64 m_writtenAt;
     qint64 m_leaseId;
+    std::shared_ptr<LeaseView> m_view;
     std::unique_ptr<EtcdWatch> m_watch;
     bool m_done = false;
+    // The watch guard's: whether the key is still followed (read on the gRPC thread).
+    std::shared_ptr<std::atomic<bool>> m_following = std::make_shared<std::atomic<bool>>(true);
 };
 
 } // namespace Etcd::Internal

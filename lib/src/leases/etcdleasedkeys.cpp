@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "etcdqt_internal_p.h"
 #include "leaseops_p.h"
+#include "leaseview_p.h"
 #include "recipelayer_p.h"
 
 #include <EtcdQt/etcdclient.h>
@@ -62,6 +63,7 @@ public:
     State state = State::Inactive;
     bool granting = false;
     std::unique_ptr<EtcdKeepAlive> keepAlive;
+    LeaseView view; // remainingValidity() from any thread: the engine ends its deadline
 };
 
 bool EtcdLeasedKeysPrivate::setState(State next)
@@ -114,6 +116,7 @@ void EtcdLeasedKeysPrivate::renew()
             Q_EMIT q->keepAliveFailed(why);
     };
     keepAlive = RecipeLayer::followKeepAlive(q, leaseId, ttl, std::move(follow));
+    view.set(leaseStateOf(*keepAlive));
     if (setState(State::Alive))
         Q_EMIT q->established(leaseId);
 }
@@ -144,6 +147,7 @@ EtcdLeasedKeys::EtcdLeasedKeys(
 EtcdLeasedKeys::~EtcdLeasedKeys()
 {
     Q_D(EtcdLeasedKeys);
+    d->view.clear();
     d->keepAlive.reset();
     if (d->state == State::Alive || d->state == State::Establishing)
         revokeLeaseQuietly(client(), d->leaseId);
@@ -173,11 +177,14 @@ EtcdLeasedKeys::State EtcdLeasedKeys::state() const
     return d_func()->state;
 }
 
-/*! See EtcdKeepAlive::remainingValidity(); zero unless Alive. */
+/*!
+    See EtcdKeepAlive::remainingValidity(); zero before the keys are written and after
+    close(). Safe to call from any thread: the lease's end is decided in the client's engine
+    thread, so a worker reads zero from then on whatever the owner thread is doing.
+*/
 milliseconds EtcdLeasedKeys::remainingValidity() const
 {
-    const auto &k = d_func()->keepAlive;
-    return k ? k->remainingValidity() : milliseconds(0);
+    return d_func()->view.remaining();
 }
 
 /*!
@@ -232,6 +239,7 @@ void EtcdLeasedKeys::close()
     Q_D(EtcdLeasedKeys);
     if (d->state == State::Closed)
         return;
+    d->view.clear();
     d->keepAlive.reset();
     EtcdReply *revoke = nullptr;
     if (d->state == State::Alive || d->state == State::Establishing)

@@ -1,6 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
 #include "leaseops_p.h"
+#include "leaseview_p.h"
+#include "ownedkey_p.h"
 
 #include <EtcdQt/etcdclient.h>
 #include <EtcdQt/etcdselfhealingkeepalive.h>
@@ -33,6 +35,12 @@ using namespace std::chrono;
     same way. The one key it does take over is its own, still on the lease it replaces: a
     partition can end the local deadline before etcd's.
 
+    While the key is written, the object follows it. Deleted by someone else while the lease
+    lives, it is written again the same way (it is free). Written over by someone else, it is
+    theirs: the object ends with leaseEvent(Failed) and failed() (FailedPrecondition), their
+    value untouched, its lease revoked. From the moment the client's engine thread sees the
+    change, remainingValidity() reads zero, however busy the owner thread is.
+
     EtcdTypedTransientKeyValue<Codec> writes a typed value with one of the codecs of
     etcdcodec.h and forwards to this class, which carries the signals.
 */
@@ -45,6 +53,12 @@ class EtcdTransientKeyValuePrivate
 {
 public:
     void establish(EtcdTransientKeyValue *q, qint64 leaseId, std::function<void(bool)> done);
+    void claimed(const EtcdStatus &s, bool owned, qint64 holder, qint64 leaseId);
+    void followOwnKey(EtcdTransientKeyValue *q, qint64 writtenAt, qint64 leaseId);
+    void stopFollowingOwnKey();
+    void onOwnKeyLost(EtcdTransientKeyValue *q, OwnedKey::Loss how, const EtcdStatus &why);
+    void reclaim(EtcdTransientKeyValue *q, qint64 leaseId, int delayMs);
+    void giveUp(EtcdTransientKeyValue *q, const EtcdStatus &why);
     [[nodiscard]] EtcdStatus explained(const EtcdStatus &status) const;
 
     QByteArray key;
@@ -52,26 +66,117 @@ public:
     std::unique_ptr<EtcdSelfHealingKeepAlive> lease;
     qint64 writtenUnder = -1; // the lease the key was last written under
     std::optional<EtcdStatus> taken; // why the last claim lost: who holds the key
+    std::unique_ptr<OwnedKey> ownKey; // follows the key while it is ours
+    QMetaObject::Connection closedForward; // the lease's closed() is this object's
+    bool gaveUp = false; // the key became someone else's: the lease is closed already
 };
 
 // Creates the key under the new lease, or moves it from the lease it replaces.
 void EtcdTransientKeyValuePrivate::establish(
     EtcdTransientKeyValue *q, qint64 leaseId, std::function<void(bool)> done)
 {
-    auto answered = [this, leaseId, done](const EtcdStatus &s, bool owned, qint64 holder) {
-        if (owned)
-            writtenUnder = leaseId;
-        else if (s.isOk())
-            taken = EtcdStatus(Etcd::ErrorCode::FailedPrecondition,
-                (holder > 0 ? EtcdTransientKeyValue::tr("%1 is held by lease %2; not reclaimed")
-                                  .arg(QString::fromUtf8(key))
-                                  .arg(holder)
-                            : EtcdTransientKeyValue::tr("%1 was written without a lease by "
-                                                        "someone else; not reclaimed")
-                                  .arg(QString::fromUtf8(key))));
-        done(owned);
-    };
+    auto answered
+        = [this, q, leaseId, done](const EtcdStatus &s, bool owned, qint64 holder, qint64 at) {
+              claimed(s, owned, holder, leaseId);
+              if (owned)
+                  followOwnKey(q, at, leaseId);
+              done(owned);
+          };
     claimKey(q->client(), key, value, leaseId, writtenUnder, lease.get(), answered);
+}
+
+void EtcdTransientKeyValuePrivate::claimed(
+    const EtcdStatus &s, bool owned, qint64 holder, qint64 leaseId)
+{
+    if (owned)
+        writtenUnder = leaseId;
+    else if (s.isOk())
+        taken = EtcdStatus(Etcd::ErrorCode::FailedPrecondition,
+            (holder > 0 ? EtcdTransientKeyValue::tr("%1 is held by lease %2; not reclaimed")
+                              .arg(QString::fromUtf8(key))
+                              .arg(holder)
+                        : EtcdTransientKeyValue::tr("%1 was written without a lease by "
+                                                    "someone else; not reclaimed")
+                              .arg(QString::fromUtf8(key))));
+}
+
+// From its write on, any change of the key is someone else's or its lease's end. The engine
+// thread's guard makes remainingValidity() 0 at the first change, before this thread hears.
+void EtcdTransientKeyValuePrivate::followOwnKey(
+    EtcdTransientKeyValue *q, qint64 writtenAt, qint64 leaseId)
+{
+    stopFollowingOwnKey();
+    ownKey = std::make_unique<OwnedKey>(q->client(), key, writtenAt, leaseId, leaseViewOf(*lease));
+    QObject::connect(ownKey.get(), &OwnedKey::lost, q,
+        [this, q](OwnedKey::Loss how, const EtcdStatus &why) { onOwnKeyLost(q, how, why); });
+    QObject::connect(ownKey.get(), &OwnedKey::errorOccurred, q,
+        [q](const EtcdStatus &why) { q->recordError(why); });
+    ownKey->start();
+}
+
+void EtcdTransientKeyValuePrivate::stopFollowingOwnKey()
+{
+    if (!ownKey)
+        return;
+    ownKey->disconnect(); // an answer still on its way must not reach a later write's follower
+    ownKey.release()->deleteLater(); // may be the sender
+}
+
+// With its lease: the lease's Expired and heal follow. Deleted by someone while the lease
+// lives: written again, as it is free (a transient key exists while its object is active,
+// as Curator's PersistentNode). Written over: someone else's now; healing ends, untouched.
+void EtcdTransientKeyValuePrivate::onOwnKeyLost(
+    EtcdTransientKeyValue *q, OwnedKey::Loss how, const EtcdStatus &why)
+{
+    stopFollowingOwnKey();
+    if (how == OwnedKey::Loss::LeaseEnded || q->isClosed())
+        return;
+    qCInfo(lcEtcdLease).noquote() << why.message();
+    if (how == OwnedKey::Loss::Removed)
+        return reclaim(q, lease->currentLeaseId(), 0);
+    taken = EtcdStatus(Etcd::ErrorCode::FailedPrecondition, why.message());
+    giveUp(q, *taken);
+}
+
+// Create-if-absent under the lease it still has; an RPC failure tries again while that lease
+// is current (its loss heals through the lease instead).
+void EtcdTransientKeyValuePrivate::reclaim(EtcdTransientKeyValue *q, qint64 leaseId, int delayMs)
+{
+    auto answered
+        = [this, q, leaseId, delayMs](const EtcdStatus &s, bool owned, qint64 holder, qint64 at) {
+              if (q->isClosed() || lease->currentLeaseId() != leaseId)
+                  return;
+              claimed(s, owned, holder, leaseId);
+              if (owned)
+                  return followOwnKey(q, at, leaseId);
+              if (s.isOk())
+                  return giveUp(q, *taken);
+              q->recordError(s);
+              reclaim(q, leaseId, backoffMs(delayMs, 100, lease->ttl()));
+          };
+    QTimer::singleShot(delayMs, q, [this, q, leaseId, answered] {
+        if (!q->isClosed() && lease->currentLeaseId() == leaseId)
+            claimKey(q->client(), key, value, leaseId, leaseId, q, answered);
+    });
+}
+
+// The key is someone else's: this object stops (its lease revoked, their key untouched).
+void EtcdTransientKeyValuePrivate::giveUp(EtcdTransientKeyValue *q, const EtcdStatus &why)
+{
+    const qint64 leaseId = lease->currentLeaseId();
+    QObject::disconnect(closedForward); // the lease closes, not this object
+    gaveUp = true;
+    lease->close();
+    q->setActive(false);
+    QPointer<EtcdTransientKeyValue> guard(q);
+    const EtcdLeaseEvent event = EtcdLeaseEvent::failed(leaseId, why);
+    q->recordError(why);
+    if (guard)
+        q->reportLeaseEvent(event);
+    if (guard)
+        Q_EMIT q->leaseEvent(event);
+    if (guard)
+        Q_EMIT q->failed(why);
 }
 
 // The lease says only that the hook declined; the claim knows who holds the key.
@@ -115,7 +220,7 @@ EtcdTransientKeyValue::EtcdTransientKeyValue(EtcdClient *client, const QByteArra
     connect(l, &EtcdSelfHealingKeepAlive::connectionStateChanged, this,
         [this](ConnectionState s) { reportConnectionState(s); });
     connect(l, &EtcdSelfHealingKeepAlive::leaseLost, this, &EtcdTransientKeyValue::leaseLost);
-    connect(l, &EtcdRecipe::closed, this, &EtcdRecipe::closed);
+    d->closedForward = connect(l, &EtcdRecipe::closed, this, &EtcdRecipe::closed);
     connect(l, &EtcdSelfHealingKeepAlive::failed, this, [this, d](const EtcdStatus &why) {
         setActive(false);
         Q_EMIT failed(d->explained(why));
@@ -187,6 +292,9 @@ void EtcdTransientKeyValue::start()
 void EtcdTransientKeyValue::close()
 {
     Q_D(EtcdTransientKeyValue);
+    d->stopFollowingOwnKey();
+    if (d->gaveUp && !isClosed()) // its lease closed (and revoked) already
+        QTimer::singleShot(0, this, [this] { Q_EMIT closed(); });
     d->lease->close();
     markClosed();
 }

@@ -45,7 +45,7 @@ bool stillWanted(const Claim &claim)
     if (!claim.context)
         return false;
     if (!claim.client) {
-        claim.done(EtcdStatus(Etcd::ErrorCode::NotConnected, message("no client")), false, 0);
+        claim.done(EtcdStatus(Etcd::ErrorCode::NotConnected, message("no client")), false, 0, 0);
         return false;
     }
     return true;
@@ -64,9 +64,9 @@ void takeOver(std::shared_ptr<Claim> claim)
     EtcdTxnReply *r = claim->client->txn(txn);
     QObject::connect(r, &EtcdReply::finished, claim->context, [claim, r](const EtcdStatus &s) {
         if (!s.isOk())
-            return claim->done(s, false, 0);
+            return claim->done(s, false, 0, 0);
         if (r->succeeded())
-            return claim->done(s, true, claim->leaseId);
+            return claim->done(s, true, claim->leaseId, r->revision()); // the txn's one write
         createOrRead(claim); // the old lease ran out meanwhile, taking the key: create it
     });
 }
@@ -83,16 +83,16 @@ void createOrRead(std::shared_ptr<Claim> claim)
     EtcdTxnReply *r = claim->client->txn(txn);
     QObject::connect(r, &EtcdReply::finished, claim->context, [claim, r](const EtcdStatus &s) {
         if (!s.isOk())
-            return claim->done(s, false, 0);
+            return claim->done(s, false, 0, 0);
         if (r->succeeded())
-            return claim->done(s, true, claim->leaseId);
+            return claim->done(s, true, claim->leaseId, r->revision()); // the txn's one write
         const QList<EtcdTxnOpResult> results = r->results();
         const qint64 holder = results.isEmpty() || results[0].keyValues.isEmpty()
             ? 0
             : results[0].keyValues[0].lease;
         if (claim->previousLeaseId > 0 && holder == claim->previousLeaseId && claim->roundsLeft > 0)
             return takeOver(claim);
-        claim->done(s, false, holder);
+        claim->done(s, false, holder, 0);
     });
 }
 
@@ -116,7 +116,7 @@ void claimKey(EtcdClient *client, const QByteArray &key, const QByteArray &value
 {
     if (!client) { // answered on a later turn, as an RPC would be
         QTimer::singleShot(0, context, [done] {
-            done(EtcdStatus(Etcd::ErrorCode::NotConnected, message("no client")), false, 0);
+            done(EtcdStatus(Etcd::ErrorCode::NotConnected, message("no client")), false, 0, 0);
         });
         return;
     }

@@ -48,8 +48,10 @@ void runEstablishHook(const std::function<void(qint64, std::function<void(bool)>
 // still bound to `previousLeaseId`, this owner's own earlier lease (a partition can end the
 // local deadline before etcd's). A key with any other lease, or none, stays as it is.
 // `done` runs once in `context`'s thread (not if it died first) with an RPC error, or whether
-// the key is ours now and the lease it is on (0: someone else's key without a lease).
-using ClaimDone = std::function<void(const EtcdStatus &status, bool owned, qint64 holderLease)>;
+// the key is ours now and the lease it is on (0: someone else's key without a lease), and the
+// revision of the write that made it ours (0 when it is not).
+using ClaimDone = std::function<void(
+    const EtcdStatus &status, bool owned, qint64 holderLease, qint64 writtenAt)>;
 void claimKey(EtcdClient *client, const QByteArray &key, const QByteArray &value, qint64 leaseId,
     qint64 previousLeaseId, QObject *context, ClaimDone done);
 

@@ -16,7 +16,9 @@ namespace Etcd::Internal {
 // The lease an ownership stands on now, for any thread: how long it may still be counted on.
 // The owner thread sets it when it keeps a lease alive and clears it when it lets go (a lost
 // lease reads 0 by itself: the engine moved its deadline to the moment of the loss). A recipe
-// made of another mirrors the inner one's view into its own, which never goes away.
+// made of another mirrors the inner one's view into its own, which never goes away. A recipe
+// that owns a key on the lease also reads 0 from the moment the engine thread saw that key
+// change or go (OwnedKey's watch guard), whatever the owner thread is doing.
 class LeaseView
 {
 public:
@@ -26,27 +28,51 @@ public:
             if (const auto mirror = weak.lock())
                 mirror->set(lease);
         }
-        m_lease.update([&lease](std::shared_ptr<LeaseShared> &l) { l = std::move(lease); });
+        m_state.update([&lease](State &s) { s.lease = std::move(lease); });
     }
     void clear() { set(nullptr); }
     void mirrorTo(const std::shared_ptr<LeaseView> &other)
     {
         m_mirrors.push_back(other);
-        other->set(m_lease.read([](const std::shared_ptr<LeaseShared> &l) { return l; }));
+        other->set(m_state.read([](const State &s) { return s.lease; }));
+    }
+    // Owner thread: the owned key was written at `revision`; it counts from now on.
+    void ownKey(qint64 revision)
+    {
+        m_state.update([revision](State &s) {
+            s.keyWrittenAt = revision;
+            s.keyGone = false;
+        });
+    }
+    // Any thread (the engine's, from the key's watch): the key written at `revision` changed
+    // or went. A later write of the key's (ownKey() again) is not undone by a late word on
+    // an earlier one.
+    void loseKey(qint64 revision)
+    {
+        m_state.update([revision](State &s) {
+            if (s.keyWrittenAt == revision)
+                s.keyGone = true;
+        });
     }
     [[nodiscard]] std::chrono::milliseconds remaining() const
     {
         using namespace std::chrono;
-        return m_lease.read([](const std::shared_ptr<LeaseShared> &l) {
-            if (!l)
+        return m_state.read([](const State &s) {
+            if (!s.lease || s.keyGone)
                 return milliseconds(0);
-            return std::max(
-                duration_cast<milliseconds>(l->deadline() - steady_clock::now()), milliseconds(0));
+            return std::max(duration_cast<milliseconds>(s.lease->deadline() - steady_clock::now()),
+                milliseconds(0));
         });
     }
 
 private:
-    SharedState<std::shared_ptr<LeaseShared>> m_lease;
+    struct State
+    {
+        std::shared_ptr<LeaseShared> lease;
+        qint64 keyWrittenAt = 0; // the owned key's last write, when the view follows a key
+        bool keyGone = false; // someone changed or deleted that write: nothing is owned
+    };
+    SharedState<State> m_state;
     std::vector<std::weak_ptr<LeaseView>> m_mirrors; // the owner thread's
 };
 
