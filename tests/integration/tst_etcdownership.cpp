@@ -42,6 +42,24 @@ struct FirstSeen
     }
 };
 
+// From a fault to the owner thread's waking: whether a flip was seen within `bound` of the
+// fault, while the owner thread was still blocked.
+struct BlockedWindow
+{
+    Clock::time_point faultAt, wokeAt;
+    milliseconds bound;
+    bool saw(const FirstSeen &seen, const char *what) const
+    {
+        const auto at = seen.at();
+        if (!at)
+            return QTest::qVerify(false, what, "never happened", __FILE__, __LINE__);
+        const auto after = duration_cast<milliseconds>(*at - faultAt);
+        qInfo("%s %lld ms after the fault", what, qint64(after.count()));
+        return QTest::qVerify(*at >= faultAt && *at < wokeAt && after <= bound, what,
+            "not within the bound while the owner thread was blocked", __FILE__, __LINE__);
+    }
+};
+
 // Signals in the order the owner thread received them, by name.
 struct SignalLog
 {
@@ -262,15 +280,9 @@ void tst_EtcdOwnership::lossIsDecidedWhileTheOwnerThreadIsBlocked()
         QVERIFY(m_server.resume());
     proxy.setMode(FaultProxy::Mode::Pass);
 
-    const auto within = [&](const FirstSeen &seen, const char *what) {
-        const auto at = seen.at();
-        if (!at)
-            return QTest::qVerify(false, what, "never happened", __FILE__, __LINE__);
-        const auto after = duration_cast<milliseconds>(*at - faultAt);
-        qInfo("%s %lld ms after the fault", what, qint64(after.count()));
-        return QTest::qVerify(*at >= faultAt && *at < wokeAt && after <= kBound, what,
-            "not within TTL + 0.5 s while the owner thread was blocked", __FILE__, __LINE__);
-    };
+    const BlockedWindow window {faultAt, wokeAt, kBound};
+    const auto within
+        = [&](const FirstSeen &seen, const char *what) { return window.saw(seen, what); };
     QVERIFY(within(stopRequested, "leader's stop requested"));
     QVERIFY(within(notLeader, "isLeader() false"));
     QVERIFY(within(latchLost, "latch's hasLeadership() false"));
@@ -448,16 +460,9 @@ void tst_EtcdOwnership::ownedKeysAreLostWhileTheOwnerThreadIsBlocked()
     watching = false;
     monitor.join();
     // A key's change is seen at once; a lease's end within the bound of every loss.
-    const auto bound = fault == u"revoke"_s ? kBound : milliseconds(500);
-    const auto within = [&](const FirstSeen &seen, const char *what) {
-        const auto at = seen.at();
-        if (!at)
-            return QTest::qVerify(false, what, "never happened", __FILE__, __LINE__);
-        const auto after = duration_cast<milliseconds>(*at - faultAt);
-        qInfo("%s %lld ms after the fault", what, qint64(after.count()));
-        return QTest::qVerify(*at >= faultAt && *at < wokeAt && after <= bound, what,
-            "not in time while the owner thread was blocked", __FILE__, __LINE__);
-    };
+    const BlockedWindow window {faultAt, wokeAt, fault == u"revoke"_s ? kBound : milliseconds(500)};
+    const auto within
+        = [&](const FirstSeen &seen, const char *what) { return window.saw(seen, what); };
     QVERIFY(within(transientGone, "transient key's remainingValidity() 0"));
     QVERIFY(within(barrierGone, "barrier's remainingValidity() 0"));
     if (fault == u"revoke"_s)
