@@ -57,6 +57,7 @@ private Q_SLOTS:
     void setterSeesItsBarrierLifted();
     void setterSeesItsBarrierWrittenOver();
     void setterLearnsOfARemovalInCompactedHistory();
+    void setterMovesItsOwnKeyOffItsOldLease();
     void waiterLiftsAfterItsHistoryWasCompacted();
     void badInputIsRefused();
     void closeReleasesWaitersAndLeavesNoLease();
@@ -350,6 +351,39 @@ void tst_EtcdBarrier::setterLearnsOfARemovalInCompactedHistory()
     QCOMPARE(lost.first().first().value<EtcdStatus>().code(), Etcd::ErrorCode::NotFound);
     QCOMPARE(setter.state(), EtcdBarrier::State::Lost);
     QCOMPARE(keyValueOf(*m_client, "/barrier/compact-own").key, QByteArray());
+}
+
+// A partition ends the setter's local deadline first: when its heal lands, its key is still on
+// the old lease, which etcd still holds (a second client keeps renewing it, so etcd cannot
+// expire it before the heal). That key is the setter's: moved to the new lease, the barrier
+// stays set and the setter can still remove it.
+void tst_EtcdBarrier::setterMovesItsOwnKeyOffItsOldLease()
+{
+    PartitionedClient side(m_server.clientPort());
+    QVERIFY(side.started);
+    EtcdBarrierOptions o = options();
+    o.resilience.retryPolicy = EtcdRetryPolicy::exponentialBackoff(100ms, 1s);
+    o.resilience.healOperationTimeout = 1s;
+    EtcdBarrier setter(&side.client, "/barrier/own-lease", o);
+    QSignalSpy lost(&setter, &EtcdBarrier::barrierLost);
+    QSignalSpy failed(&setter, &EtcdBarrier::failed);
+    QCOMPARE(answerOf(setter.setBarrier()), true);
+    const qint64 old = setter.leaseId();
+    EtcdKeepAlive keeper(m_client.get(), old, kTtl);
+    keeper.start();
+    side.proxy.setMode(FaultProxy::Mode::Blackhole);
+    QTRY_COMPARE_WITH_TIMEOUT(setter.state(), EtcdBarrier::State::Lost, kWaitMs);
+    side.proxy.setMode(FaultProxy::Mode::Pass);
+    QTRY_COMPARE_WITH_TIMEOUT(setter.state(), EtcdBarrier::State::Set, kWaitMs);
+    QVERIFY(setter.leaseId() != old);
+    QCOMPARE(keyValueOf(*m_client, "/barrier/own-lease").lease, setter.leaseId());
+    QVERIFY(setter.remainingValidity() > 0ms);
+    QVERIFY(lost.isEmpty() && failed.isEmpty());
+    keeper.stop();
+    QVERIFY_OK(await(m_client->revokeLease(old)).status); // it holds the key no more
+    QCOMPARE(keyValueOf(*m_client, "/barrier/own-lease").lease, setter.leaseId());
+    QCOMPARE(answerOf(setter.removeBarrier()), true);
+    QCOMPARE(keyValueOf(*m_client, "/barrier/own-lease").key, QByteArray());
 }
 
 // A waiter cut off while the barrier is removed and that history compacted: its watch

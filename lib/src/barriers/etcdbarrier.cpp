@@ -3,6 +3,7 @@
 #include "clientcalls_p.h"
 #include "etcdqt_internal_p.h"
 #include "keywait_p.h"
+#include "leaseops_p.h"
 #include "leaseview_p.h"
 #include "ownedkey_p.h"
 #include "recipepaths_p.h"
@@ -111,7 +112,7 @@ public:
     void setState(EtcdBarrier::State s);
     void beginSet();
     void establish(qint64 leaseId, const std::function<void(bool)> &done);
-    void followOwnKey(qint64 createRevision, qint64 leaseId);
+    void followOwnKey(qint64 writtenAt, qint64 leaseId);
     void stopFollowingOwnKey();
     void onOwnKeyLost(OwnedKey::Loss how, const EtcdStatus &why);
     void onSetFailed(const EtcdStatus &why);
@@ -133,7 +134,8 @@ public:
     int leasesClosing = 0; // let go of, their revokes not answered yet
     bool closeAwaitsLeases = false; // close() was called while some were
     bool casLost = false; // the establish hook found the key taken
-    qint64 ownRevision = 0; // create revision of the barrier key this object wrote last
+    qint64 ownRevision = 0; // the revision of this object's last write of the barrier key
+    qint64 writtenUnder = -1; // the lease of that write
     std::unique_ptr<OwnedKey> ownKey; // follows that key while this object holds it
     std::map<int, std::unique_ptr<KeyWait>> waits;
     std::map<int, std::function<void(bool)>> answers;
@@ -151,32 +153,34 @@ void EtcdBarrierPrivate::setState(EtcdBarrier::State s)
         Q_EMIT q->stateChanged(s);
 }
 
+// Create-if-absent, or moved off the lease it last wrote under: a partition can end the
+// local deadline before etcd's, and the key still on that lease is this object's (a plain
+// create would find it taken and fail, and etcd would lift the barrier soon after).
 void EtcdBarrierPrivate::establish(qint64 leaseId, const std::function<void(bool)> &done)
 {
     Q_Q(EtcdBarrier);
     if (state == EtcdBarrier::State::Removed || q->isClosed())
         return done(false);
-    EtcdPutOptions put;
-    put.lease = leaseId;
-    const EtcdTxn txn {{EtcdCompare::missing(path)},
-        {EtcdTxnOp::put(path, RecipePaths::uniqueToken(options.clientId), put)}, {}};
-    EtcdTxnReply *r = txnOn(q->client(), txn);
-    QObject::connect(r, &EtcdReply::finished, q, [this, r, leaseId, done](const EtcdStatus &s) {
-        casLost = s.isOk() && !r->succeeded();
-        if (s.isOk() && r->succeeded())
-            followOwnKey(r->revision(), leaseId); // the put is the txn's only write
-        done(s.isOk() && r->succeeded());
-    });
+    const QByteArray token = RecipePaths::uniqueToken(options.clientId);
+    auto answered = [this, leaseId, done](const EtcdStatus &s, bool owned, qint64, qint64 at) {
+        casLost = s.isOk() && !owned;
+        if (owned) {
+            writtenUnder = leaseId;
+            followOwnKey(at, leaseId);
+        }
+        done(owned);
+    };
+    claimKey(q->client(), path, token, leaseId, writtenUnder, q, answered);
 }
 
-// From the revision that created it on, any change of the key is someone else's (or the
+// From the revision that wrote it on, any change of the key is someone else's (or the
 // lease's end): the barrier watches its own key to tell.
-void EtcdBarrierPrivate::followOwnKey(qint64 createRevision, qint64 leaseId)
+void EtcdBarrierPrivate::followOwnKey(qint64 writtenAt, qint64 leaseId)
 {
     Q_Q(EtcdBarrier);
     stopFollowingOwnKey();
-    ownRevision = createRevision;
-    ownKey = std::make_unique<OwnedKey>(q->client(), path, createRevision, leaseId, view);
+    ownRevision = writtenAt;
+    ownKey = std::make_unique<OwnedKey>(q->client(), path, writtenAt, leaseId, view);
     QObject::connect(ownKey.get(), &OwnedKey::lost, q,
         [this](OwnedKey::Loss how, const EtcdStatus &why) { onOwnKeyLost(how, why); });
     QObject::connect(ownKey.get(), &OwnedKey::errorOccurred, q,
@@ -511,9 +515,10 @@ EtcdBoolReply *EtcdBarrier::removeBarrier()
     return reply;
 }
 
-// Only the key this object created, untouched since (create and mod revision both its
-// own): a barrier someone set after it is theirs, and is left alone. None created yet (the
-// set still in flight): revoking the lease takes whatever the set may still create.
+// Only the key as this object last wrote it, untouched since (its mod revision: any later
+// write or re-creation changes it): a barrier someone set after it is theirs, left alone. None
+// created yet (the set still in flight): revoking the lease takes whatever the set may still
+// create.
 void EtcdBarrierPrivate::deleteOwnKey(Deleted done)
 {
     Q_Q(EtcdBarrier);
@@ -523,8 +528,7 @@ void EtcdBarrierPrivate::deleteOwnKey(Deleted done)
         return;
     }
     using Etcd::CompareResult;
-    const EtcdTxn txn {{EtcdCompare::createRevision(path, CompareResult::Equal, ownRevision),
-                           EtcdCompare::modRevision(path, CompareResult::Equal, ownRevision)},
+    const EtcdTxn txn {{EtcdCompare::modRevision(path, CompareResult::Equal, ownRevision)},
         {EtcdTxnOp::remove(path)}, {EtcdTxnOp::get(path)}};
     EtcdTxnReply *t = txnOn(q->client(), txn);
     QObject::connect(t, &EtcdReply::finished, q, [this, t, done](const EtcdStatus &s) {
