@@ -8,6 +8,7 @@
 
 #include <EtcdQt/EtcdCountedBarrier>
 #include <EtcdQt/EtcdDoubleBarrier>
+#include <EtcdQt/EtcdWatch>
 #include <etcdtestserver.h>
 
 #include <QtCore/qrandom.h>
@@ -292,6 +293,11 @@ void tst_EtcdCountedBarrier::cutOffMemberReportsSuspendedThenReconnected()
     QSignalSpy tripped(&cutOff, &EtcdCountedBarrier::tripped);
     cutOff.arrive();
     QTRY_COMPARE_WITH_TIMEOUT(cutOff.waiterCount(), 1, kWaitMs);
+    // Only a live watch is suspended (one being created just waits). Creates on a stream are
+    // answered in order, so once a watch started after the member's is live, the member's is.
+    EtcdWatch fence(&side.client, "/cb/fence");
+    fence.start();
+    QTRY_COMPARE_WITH_TIMEOUT(fence.state(), EtcdWatch::State::Active, kWaitMs);
     QCOMPARE(cutOff.connectionState(), State::Connected);
     side.proxy.setMode(FaultProxy::Mode::Reset);
     QTRY_COMPARE_WITH_TIMEOUT(cutOff.connectionState(), State::Suspended, kWaitMs);
