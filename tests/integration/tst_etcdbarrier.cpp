@@ -7,6 +7,7 @@
 #include "lockutil.h"
 
 #include <EtcdQt/etcdbarrier.h>
+#include <EtcdQt/etcdwatch.h>
 #include <etcdtestserver.h>
 
 #include <QtCore/qelapsedtimer.h>
@@ -59,6 +60,7 @@ private Q_SLOTS:
     void setterLearnsOfARemovalInCompactedHistory();
     void setterMovesItsOwnKeyOffItsOldLease();
     void waiterLiftsAfterItsHistoryWasCompacted();
+    void cutOffWaiterReportsSuspendedThenReconnected();
     void badInputIsRefused();
     void closeReleasesWaitersAndLeavesNoLease();
 
@@ -409,6 +411,38 @@ void tst_EtcdBarrier::waiterLiftsAfterItsHistoryWasCompacted()
     QTest::ignoreMessage(QtDebugMsg, QRegularExpression(u"/barrier/compact: history compacted"_s));
     QCOMPARE(lifted.size(), 0);
     side.proxy.setMode(FaultProxy::Mode::Pass);
+    QTRY_COMPARE_WITH_TIMEOUT(lifted.size(), 1, kWaitMs);
+}
+
+// A waiter (no lease of its own: only its watch) cut off from etcd says Suspended, then
+// Reconnected when its watch resumes, and still lifts when the barrier is removed.
+void tst_EtcdBarrier::cutOffWaiterReportsSuspendedThenReconnected()
+{
+    using State = EtcdRecipe::ConnectionState;
+    EtcdBarrier setter(m_client.get(), "/barrier/suspend", options());
+    QCOMPARE(answerOf(setter.setBarrier()), true);
+    PartitionedClient side(m_server.clientPort());
+    QVERIFY(side.started);
+    EtcdBarrier waiter(&side.client, "/barrier/suspend", options());
+    QSignalSpy states(&waiter, &EtcdRecipe::connectionStateChanged);
+    QSignalSpy lifted(&waiter, &EtcdBarrier::lifted);
+    waiter.startWaiting();
+    QTRY_COMPARE_WITH_TIMEOUT(waiter.waiterCount(), 1, kWaitMs);
+    // Only a live watch is suspended (one being created just waits). Creates on a stream are
+    // answered in order, so once a watch started after the waiter's is live, the waiter's is.
+    EtcdWatch fence(&side.client, "/barrier/fence");
+    fence.start();
+    QTRY_COMPARE_WITH_TIMEOUT(fence.state(), EtcdWatch::State::Active, kWaitMs);
+    side.proxy.setMode(FaultProxy::Mode::Reset);
+    QTRY_COMPARE_WITH_TIMEOUT(waiter.connectionState(), State::Suspended, kWaitMs);
+    side.proxy.setMode(FaultProxy::Mode::Pass);
+    QTRY_COMPARE_WITH_TIMEOUT(waiter.connectionState(), State::Reconnected, kWaitMs);
+    QList<State> seen;
+    for (const QList<QVariant> &args : std::as_const(states))
+        seen.append(args.at(0).value<State>());
+    QCOMPARE(seen, QList<State>({State::Suspended, State::Reconnected}));
+    QCOMPARE(lifted.size(), 0);
+    QCOMPARE(answerOf(setter.removeBarrier()), true);
     QTRY_COMPARE_WITH_TIMEOUT(lifted.size(), 1, kWaitMs);
 }
 

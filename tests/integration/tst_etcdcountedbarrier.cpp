@@ -8,6 +8,7 @@
 
 #include <EtcdQt/EtcdCountedBarrier>
 #include <EtcdQt/EtcdDoubleBarrier>
+#include <EtcdQt/EtcdWatch>
 #include <etcdtestserver.h>
 
 #include <QtCore/qrandom.h>
@@ -49,6 +50,7 @@ private Q_SLOTS:
     void foreignMemberCounts();
     void memberWhoseLeaseDiesRegistersAgain();
     void memberPassesAfterItsHistoryWasCompacted();
+    void cutOffMemberReportsSuspendedThenReconnected();
     void closeReleasesAParkedWaiter();
     void badInputIsRefused();
     void doubleBarrierEntersAndLeavesTogether();
@@ -277,6 +279,39 @@ void tst_EtcdCountedBarrier::memberPassesAfterItsHistoryWasCompacted()
     QCOMPARE(tripped.size(), 0);
     side.proxy.setMode(FaultProxy::Mode::Pass);
     QTRY_COMPARE_WITH_TIMEOUT(tripped.size(), 1, kWaitMs);
+}
+
+// A parked member cut off from etcd for well under its TTL: the barrier says Suspended, then
+// Reconnected once its watch and lease resume (nothing was lost), and the round still trips.
+void tst_EtcdCountedBarrier::cutOffMemberReportsSuspendedThenReconnected()
+{
+    using State = EtcdRecipe::ConnectionState;
+    PartitionedClient side(m_server.clientPort());
+    QVERIFY(side.started);
+    EtcdCountedBarrier cutOff(&side.client, "/cb/suspend", 2, options());
+    QSignalSpy states(&cutOff, &EtcdRecipe::connectionStateChanged);
+    QSignalSpy tripped(&cutOff, &EtcdCountedBarrier::tripped);
+    cutOff.arrive();
+    QTRY_COMPARE_WITH_TIMEOUT(cutOff.waiterCount(), 1, kWaitMs);
+    // Only a live watch is suspended (one being created just waits). Creates on a stream are
+    // answered in order, so once a watch started after the member's is live, the member's is.
+    EtcdWatch fence(&side.client, "/cb/fence");
+    fence.start();
+    QTRY_COMPARE_WITH_TIMEOUT(fence.state(), EtcdWatch::State::Active, kWaitMs);
+    QCOMPARE(cutOff.connectionState(), State::Connected);
+    side.proxy.setMode(FaultProxy::Mode::Reset);
+    QTRY_COMPARE_WITH_TIMEOUT(cutOff.connectionState(), State::Suspended, kWaitMs);
+    side.proxy.setMode(FaultProxy::Mode::Pass);
+    QTRY_COMPARE_WITH_TIMEOUT(cutOff.connectionState(), State::Reconnected, kWaitMs);
+    QList<State> seen;
+    for (const QList<QVariant> &args : std::as_const(states))
+        seen.append(args.at(0).value<State>());
+    QCOMPARE(seen, QList<State>({State::Suspended, State::Reconnected}));
+    QCOMPARE(tripped.size(), 0);
+    EtcdCountedBarrier last(m_client.get(), "/cb/suspend", 2, options());
+    last.arrive();
+    QVERIFY(tripped.wait(kWaitMs));
+    QCOMPARE(cutOff.connectionState(), State::Reconnected);
 }
 
 // close() releases a parked waiter, which returns false, and it leaves the barrier.

@@ -12,8 +12,9 @@
 
 using namespace Etcd::Internal;
 
-BarrierArrival::BarrierArrival(EtcdClient *client, const Options &options, QObject *parent)
-    : QObject(parent), m_client(client), m_options(options)
+BarrierArrival::BarrierArrival(
+    EtcdClient *client, const Options &options, QObject *parent, ConnectionSink sink)
+    : QObject(parent), m_client(client), m_options(options), m_sink(std::move(sink))
 { }
 
 // No finished() from here: whoever deletes an arrival has stopped listening to it.
@@ -84,6 +85,12 @@ void BarrierArrival::registerWaiting()
         if (e.type == EtcdLeaseEvent::Type::Restored)
             check();
     });
+    // Its renewals acknowledged again after a suspension: no lease event says so (a
+    // suspension is one), so the owner hears it here.
+    connect(l, &EtcdRecipe::connectionStateChanged, this, [this](EtcdRecipe::ConnectionState s) {
+        if (s == EtcdRecipe::ConnectionState::Reconnected && m_sink)
+            m_sink(s);
+    });
     connect(l, &EtcdSelfHealingKeepAlive::failed, this, [this](const EtcdStatus &why) {
         fail(EtcdStatus(why.code(),
             QStringLiteral("cannot register at %1: %2")
@@ -139,40 +146,45 @@ void BarrierArrival::onChecked(EtcdTxnReply *reply, const EtcdStatus &status)
 
 void BarrierArrival::watchFrom(qint64 revision)
 {
+    WatchFollower f;
+    f.events = [this](const QList<EtcdWatchEvent> &events) {
+        for (const EtcdWatchEvent &e : events) {
+            const QByteArray &key = e.keyValue.key;
+            if (e.type == EtcdWatchEvent::Type::Delete && key == readyKey())
+                return end(true);
+            if (key.startsWith(waitingPrefix()))
+                check(); // joins trip the round; leaves only change the count
+        }
+    };
+    f.reconnected = [this](qint64 compactedAt) {
+        if (compactedAt > 0)
+            countAgain();
+    };
+    f.failed = [this](const EtcdStatus &why) { fail(why); };
     EtcdWatchOptions o;
     o.prefix = true;
     o.startRevision = revision;
-    m_watch = std::make_unique<EtcdWatch>(m_client, m_options.path + '/', o);
-    m_watch->setResyncMode(EtcdWatch::ResyncMode::AwaitResync);
-    connect(m_watch.get(), &EtcdWatch::eventsReceived, this,
-        [this](const QList<EtcdWatchEvent> &events) {
-            for (const EtcdWatchEvent &e : events) {
-                const QByteArray &key = e.keyValue.key;
-                if (e.type == EtcdWatchEvent::Type::Delete && key == readyKey())
-                    return end(true);
-                if (key.startsWith(waitingPrefix()))
-                    check(); // joins trip the round; leaves only change the count
-            }
-        });
-    // After a compaction gap the check re-reads everything the gap hid; the watch then
-    // resumes after that read.
-    connect(m_watch.get(), &EtcdWatch::resyncRequested, this, [this] {
-        qCDebug(lcEtcdRecipe, "barrier %s: history compacted, counting again",
-            m_options.path.constData());
-        EtcdRangeOptions none;
-        none.countOnly = true;
-        EtcdRangeReply *r = getOn(m_client, readyKey(), none);
-        connect(r, &EtcdReply::finished, this, [this, r](const EtcdStatus &s) {
-            if (m_done)
-                return;
-            if (!s.isOk())
-                return fail(s);
-            m_watch->resync(r->revision() + 1);
-            check();
-        });
+    m_watch = RecipeLayer::followWatch(m_client, this, m_options.path + '/', o,
+        EtcdWatch::ResyncMode::AwaitResync, std::move(f), m_sink);
+}
+
+// After a compaction gap the check re-reads everything the gap hid; the watch then resumes
+// after that read.
+void BarrierArrival::countAgain()
+{
+    qCDebug(
+        lcEtcdRecipe, "barrier %s: history compacted, counting again", m_options.path.constData());
+    EtcdRangeOptions none;
+    none.countOnly = true;
+    EtcdRangeReply *r = getOn(m_client, readyKey(), none);
+    connect(r, &EtcdReply::finished, this, [this, r](const EtcdStatus &s) {
+        if (m_done)
+            return;
+        if (!s.isOk())
+            return fail(s);
+        m_watch->resync(r->revision() + 1);
+        check();
     });
-    connect(m_watch.get(), &EtcdWatch::failed, this, [this](const EtcdStatus &why) { fail(why); });
-    m_watch->start();
 }
 
 // This member completed the round: deleting "ready" releases every other member. Only if

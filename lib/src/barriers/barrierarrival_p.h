@@ -4,6 +4,8 @@
 //  W A R N I N G: internal header, not part of the EtcdQt API.
 #pragma once
 
+#include "recipelayer_p.h"
+
 #include <EtcdQt/etcdkeyvalue.h>
 #include <EtcdQt/etcdretrypolicy.h>
 #include <EtcdQt/etcdstatus.h>
@@ -30,6 +32,8 @@ namespace Etcd::Internal {
 //  4. otherwise watch "<path>/" from the check's revision: a new waiting key checks again,
 //     the deletion of "ready" trips.
 // Whatever ends it, its lease is revoked and its waiting key deleted. finished() comes once.
+// The watch's suspensions and resumptions go to `sink`, and so does the lease's resumption
+// (its suspension is a leaseEvent()).
 class BarrierArrival : public QObject
 {
     Q_OBJECT
@@ -43,7 +47,8 @@ public:
         EtcdLeaseResilience resilience {};
     };
 
-    BarrierArrival(EtcdClient *client, const Options &options, QObject *parent);
+    BarrierArrival(
+        EtcdClient *client, const Options &options, QObject *parent, ConnectionSink sink = {});
     ~BarrierArrival() override;
     void start();
     void leave(); // finished(false), cleaned up
@@ -62,6 +67,7 @@ private:
     void check();
     void onChecked(EtcdTxnReply *reply, const EtcdStatus &status);
     void watchFrom(qint64 revision);
+    void countAgain();
     void trip(const QList<EtcdKeyValue> &counted);
     void fail(const EtcdStatus &why);
     void end(bool tripped);
@@ -72,6 +78,7 @@ private:
 
     QPointer<EtcdClient> m_client;
     Options m_options;
+    ConnectionSink m_sink;
     std::unique_ptr<EtcdSelfHealingKeepAlive> m_lease;
     std::unique_ptr<EtcdWatch> m_watch;
     qint64 m_roundRevision = 0; // create revision of the "ready" of this member's round

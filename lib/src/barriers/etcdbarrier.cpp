@@ -50,6 +50,9 @@ using namespace std::chrono;
     With waitOnMissingBarriers() (the default) a wait on a barrier nobody has set yet waits
     for it to be set and then removed; without, it returns at once.
 
+    While a wait's watch is cut off from etcd, connectionState() is Suspended; when it
+    resumes, Reconnected (a Lost barrier stays Lost until its lease heals).
+
     \section1 The spurious lift
 
     If the setter's lease expires (a partition or pause longer than the TTL, or a revoke),
@@ -314,7 +317,7 @@ void EtcdBarrierPrivate::beginWait(int id, std::function<void(bool)> done)
     KeyWait::Options o;
     o.key = path;
     o.liftIfMissing = !options.waitOnMissingBarriers;
-    auto wait = std::make_unique<KeyWait>(q->client(), o, q);
+    auto wait = std::make_unique<KeyWait>(q->client(), o, q, RecipeLayer::partSinkOf(q));
     QObject::connect(
         wait.get(), &KeyWait::finished, q, [this, id](bool lifted) { endWait(id, lifted); });
     QObject::connect(wait.get(), &KeyWait::parked, q, [this, id] {

@@ -35,6 +35,9 @@ using namespace std::chrono;
     barrier can still trip. There is no gatekeeper: any member, here or in a Kotlin process,
     may complete the round.
 
+    While a member's watch or lease is cut off from etcd, connectionState() is Suspended;
+    when the watch resumes, Reconnected. An expired lease makes it Lost until the lease heals.
+
     waitOnBarrier() blocks a worker thread; arrive() is the non-blocking form, answered by
     tripped(). Each call is one member arriving.
 */
@@ -98,7 +101,7 @@ void EtcdCountedBarrierPrivate::begin(int id, std::function<void(bool)> done)
     answers.emplace(id, std::move(done));
     BarrierArrival::Options o {path, memberCount, RecipePaths::uniqueToken(options.clientId),
         options.ttl, options.resilience};
-    auto arrival = std::make_unique<BarrierArrival>(q->client(), o, q);
+    auto arrival = std::make_unique<BarrierArrival>(q->client(), o, q, RecipeLayer::partSinkOf(q));
     BarrierArrival *a = arrival.get();
     QObject::connect(a, &BarrierArrival::finished, q, [this, id](bool t) { end(id, t); });
     QObject::connect(

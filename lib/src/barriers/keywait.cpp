@@ -9,8 +9,8 @@
 
 using namespace Etcd::Internal;
 
-KeyWait::KeyWait(EtcdClient *client, const Options &options, QObject *parent)
-    : QObject(parent), m_client(client), m_options(options)
+KeyWait::KeyWait(EtcdClient *client, const Options &options, QObject *parent, ConnectionSink sink)
+    : QObject(parent), m_client(client), m_options(options), m_sink(std::move(sink))
 { }
 
 KeyWait::~KeyWait() = default;
@@ -46,29 +46,36 @@ void KeyWait::onProbed(const EtcdStatus &status, bool present, qint64 revision, 
     m_presentSeen = m_presentSeen || present;
     if (resyncing)
         return m_watch->resync(revision + 1);
-    EtcdWatchOptions o;
-    o.noPut = true;
-    o.startRevision = revision + 1;
-    m_watch = std::make_unique<EtcdWatch>(m_client, m_options.key, o);
-    m_watch->setResyncMode(EtcdWatch::ResyncMode::AwaitResync);
-    connect(m_watch.get(), &EtcdWatch::eventsReceived, this,
-        [this](const QList<EtcdWatchEvent> &events) {
-            for (const EtcdWatchEvent &e : events) {
-                if (e.type == EtcdWatchEvent::Type::Delete)
-                    return end(true);
-            }
-        });
-    connect(m_watch.get(), &EtcdWatch::resyncRequested, this, [this] {
+    follow(revision + 1);
+    Q_EMIT parked();
+}
+
+// Deletions from `revision` on; after a compaction gap the probe runs again.
+void KeyWait::follow(qint64 revision)
+{
+    WatchFollower f;
+    f.events = [this](const QList<EtcdWatchEvent> &events) {
+        for (const EtcdWatchEvent &e : events) {
+            if (e.type == EtcdWatchEvent::Type::Delete)
+                return end(true);
+        }
+    };
+    f.reconnected = [this](qint64 compactedAt) {
+        if (compactedAt == 0)
+            return;
         qCDebug(lcEtcdRecipe, "wait on %s: history compacted, probing again",
             m_options.key.constData());
         probe(true);
-    });
-    connect(m_watch.get(), &EtcdWatch::failed, this, [this](const EtcdStatus &why) {
+    };
+    f.failed = [this](const EtcdStatus &why) {
         Q_EMIT errorOccurred(why);
         end(false);
-    });
-    m_watch->start();
-    Q_EMIT parked();
+    };
+    EtcdWatchOptions o;
+    o.noPut = true;
+    o.startRevision = revision;
+    m_watch = RecipeLayer::followWatch(
+        m_client, this, m_options.key, o, EtcdWatch::ResyncMode::AwaitResync, std::move(f), m_sink);
 }
 
 void KeyWait::end(bool lifted)

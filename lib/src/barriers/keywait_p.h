@@ -4,6 +4,8 @@
 //  W A R N I N G: internal header, not part of the EtcdQt API.
 #pragma once
 
+#include "recipelayer_p.h"
+
 #include <EtcdQt/etcdstatus.h>
 
 #include <QtCore/qobject.h>
@@ -19,7 +21,7 @@ namespace Etcd::Internal {
 // One wait for a key to be deleted: a probe (is it there, at which revision), then a watch
 // of deletions anchored right after the probe, so a deletion between the two is not missed.
 // After a compaction gap it probes again and lifts if the key went meanwhile. Used by the
-// barrier; finished() comes once.
+// barrier; finished() comes once. The watch's suspensions and resumptions go to `sink`.
 class KeyWait : public QObject
 {
     Q_OBJECT
@@ -30,7 +32,7 @@ public:
         bool liftIfMissing = false; // an absent key lifts at once (else: wait for set + delete)
     };
 
-    KeyWait(EtcdClient *client, const Options &options, QObject *parent);
+    KeyWait(EtcdClient *client, const Options &options, QObject *parent, ConnectionSink sink = {});
     ~KeyWait() override;
     void start();
 
@@ -42,10 +44,12 @@ Q_SIGNALS:
 private:
     void probe(bool resyncing);
     void onProbed(const EtcdStatus &status, bool present, qint64 revision, bool resyncing);
+    void follow(qint64 revision);
     void end(bool lifted);
 
     QPointer<EtcdClient> m_client; // null once destroyed: the probe then fails NotConnected
     Options m_options;
+    ConnectionSink m_sink;
     std::unique_ptr<EtcdWatch> m_watch;
     bool m_presentSeen = false;
     bool m_done = false;

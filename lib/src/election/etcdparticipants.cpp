@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "clientcalls_p.h"
 #include "etcdreply_p.h"
+#include "recipelayer_p.h"
 #include "recipepaths_p.h"
 
 #include <EtcdQt/etcdclient.h>
@@ -118,6 +119,7 @@ class EtcdParticipantsModelPrivate
 {
 public:
     void read(bool first);
+    void follow(qint64 revision);
     void reconcile(const QList<EtcdKeyValue> &participants, const QString &leaderId);
     void setLeader(const QString &id);
     void add(const QString &id);
@@ -201,23 +203,30 @@ void EtcdParticipantsModelPrivate::read(bool first)
             held.isEmpty() ? QString() : RecipePaths::stripUniqueSuffix(held.first().value));
         if (!first)
             return watch->resync(reply->revision() + 1);
-        EtcdWatchOptions o;
-        o.prefix = true;
-        o.startRevision = reply->revision() + 1;
-        watch
-            = std::make_unique<EtcdWatch>(client, RecipePaths::appendToPath(path, QByteArray()), o);
-        watch->setResyncMode(EtcdWatch::ResyncMode::AwaitResync);
-        QObject::connect(watch.get(), &EtcdWatch::eventsReceived, q,
-            [this](const QList<EtcdWatchEvent> &events) { onEvents(events); });
-        QObject::connect(watch.get(), &EtcdWatch::resyncRequested, q, [this] { read(false); });
-        QObject::connect(watch.get(), &EtcdWatch::failed, q,
-            [this](const EtcdStatus &why) { Q_EMIT q->failed(why); });
-        QObject::connect(watch.get(), &EtcdWatch::stateChanged, q, [this](EtcdWatch::State st) {
-            if (st == EtcdWatch::State::Active && std::exchange(running, false))
-                Q_EMIT q->started();
-        });
-        watch->start();
+        follow(reply->revision() + 1);
     });
+}
+
+// A model has no connection state to report: the watch resumes on its own, and only a
+// compacted gap (a re-read and reconcile) or a failure is the model's business.
+void EtcdParticipantsModelPrivate::follow(qint64 revision)
+{
+    WatchFollower f;
+    f.events = [this](const QList<EtcdWatchEvent> &events) { onEvents(events); };
+    f.active = [this] {
+        if (std::exchange(running, false))
+            Q_EMIT q->started();
+    };
+    f.reconnected = [this](qint64 compactedAt) {
+        if (compactedAt > 0)
+            read(false);
+    };
+    f.failed = [this](const EtcdStatus &why) { Q_EMIT q->failed(why); };
+    EtcdWatchOptions o;
+    o.prefix = true;
+    o.startRevision = revision;
+    watch = RecipeLayer::followWatch(client, q, RecipePaths::appendToPath(path, QByteArray()), o,
+        EtcdWatch::ResyncMode::AwaitResync, std::move(f));
 }
 
 void EtcdParticipantsModelPrivate::onEvents(const QList<EtcdWatchEvent> &events)

@@ -10,9 +10,9 @@
 namespace Etcd::Internal {
 
 ParticipantQueue::ParticipantQueue(
-    EtcdClient *client, const QByteArray &electionPath, QObject *parent)
+    EtcdClient *client, const QByteArray &electionPath, QObject *parent, ConnectionSink sink)
     : QObject(parent), m_client(client),
-      m_prefix(RecipePaths::appendToPath(electionPath, "participants/"))
+      m_prefix(RecipePaths::appendToPath(electionPath, "participants/")), m_sink(std::move(sink))
 { }
 
 ParticipantQueue::~ParticipantQueue() = default;
@@ -55,16 +55,24 @@ void ParticipantQueue::read(bool resync)
             m_created.insert(QString::fromUtf8(kv.key.mid(m_prefix.size())), kv.createRevision);
         if (resync && m_watch)
             return m_watch->resync(reply->revision() + 1);
-        EtcdWatchOptions w;
-        w.prefix = true;
-        w.startRevision = reply->revision() + 1;
-        m_watch = std::make_unique<EtcdWatch>(m_client, m_prefix, w);
-        m_watch->setResyncMode(EtcdWatch::ResyncMode::AwaitResync);
-        connect(m_watch.get(), &EtcdWatch::eventsReceived, this,
-            [this](const QList<EtcdWatchEvent> &events) { onEvents(events); });
-        connect(m_watch.get(), &EtcdWatch::resyncRequested, this, [this] { read(true); });
-        m_watch->start();
+        follow(reply->revision() + 1);
     });
+}
+
+// The queue's changes from `revision` on; after a compaction gap it is read again.
+void ParticipantQueue::follow(qint64 revision)
+{
+    WatchFollower f;
+    f.events = [this](const QList<EtcdWatchEvent> &events) { onEvents(events); };
+    f.reconnected = [this](qint64 compactedAt) {
+        if (compactedAt > 0)
+            read(true);
+    };
+    EtcdWatchOptions w;
+    w.prefix = true;
+    w.startRevision = revision;
+    m_watch = RecipeLayer::followWatch(
+        m_client, this, m_prefix, w, EtcdWatch::ResyncMode::AwaitResync, std::move(f), m_sink);
 }
 
 void ParticipantQueue::onEvents(const QList<EtcdWatchEvent> &events)

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "etcdqt_internal_p.h"
+#include "recipelayer_p.h"
 
 #include <QtCore/qhash.h>
 #include <QtCore/qobject.h>
@@ -23,11 +24,13 @@ namespace Etcd::Internal {
 // queue tries at once; the others wait a few milliseconds per place and give up when the new
 // leader's key appears. So a hand-off among N candidates costs one compare-and-set, not N,
 // and the first candidate is not slowed. Advisory only: the compare-and-set decides, and a
-// queue that is stale or unknown only means an extra attempt or a short wait.
+// queue that is stale or unknown only means an extra attempt or a short wait. The watch's
+// suspensions and resumptions go to `sink`.
 class ParticipantQueue : public QObject
 {
 public:
-    ParticipantQueue(EtcdClient *client, const QByteArray &electionPath, QObject *parent);
+    ParticipantQueue(EtcdClient *client, const QByteArray &electionPath, QObject *parent,
+        ConnectionSink sink = {});
     ~ParticipantQueue() override;
 
     void start();
@@ -39,10 +42,12 @@ public:
 
 private:
     void read(bool resync);
+    void follow(qint64 revision);
     void onEvents(const QList<EtcdWatchEvent> &events);
 
     QPointer<EtcdClient> m_client;
     QByteArray m_prefix;
+    ConnectionSink m_sink;
     QHash<QString, qint64> m_created; // clientId -> create revision of its participant key
     std::unique_ptr<EtcdWatch> m_watch;
 };

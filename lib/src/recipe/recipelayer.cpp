@@ -16,6 +16,14 @@ ConnectionSink RecipeLayer::sinkOf(EtcdRecipe *recipe)
     return [recipe](State state) { recipe->reportConnectionState(state); };
 }
 
+ConnectionSink RecipeLayer::partSinkOf(EtcdRecipe *recipe)
+{
+    return [recipe](State state) {
+        if (recipe->connectionState() != State::Lost)
+            recipe->reportConnectionState(state);
+    };
+}
+
 std::unique_ptr<EtcdWatch> RecipeLayer::followWatch(EtcdRecipe *recipe, const QByteArray &key,
     const EtcdWatchOptions &options, EtcdWatch::ResyncMode mode, WatchFollower f)
 {

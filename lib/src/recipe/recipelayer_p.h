@@ -50,6 +50,10 @@ class RecipeLayer
 public:
     // What `recipe` reports when something it follows changes connection state.
     static ConnectionSink sinkOf(EtcdRecipe *recipe);
+    // The same for a part's watch (a wait, an arrival, a participant queue) that reports only
+    // an outage of the stream: it never moves `recipe` out of Lost. Lost was decided by what
+    // the recipe owns (an expired lease, a key taken), and only that lifts it (a heal).
+    static ConnectionSink partSinkOf(EtcdRecipe *recipe);
 
     // A started watch on `key`: its suspensions make `recipe` Suspended, its resumptions
     // Reconnected (then `follower.reconnected`). `mode`: what a compacted start does.
