@@ -27,13 +27,13 @@ std::stop_source TermSync::View::end(const Loss &why)
 
 void TermSync::begin()
 {
-    m_state.update([](View &v) {
+    m_state.update([this](View &v) {
         const quint64 terms = v.terms + 1;
         v = View {};
         v.phase = Phase::Running;
         v.terms = terms;
+        publish(v);
     });
-    publish();
 }
 
 void TermSync::markStarted()
@@ -51,8 +51,8 @@ void TermSync::markLeader(
         v.leader = true;
         if (v.lease && v.lease->isLost()) // lost between the win and this: never led
             v.end(Loss {Loss::Lease, {}}); // no body runs yet: nothing to stop
+        publish(v);
     });
-    publish();
 }
 
 void TermSync::setBody(std::stop_source body, bool interrupt)
@@ -66,30 +66,32 @@ void TermSync::setBody(std::stop_source body, bool interrupt)
 
 void TermSync::markEnding()
 {
-    m_state.update([](View &v) {
+    m_state.update([this](View &v) {
         v.leader = false;
         if (v.phase != Phase::Idle)
             v.phase = Phase::Ending;
+        publish(v);
     });
-    publish();
 }
 
 void TermSync::finish()
 {
-    m_state.update([](View &v) {
+    m_state.update([this](View &v) {
         v.leader = false;
         v.phase = Phase::Idle;
+        publish(v);
     });
-    publish();
 }
 
 void TermSync::loseLease(qint64 leaseId, const EtcdStatus &why)
 {
     stop(m_state.update([&](View &v) {
-        return v.leader && v.token.leaseId == leaseId ? v.end(Loss {Loss::Lease, why})
-                                                      : std::stop_source(std::nostopstate);
+        std::stop_source body = v.leader && v.token.leaseId == leaseId
+            ? v.end(Loss {Loss::Lease, why})
+            : std::stop_source(std::nostopstate);
+        publish(v);
+        return body;
     }));
-    publish();
 }
 
 void TermSync::seeKeyEvents(const QList<EtcdWatchEvent> &events)
@@ -98,17 +100,19 @@ void TermSync::seeKeyEvents(const QList<EtcdWatchEvent> &events)
         for (const EtcdWatchEvent &e : events) {
             const bool gone
                 = e.type == EtcdWatchEvent::Type::Delete || e.keyValue.value != v.ownValue;
-            if (v.leader && e.revision > v.token.revision && gone)
-                return v.end(Loss {Loss::Key, {}});
+            if (v.leader && e.revision > v.token.revision && gone) {
+                std::stop_source body = v.end(Loss {Loss::Key, {}});
+                publish(v);
+                return body;
+            }
         }
-        return std::stop_source(std::nostopstate);
+        return std::stop_source(std::nostopstate); // nothing changed
     }));
-    publish();
 }
 
-void TermSync::publish()
+void TermSync::publish(const View &v) const
 {
-    m_leading->store(m_state.read([](const View &v) { return v.leader; }));
+    m_leading->store(v.leader);
 }
 
 bool TermSync::isLeader() const

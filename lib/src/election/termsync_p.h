@@ -87,7 +87,8 @@ private:
         [[nodiscard]] bool leads() const { return leader && (!lease || lease->isValid()); }
         std::stop_source end(const Loss &why); // returns the body to stop, if any
     };
-    void publish(); // m_leading follows the view's leader flag
+    // m_leading follows the view's leader flag: called inside the update that changed it.
+    void publish(const View &v) const;
     SharedState<View> m_state;
     std::shared_ptr<std::atomic<bool>> m_leading = std::make_shared<std::atomic<bool>>(false);
 };

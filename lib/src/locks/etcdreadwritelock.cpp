@@ -9,6 +9,8 @@
 #include <EtcdQt/etcdreadwritelock.h>
 #include <EtcdQt/etcdreplies.h>
 
+#include <utility>
+
 using namespace Etcd::Internal;
 using namespace std::chrono;
 
@@ -92,6 +94,16 @@ public:
         if (refusesUpgrade(side))
             return false;
         return queue.lockBlocking(side, timeout);
+    }
+
+    // The calling thread's write hold when it has one, else its read hold (its token is
+    // invalid when it holds neither).
+    std::pair<const MutexSync *, EtcdFencingToken> ownHold() const
+    {
+        const auto self = std::this_thread::get_id();
+        if (const EtcdFencingToken write = writes->token(self); write.isValid())
+            return {writes.get(), write};
+        return {reads.get(), reads->token(self)};
     }
 
     // Write holds go first: after a downgrade (write, then read) the first unlock() ends the
@@ -288,19 +300,14 @@ int EtcdReadWriteLock::writeHoldCount() const
 */
 EtcdFencingToken EtcdReadWriteLock::fencingToken() const
 {
-    const auto *d = d_func();
-    const EtcdFencingToken write = d->writes->token(std::this_thread::get_id());
-    return write.isValid() ? write : d->reads->token(std::this_thread::get_id());
+    return d_func()->ownHold().second;
 }
 
 /*! See EtcdMutex::remainingValidity(): the calling thread's write or read hold. Any thread. */
 milliseconds EtcdReadWriteLock::remainingValidity() const
 {
-    const auto *d = d_func();
-    const EtcdFencingToken write = d->writes->token(std::this_thread::get_id());
-    return write.isValid()
-        ? d->writes->remainingValidity(write)
-        : d->reads->remainingValidity(d->reads->token(std::this_thread::get_id()));
+    const auto [book, token] = d_func()->ownHold();
+    return book->remainingValidity(token);
 }
 
 /*!

@@ -4,48 +4,49 @@
 
 namespace Etcd::Internal {
 
+HoldBook::HoldBook(std::unique_ptr<Holds> holds)
+{
+    m_state.update([&holds](State &s) { s.holds = std::move(holds); });
+}
+
 bool HoldBook::grant(MutexRequest &request, ThreadId t, const EtcdFencingToken &token, quint64 id,
     std::shared_ptr<LeaseShared> lease)
 {
-    {
-        std::lock_guard lock(mutex);
-        if (request.abandoned || closed)
+    return m_state.update([&](State &s) {
+        if (request.abandoned || s.closed)
             return false;
         request.outcome = MutexRequest::Outcome::Acquired;
-        record(t, token, id);
-        leases[id] = Lease {token, std::move(lease)};
-        noteHoldsLocked();
-    }
-    changed.notify_all();
-    return true;
+        s.holds->record(t, token, id);
+        s.leases[id] = Lease {token, std::move(lease)};
+        s.noteHolds();
+        return true;
+    });
 }
 
 void HoldBook::hold(
     ThreadId t, const EtcdFencingToken &token, quint64 id, std::shared_ptr<LeaseShared> lease)
 {
-    std::lock_guard lock(mutex);
-    record(t, token, id);
-    leases[id] = Lease {token, std::move(lease)};
-    noteHoldsLocked();
+    m_state.update([&](State &s) {
+        s.holds->record(t, token, id);
+        s.leases[id] = Lease {token, std::move(lease)};
+        s.noteHolds();
+    });
 }
 
 template <typename Match>
-
 void HoldBook::loseWhere(Match match)
 {
-    {
-        std::lock_guard lock(mutex);
-        for (auto it = leases.begin(); it != leases.end();) {
+    m_state.update([&match](State &s) {
+        for (auto it = s.leases.begin(); it != s.leases.end();) {
             if (match(it->second.token)) {
-                dispossessLocked(it->first);
-                it = leases.erase(it);
-                noteHoldsLocked();
+                s.holds->dispossess(it->first);
+                it = s.leases.erase(it);
+                s.noteHolds();
             } else {
                 ++it;
             }
         }
-    }
-    changed.notify_all();
+    });
 }
 
 void HoldBook::loseLease(qint64 leaseId)
@@ -58,10 +59,16 @@ void HoldBook::loseKey(const QByteArray &key, qint64 deletedAt)
     loseWhere([&](const EtcdFencingToken &t) { return t.key == key && t.revision < deletedAt; });
 }
 
-bool HoldBook::liveLocked(quint64 id) const
+bool HoldBook::State::live(quint64 id) const
 {
     const auto it = leases.find(id);
     return it != leases.end() && (!it->second.state || it->second.state->isValid());
+}
+
+std::shared_ptr<const std::atomic<bool>> HoldBook::holding() const
+{
+    return m_state.read(
+        [](const State &s) { return std::shared_ptr<const std::atomic<bool>>(s.holding); });
 }
 
 std::chrono::milliseconds HoldBook::remainingValidity(const EtcdFencingToken &token) const
@@ -69,64 +76,61 @@ std::chrono::milliseconds HoldBook::remainingValidity(const EtcdFencingToken &to
     using namespace std::chrono;
     if (!token.isValid())
         return milliseconds(0);
-    std::lock_guard lock(mutex);
-    for (const auto &[id, lease] : leases) {
-        if (lease.token.leaseId == token.leaseId && lease.state) {
-            const auto left = lease.state->deadline() - steady_clock::now();
-            return std::max(duration_cast<milliseconds>(left), milliseconds(0));
+    return m_state.read([&token](const State &s) {
+        for (const auto &[id, lease] : s.leases) {
+            if (lease.token.leaseId == token.leaseId && lease.state) {
+                const auto left = lease.state->deadline() - steady_clock::now();
+                return std::max(duration_cast<milliseconds>(left), milliseconds(0));
+            }
         }
-    }
-    return milliseconds(0);
+        return milliseconds(0);
+    });
 }
 
 void HoldBook::fail(MutexRequest &request)
 {
-    {
-        std::lock_guard lock(mutex);
+    m_state.update([&request](State &) {
         if (request.outcome == MutexRequest::Outcome::Pending)
             request.outcome = MutexRequest::Outcome::Failed;
-    }
-    changed.notify_all();
+    });
 }
 
 bool HoldBook::await(MutexRequest &request, std::optional<TimePoint> giveUp)
 {
-    std::unique_lock lock(mutex);
-    const auto answered
-        = [&] { return request.outcome != MutexRequest::Outcome::Pending || closed; };
-    if (!giveUp) {
-        changed.wait(lock, answered);
-    } else if (!changed.wait_until(lock, *giveUp, answered)) {
-        request.abandoned = true;
-        request.outcome = MutexRequest::Outcome::Failed;
-    }
-    return request.outcome == MutexRequest::Outcome::Acquired;
+    const auto answered = [&request](const State &s) {
+        return request.outcome != MutexRequest::Outcome::Pending || s.closed;
+    };
+    // Only a deadline ends the wait unanswered: then a late win must be given back.
+    return m_state.waitUntil(giveUp, answered, [&](const State &s) {
+        if (!answered(s)) {
+            request.abandoned = true;
+            request.outcome = MutexRequest::Outcome::Failed;
+        }
+        return request.outcome == MutexRequest::Outcome::Acquired;
+    });
 }
 
 bool HoldBook::dispossess(quint64 id)
 {
-    std::lock_guard lock(mutex);
-    leases.erase(id);
-    noteHoldsLocked();
-    return dispossessLocked(id);
+    return m_state.update([id](State &s) {
+        s.forgetLease(id);
+        return s.holds->dispossess(id);
+    });
 }
 
 void HoldBook::close()
 {
-    {
-        std::lock_guard lock(mutex);
-        closed = true;
-        dispossessAllLocked();
-        leases.clear();
-        noteHoldsLocked();
-    }
-    changed.notify_all();
+    m_state.update([](State &s) {
+        s.closed = true;
+        s.holds->dispossessAll();
+        s.leases.clear();
+        s.noteHolds();
+    });
 }
 
 bool HoldBook::isClosed() const
 {
-    std::lock_guard lock(mutex);
-    return closed;
+    return m_state.read([](const State &s) { return s.closed; });
 }
 
 } // namespace Etcd::Internal

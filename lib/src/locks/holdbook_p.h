@@ -5,20 +5,20 @@
 #pragma once
 
 #include "leaseshared_p.h"
+#include "sharedstate_p.h"
 
 #include <EtcdQt/etcdfencing.h>
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <map>
-#include <mutex>
+#include <memory>
 #include <optional>
 #include <thread>
 
 namespace Etcd::Internal {
 
-// One blocking lock() or tryLock() of a worker thread. Guarded by its HoldBook.
+// One blocking lock() or tryLock() of a worker thread. Guarded by its HoldBook's lock.
 struct MutexRequest
 {
     enum class Outcome { Pending, Acquired, Failed };
@@ -30,9 +30,10 @@ struct MutexRequest
 // blocked lock() calls wait for. The owner thread records wins and releases; a loss is
 // decided where it is first known: in the engine thread when a hold's lease is gone
 // (loseLease(), before the owner thread hears of it), and a hold whose lease's deadline
-// passed reads as not held whoever is late. Workers read, count and wait. One mutex, one
-// condition: the calls are short and the waits few. How holds are kept (per thread and
-// reentrant for locks, a stack of permits for a semaphore) is the subclass's.
+// passed reads as not held whoever is late. Workers read, count and wait. All of it is one
+// SharedState: the calls are short and the waits few. How holds are kept (per thread and
+// reentrant for locks, a stack of permits for a semaphore) is the subclass's Holds, kept in
+// the same state.
 class HoldBook
 {
 public:
@@ -64,7 +65,7 @@ public:
     // created; that hold is dispossessed.
     void loseKey(const QByteArray &key, qint64 deletedAt);
     // Whether any hold is recorded now: lock-free, for the watch guard's gRPC-thread check.
-    [[nodiscard]] std::shared_ptr<const std::atomic<bool>> holding() const { return m_holding; }
+    [[nodiscard]] std::shared_ptr<const std::atomic<bool>> holding() const;
     // The remaining lease time of the hold `token` belongs to (0 when it is not held here, or
     // its deadline passed).
     [[nodiscard]] std::chrono::milliseconds remainingValidity(const EtcdFencingToken &token) const;
@@ -73,30 +74,53 @@ public:
     [[nodiscard]] bool isClosed() const;
 
 protected:
-    // Called with `mutex` held. Whether hold `id` still stands on a live lease.
-    [[nodiscard]] bool liveLocked(quint64 id) const;
-    void forgetLeaseLocked(quint64 id)
+    // The subclass's record of the holds, called under the state's lock.
+    struct Holds
     {
-        leases.erase(id);
-        noteHoldsLocked();
-    }
-    virtual void record(ThreadId t, const EtcdFencingToken &token, quint64 id) = 0;
-    virtual bool dispossessLocked(quint64 id) = 0;
-    virtual void dispossessAllLocked() = 0;
-
-    mutable std::mutex mutex;
-
-private:
-    std::condition_variable changed;
-    bool closed = false;
+        virtual ~Holds() = default;
+        virtual void record(ThreadId t, const EtcdFencingToken &token, quint64 id) = 0;
+        // False when no hold of `id` is recorded.
+        virtual bool dispossess(quint64 id) = 0;
+        virtual void dispossessAll() = 0;
+    };
     struct Lease
     {
         EtcdFencingToken token; // the hold's key, lease and create revision
         std::shared_ptr<LeaseShared> state;
     };
-    std::map<quint64, Lease> leases; // of the holds recorded, by hold id
-    void noteHoldsLocked() { m_holding->store(!leases.empty()); }
-    std::shared_ptr<std::atomic<bool>> m_holding = std::make_shared<std::atomic<bool>>(false);
+    struct State
+    {
+        bool closed = false;
+        std::map<quint64, Lease> leases; // of the holds recorded, by hold id
+        std::unique_ptr<Holds> holds;
+        std::shared_ptr<std::atomic<bool>> holding = std::make_shared<std::atomic<bool>>(false);
+
+        // Whether hold `id` still stands on a live lease.
+        [[nodiscard]] bool live(quint64 id) const;
+        void forgetLease(quint64 id)
+        {
+            leases.erase(id);
+            noteHolds();
+        }
+        void noteHolds() { holding->store(!leases.empty()); }
+    };
+
+    explicit HoldBook(std::unique_ptr<Holds> holds);
+    // f(holds, state) under the lock, `H` being the subclass's Holds.
+    template <typename H, typename F>
+    auto readHolds(F &&f) const
+    {
+        return m_state.read(
+            [&f](const State &s) { return f(static_cast<const H &>(*s.holds), s); });
+    }
+    template <typename H, typename F>
+    auto updateHolds(F &&f)
+    {
+        return m_state.update([&f](State &s) { return f(static_cast<H &>(*s.holds), s); });
+    }
+
+private:
+    SharedState<State> m_state;
     template <typename Match>
     void loseWhere(Match match);
 };

@@ -239,12 +239,8 @@ std::unique_ptr<EtcdKeepAlive> LockQueue::keepAliveFor(qint64 lease)
     follow.failed = [this, lease](const EtcdStatus &why) { onLeaseFailed(lease, why); };
     // A hold on this lease ends in the engine thread the moment the engine decides the lease
     // is gone; lockLost() follows when this thread gets to `failed`.
-    follow.lost = [books = std::array<std::weak_ptr<HoldBook>, 2> {books[0], books[1]}, lease](
-                      const EtcdStatus &) {
-        for (const auto &weak : books) {
-            if (const auto book = weak.lock())
-                book->loseLease(lease);
-        }
+    follow.lost = [books = weakBooks(), lease](const EtcdStatus &) {
+        books.forEach([lease](HoldBook &book) { book.loseLease(lease); });
     };
     return RecipeLayer::followKeepAlive(q, lease, ttl, std::move(follow));
 }
@@ -307,14 +303,9 @@ void LockQueue::ensureWatch()
     guard.armed = [first = books[0]->holding(), second = books[1] ? books[1]->holding() : nullptr] {
         return first->load() || (second && second->load());
     };
-    guard.see = [books = std::array<std::weak_ptr<HoldBook>, 2> {books[0], books[1]}](
-                    const QList<EtcdWatchEvent> &events) {
-        for (const EtcdWatchEvent &e : events) {
-            for (const auto &weak : books) {
-                if (const auto book = weak.lock())
-                    book->loseKey(e.keyValue.key, e.revision);
-            }
-        }
+    guard.see = [books = weakBooks()](const QList<EtcdWatchEvent> &events) {
+        for (const EtcdWatchEvent &e : events)
+            books.forEach([&e](HoldBook &book) { book.loseKey(e.keyValue.key, e.revision); });
     };
     follow.guard = std::move(guard);
     watch = RecipeLayer::followWatch(

@@ -164,6 +164,20 @@ private:
 
     EtcdRecipe *q;
     std::array<std::shared_ptr<HoldBook>, 2> books;
+    // The books, held weakly: for the engine-thread hooks, which may outlive this queue.
+    struct WeakBooks
+    {
+        std::array<std::weak_ptr<HoldBook>, 2> books;
+        template <typename F>
+        void forEach(F f) const
+        {
+            for (const auto &weak : books) {
+                if (const auto book = weak.lock())
+                    f(*book);
+            }
+        }
+    };
+    [[nodiscard]] WeakBooks weakBooks() const { return {{books[0], books[1]}}; }
     std::shared_ptr<WorkerDoor> door; // commitGuarded() from workers, past the owner thread
 
     std::map<quint64, std::unique_ptr<Acquisition>> acquisitions;

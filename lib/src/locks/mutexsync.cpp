@@ -4,79 +4,87 @@
 
 namespace Etcd::Internal {
 
+MutexSync::MutexSync() : HoldBook(std::make_unique<ThreadHolds>()) { }
+
 bool MutexSync::reenter(ThreadId t)
 {
-    std::lock_guard lock(mutex);
-    const auto it = holds.find(t);
-    if (it == holds.end())
-        return false;
-    ++it->second.count;
-    return true;
+    return updateHolds<ThreadHolds>([t](ThreadHolds &h, State &) {
+        const auto it = h.live.find(t);
+        if (it == h.live.end())
+            return false;
+        ++it->second.count;
+        return true;
+    });
 }
 
-void MutexSync::record(ThreadId t, const EtcdFencingToken &token, quint64 id)
+void MutexSync::ThreadHolds::record(ThreadId t, const EtcdFencingToken &token, quint64 id)
 {
-    holds[t] = Hold {1, token, id};
+    live[t] = Hold {1, token, id};
 }
 
 MutexSync::Release MutexSync::release(ThreadId t, quint64 *id)
 {
-    std::lock_guard lock(mutex);
-    // A live hold first: it is the most recent (a thread re-locks after losing one).
-    if (const auto it = holds.find(t); it != holds.end()) {
-        if (--it->second.count > 0)
-            return Release::Nested;
-        *id = it->second.id;
-        holds.erase(it);
-        forgetLeaseLocked(*id);
-        return Release::Last;
-    }
-    if (const auto it = dispossessed.find(t); it != dispossessed.end()) {
-        if (--it->second == 0)
-            dispossessed.erase(it);
-        return Release::Dispossessed;
-    }
-    return Release::NotHeld;
+    return updateHolds<ThreadHolds>([t, id](ThreadHolds &h, State &s) {
+        // A live hold first: it is the most recent (a thread re-locks after losing one).
+        if (const auto it = h.live.find(t); it != h.live.end()) {
+            if (--it->second.count > 0)
+                return Release::Nested;
+            *id = it->second.id;
+            h.live.erase(it);
+            s.forgetLease(*id);
+            return Release::Last;
+        }
+        if (const auto it = h.dispossessed.find(t); it != h.dispossessed.end()) {
+            if (--it->second == 0)
+                h.dispossessed.erase(it);
+            return Release::Dispossessed;
+        }
+        return Release::NotHeld;
+    });
 }
 
-bool MutexSync::dispossessLocked(quint64 id)
+bool MutexSync::ThreadHolds::dispossess(quint64 id)
 {
-    for (auto it = holds.begin(); it != holds.end(); ++it) {
+    for (auto it = live.begin(); it != live.end(); ++it) {
         if (it->second.id == id) {
             dispossessed[it->first] += it->second.count;
-            holds.erase(it);
+            live.erase(it);
             return true;
         }
     }
     return false;
 }
 
-void MutexSync::dispossessAllLocked()
+void MutexSync::ThreadHolds::dispossessAll()
 {
-    for (const auto &[t, h] : holds)
+    for (const auto &[t, h] : live)
         dispossessed[t] += h.count;
-    holds.clear();
+    live.clear();
 }
 
 int MutexSync::holdCount(ThreadId t) const
 {
-    std::lock_guard lock(mutex);
-    const auto it = holds.find(t);
-    return it == holds.end() || !liveLocked(it->second.id) ? 0 : it->second.count;
+    return readHolds<ThreadHolds>([t](const ThreadHolds &h, const State &s) {
+        const auto it = h.live.find(t);
+        return it == h.live.end() || !s.live(it->second.id) ? 0 : it->second.count;
+    });
 }
 
 EtcdFencingToken MutexSync::token(ThreadId t) const
 {
-    std::lock_guard lock(mutex);
-    const auto it = holds.find(t);
-    return it == holds.end() || !liveLocked(it->second.id) ? EtcdFencingToken {} : it->second.token;
+    return readHolds<ThreadHolds>([t](const ThreadHolds &h, const State &s) {
+        const auto it = h.live.find(t);
+        return it == h.live.end() || !s.live(it->second.id) ? EtcdFencingToken {}
+                                                            : it->second.token;
+    });
 }
 
 bool MutexSync::holdsId(ThreadId t, quint64 id) const
 {
-    std::lock_guard lock(mutex);
-    const auto it = holds.find(t);
-    return it != holds.end() && it->second.id == id;
+    return readHolds<ThreadHolds>([t, id](const ThreadHolds &h, const State &) {
+        const auto it = h.live.find(t);
+        return it != h.live.end() && it->second.id == id;
+    });
 }
 
 } // namespace Etcd::Internal

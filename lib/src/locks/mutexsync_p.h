@@ -15,6 +15,7 @@ namespace Etcd::Internal {
 class MutexSync : public HoldBook
 {
 public:
+    MutexSync();
     // A nested lock() by a thread that holds already: counted, true. False when it does not
     // hold (or the lock is closed).
     bool reenter(ThreadId t);
@@ -26,11 +27,6 @@ public:
     [[nodiscard]] EtcdFencingToken token(ThreadId t) const;
     [[nodiscard]] bool holdsId(ThreadId t, quint64 id) const;
 
-protected:
-    void record(ThreadId t, const EtcdFencingToken &token, quint64 id) override;
-    bool dispossessLocked(quint64 id) override;
-    void dispossessAllLocked() override;
-
 private:
     struct Hold
     {
@@ -38,8 +34,14 @@ private:
         EtcdFencingToken token;
         quint64 id = 0; // the owner thread's acquisition behind it
     };
-    std::map<ThreadId, Hold> holds;
-    std::map<ThreadId, int> dispossessed;
+    struct ThreadHolds : Holds
+    {
+        std::map<ThreadId, Hold> live;
+        std::map<ThreadId, int> dispossessed; // unlock()s that must return false
+        void record(ThreadId t, const EtcdFencingToken &token, quint64 id) override;
+        bool dispossess(quint64 id) override;
+        void dispossessAll() override;
+    };
 };
 
 } // namespace Etcd::Internal

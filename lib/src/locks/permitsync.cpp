@@ -6,56 +6,61 @@
 
 namespace Etcd::Internal {
 
-void PermitSync::record(ThreadId, const EtcdFencingToken &token, quint64 id)
+PermitSync::PermitSync() : HoldBook(std::make_unique<Permits>()) { }
+
+void PermitSync::Permits::record(ThreadId, const EtcdFencingToken &token, quint64 id)
 {
-    permits.push_back({id, token, false});
+    stack.push_back({id, token, false});
 }
 
 HoldBook::Release PermitSync::release(quint64 *id)
 {
-    std::lock_guard lock(mutex);
-    if (permits.empty())
-        return Release::NotHeld;
-    const Permit p = permits.back();
-    permits.pop_back();
-    if (p.lost)
-        return Release::Dispossessed;
-    *id = p.id;
-    forgetLeaseLocked(p.id);
-    return Release::Last;
+    return updateHolds<Permits>([id](Permits &h, State &s) {
+        if (h.stack.empty())
+            return Release::NotHeld;
+        const Permit p = h.stack.back();
+        h.stack.pop_back();
+        if (p.lost)
+            return Release::Dispossessed;
+        *id = p.id;
+        s.forgetLease(p.id);
+        return Release::Last;
+    });
 }
 
-bool PermitSync::dispossessLocked(quint64 id)
+bool PermitSync::Permits::dispossess(quint64 id)
 {
-    const auto it = std::find_if(
-        permits.begin(), permits.end(), [id](const Permit &p) { return p.id == id; });
-    if (it == permits.end() || it->lost)
+    const auto it
+        = std::find_if(stack.begin(), stack.end(), [id](const Permit &p) { return p.id == id; });
+    if (it == stack.end() || it->lost)
         return false;
     it->lost = true;
     return true;
 }
 
-void PermitSync::dispossessAllLocked()
+void PermitSync::Permits::dispossessAll()
 {
-    for (Permit &p : permits)
+    for (Permit &p : stack)
         p.lost = true;
 }
 
 int PermitSync::liveCount() const
 {
-    std::lock_guard lock(mutex);
-    return int(std::count_if(permits.begin(), permits.end(),
-        [this](const Permit &p) { return !p.lost && liveLocked(p.id); }));
+    return readHolds<Permits>([](const Permits &h, const State &s) {
+        return int(std::count_if(h.stack.begin(), h.stack.end(),
+            [&s](const Permit &p) { return !p.lost && s.live(p.id); }));
+    });
 }
 
 EtcdFencingToken PermitSync::latestToken() const
 {
-    std::lock_guard lock(mutex);
-    for (auto it = permits.rbegin(); it != permits.rend(); ++it) {
-        if (!it->lost && liveLocked(it->id))
-            return it->token;
-    }
-    return {};
+    return readHolds<Permits>([](const Permits &h, const State &s) {
+        for (auto it = h.stack.rbegin(); it != h.stack.rend(); ++it) {
+            if (!it->lost && s.live(it->id))
+                return it->token;
+        }
+        return EtcdFencingToken {};
+    });
 }
 
 } // namespace Etcd::Internal

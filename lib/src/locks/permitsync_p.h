@@ -15,14 +15,10 @@ namespace Etcd::Internal {
 class PermitSync : public HoldBook
 {
 public:
+    PermitSync();
     Release release(quint64 *id);
     [[nodiscard]] int liveCount() const;
     [[nodiscard]] EtcdFencingToken latestToken() const; // of the most recent live permit
-
-protected:
-    void record(ThreadId t, const EtcdFencingToken &token, quint64 id) override;
-    bool dispossessLocked(quint64 id) override;
-    void dispossessAllLocked() override;
 
 private:
     struct Permit
@@ -31,7 +27,13 @@ private:
         EtcdFencingToken token;
         bool lost = false;
     };
-    std::vector<Permit> permits;
+    struct Permits : Holds
+    {
+        std::vector<Permit> stack; // the most recent last
+        void record(ThreadId t, const EtcdFencingToken &token, quint64 id) override;
+        bool dispossess(quint64 id) override;
+        void dispossessAll() override;
+    };
 };
 
 } // namespace Etcd::Internal

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <optional>
 
 namespace Etcd::Internal {
 
@@ -52,6 +53,20 @@ public:
             = std::min<std::chrono::milliseconds>(timeout, std::chrono::hours(24 * 365));
         std::unique_lock lock(m_mutex);
         m_changed.wait_for(lock, bound, [&] { return done(m_value); });
+        return then(m_value);
+    }
+    // Waits until done(value) holds, or at most until `deadline` (none: no bound); then
+    // returns then(value), read under the same lock.
+    template <typename Done, typename Then>
+    auto waitUntil(
+        std::optional<std::chrono::steady_clock::time_point> deadline, Done done, Then then) const
+    {
+        std::unique_lock lock(m_mutex);
+        const auto holds = [&] { return done(m_value); };
+        if (deadline)
+            m_changed.wait_until(lock, *deadline, holds);
+        else
+            m_changed.wait(lock, holds);
         return then(m_value);
     }
 
