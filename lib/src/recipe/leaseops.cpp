@@ -51,49 +51,50 @@ bool stillWanted(const Claim &claim)
     return true;
 }
 
-// The key is still on our own earlier lease: move it to the new one, if it still is.
-void takeOver(std::shared_ptr<Claim> claim)
+// One step of a claim: `key` = `value` under the new lease if `guard` holds, else
+// `refused` with the transaction's answer.
+void putUnder(std::shared_ptr<Claim> claim, const EtcdCompare &guard, QList<EtcdTxnOp> otherwise,
+    std::function<void(const EtcdTxnReply &reply)> refused)
 {
     if (!stillWanted(*claim))
         return;
     EtcdPutOptions put;
     put.lease = claim->leaseId;
-    const EtcdTxn txn {
-        {EtcdCompare::lease(claim->key, Etcd::CompareResult::Equal, claim->previousLeaseId)},
-        {EtcdTxnOp::put(claim->key, claim->value, put)}, {}};
+    const EtcdTxn txn {{guard}, {EtcdTxnOp::put(claim->key, claim->value, put)}, otherwise};
     EtcdTxnReply *r = claim->client->txn(txn);
-    QObject::connect(r, &EtcdReply::finished, claim->context, [claim, r](const EtcdStatus &s) {
-        if (!s.isOk())
-            return claim->done(s, false, 0, 0);
-        if (r->succeeded())
-            return claim->done(s, true, claim->leaseId, r->revision()); // the txn's one write
-        createOrRead(claim); // the old lease ran out meanwhile, taking the key: create it
-    });
+    QObject::connect(
+        r, &EtcdReply::finished, claim->context, [claim, r, refused](const EtcdStatus &s) {
+            if (!s.isOk())
+                return claim->done(s, false, 0, 0);
+            if (r->succeeded()) // the txn's one write
+                return claim->done(s, true, claim->leaseId, r->revision());
+            refused(*r);
+        });
+}
+
+// The key is still on our own earlier lease: move it to the new one, if it still is.
+void takeOver(std::shared_ptr<Claim> claim)
+{
+    const auto guard
+        = EtcdCompare::lease(claim->key, Etcd::CompareResult::Equal, claim->previousLeaseId);
+    // Refused: the old lease ran out meanwhile, taking the key: create it.
+    putUnder(claim, guard, {}, [claim](const EtcdTxnReply &) { createOrRead(claim); });
 }
 
 void createOrRead(std::shared_ptr<Claim> claim)
 {
-    if (!stillWanted(*claim))
-        return;
     --claim->roundsLeft;
-    EtcdPutOptions put;
-    put.lease = claim->leaseId;
-    const EtcdTxn txn {{EtcdCompare::missing(claim->key)},
-        {EtcdTxnOp::put(claim->key, claim->value, put)}, {EtcdTxnOp::get(claim->key)}};
-    EtcdTxnReply *r = claim->client->txn(txn);
-    QObject::connect(r, &EtcdReply::finished, claim->context, [claim, r](const EtcdStatus &s) {
-        if (!s.isOk())
-            return claim->done(s, false, 0, 0);
-        if (r->succeeded())
-            return claim->done(s, true, claim->leaseId, r->revision()); // the txn's one write
-        const QList<EtcdTxnOpResult> results = r->results();
-        const qint64 holder = results.isEmpty() || results[0].keyValues.isEmpty()
-            ? 0
-            : results[0].keyValues[0].lease;
-        if (claim->previousLeaseId > 0 && holder == claim->previousLeaseId && claim->roundsLeft > 0)
-            return takeOver(claim);
-        claim->done(s, false, holder, 0);
-    });
+    putUnder(claim, EtcdCompare::missing(claim->key), {EtcdTxnOp::get(claim->key)},
+        [claim](const EtcdTxnReply &r) {
+            const QList<EtcdTxnOpResult> results = r.results();
+            const qint64 holder = results.isEmpty() || results[0].keyValues.isEmpty()
+                ? 0
+                : results[0].keyValues[0].lease;
+            if (claim->previousLeaseId > 0 && holder == claim->previousLeaseId
+                && claim->roundsLeft > 0)
+                return takeOver(claim);
+            claim->done(EtcdStatus(), false, holder, 0);
+        });
 }
 
 } // namespace
