@@ -436,7 +436,8 @@ void EtcdLeaderSelectorPrivate::stepDownForKey(const EtcdStatus &reason)
         stepDown(
             gone ? lostStatus(EtcdLeaderSelector::tr("the leadership lease is gone")) : reason);
     };
-    RecipeLayer::askWhetherLeaseIsGone(q->client(), q, leaseId, decided);
+    const auto known = keepAlive ? leaseStateOf(*keepAlive) : nullptr; // the engine's word
+    RecipeLayer::askWhetherLeaseIsGone(q->client(), q, leaseId, decided, known);
 }
 
 void EtcdLeaderSelectorPrivate::stepDown(const EtcdStatus &reason)

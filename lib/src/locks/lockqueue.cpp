@@ -377,7 +377,8 @@ void LockQueue::loseHoldForKey(Acquisition &a)
                 EtcdRecipe::tr("the %1's lease is gone").arg(QLatin1StringView(layout.noun))),
             Cause::Lease);
     };
-    RecipeLayer::askWhetherLeaseIsGone(q->client(), q, a.leaseId, decided);
+    const auto known = a.keepAlive ? leaseStateOf(*a.keepAlive) : nullptr; // the engine's word
+    RecipeLayer::askWhetherLeaseIsGone(q->client(), q, a.leaseId, decided, known);
 }
 
 void LockQueue::onDeletes(const QList<EtcdWatchEvent> &events)

@@ -96,8 +96,14 @@ std::unique_ptr<EtcdKeepAlive> RecipeLayer::followKeepAlive(EtcdClient *client, 
 }
 
 void RecipeLayer::askWhetherLeaseIsGone(EtcdClient *client, QObject *context, qint64 leaseId,
-    std::function<void(std::optional<bool> gone, const EtcdStatus &status)> decided)
+    std::function<void(std::optional<bool> gone, const EtcdStatus &status)> decided,
+    const std::shared_ptr<LeaseShared> &known)
 {
+    if (known && known->isLost()) {
+        QMetaObject::invokeMethod(
+            context, [decided] { decided(true, EtcdStatus()); }, Qt::QueuedConnection);
+        return;
+    }
     if (!client || leaseId <= 0) {
         QMetaObject::invokeMethod(
             context, [decided] { decided(std::nullopt, clientGone()); }, Qt::QueuedConnection);

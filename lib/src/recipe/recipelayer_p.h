@@ -80,8 +80,11 @@ public:
     // `decided` in `context`'s thread with the answer (nullopt: etcd did not answer, or there
     // is no client), so that leaseLost() is reported whenever the lease was what ended,
     // whichever came first.
+    // When the engine has decided already that the lease is lost (`known`, the lease's shared
+    // state, isLost()), the answer is that, on the next turn, without asking etcd.
     static void askWhetherLeaseIsGone(EtcdClient *client, QObject *context, qint64 leaseId,
-        std::function<void(std::optional<bool> gone, const EtcdStatus &status)> decided);
+        std::function<void(std::optional<bool> gone, const EtcdStatus &status)> decided,
+        const std::shared_ptr<LeaseShared> &known = {});
 
     // `outer` is made of `inner`: the inner recipe's connection state, errors, lease losses
     // and closed() become the outer's.
