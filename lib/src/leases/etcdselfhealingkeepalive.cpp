@@ -4,6 +4,7 @@
 #include "leaseops_p.h"
 #include "leaseview_p.h"
 #include "pendinggrants_p.h"
+#include "recipelayer_p.h"
 
 #include <EtcdQt/etcdclient.h>
 #include <EtcdQt/etcdkeepalive.h>
@@ -187,28 +188,26 @@ void EtcdSelfHealingKeepAlivePrivate::onEstablished(
 void EtcdSelfHealingKeepAlivePrivate::renew(qint64 id)
 {
     Q_Q(EtcdSelfHealingKeepAlive);
-    keepAlive = std::make_unique<EtcdKeepAlive>(q->client(), id, ttl);
-    view->set(leaseStateOf(*keepAlive));
-    EtcdKeepAlive *k = keepAlive.get();
-    QObject::connect(k, &EtcdKeepAlive::suspended, q, [this, id](const EtcdStatus &reason) {
+    KeepAliveFollower follow;
+    follow.suspended = [this, id](const EtcdStatus &reason) {
         if (setState(State::Suspended))
             emitLeaseEvent(EtcdLeaseEvent::suspended(id, reason));
-    });
-    QObject::connect(k, &EtcdKeepAlive::resumed, q, [this] {
+    };
+    follow.resumed = [this] {
         Q_Q(EtcdSelfHealingKeepAlive);
         if (setState(State::Alive))
             q->reportConnectionState(EtcdRecipe::ConnectionState::Reconnected);
-    });
-    QObject::connect(
-        k, &EtcdKeepAlive::expired, q, [this](const EtcdStatus &reason) { onExpired(reason); });
+    };
+    follow.expired = [this](const EtcdStatus &reason) { onExpired(reason); };
     // Renewal stopped without an expiry: the client went away. Nothing can heal without it.
-    QObject::connect(k, &EtcdKeepAlive::keepAliveFailed, q, [this, k](const EtcdStatus &reason) {
-        if (k->state() == EtcdKeepAlive::State::Failed) {
-            lostLeaseId = leaseId;
-            fail(reason, true);
-        }
-    });
-    k->start();
+    follow.abandoned = [this](const EtcdStatus &reason) {
+        lostLeaseId = leaseId;
+        fail(reason, true);
+    };
+    // No sink: this recipe's connection state follows its lease events (emitLeaseEvent()),
+    // each after its own state moved, as its users see them.
+    keepAlive = RecipeLayer::followKeepAlive(q->client(), q, id, ttl, std::move(follow));
+    view->set(leaseStateOf(*keepAlive));
 }
 
 void EtcdSelfHealingKeepAlivePrivate::onExpired(const EtcdStatus &reason)
