@@ -42,6 +42,7 @@ private Q_SLOTS:
     void waitsRefuseTheOwnerThread();
     void closeLeavesNoLease();
     void closeRightAfterStartIsClean();
+    void closeWhileGrantingLeavesNoLease();
     void waitForStartedFromAWorkerThread();
 
 private:
@@ -463,6 +464,36 @@ void tst_EtcdLeaderSelector::closeRightAfterStartIsClean()
             qPrintable(u"%1 lease(s) left after %2 turns"_s.arg(now.size()).arg(turns)));
     }
     QVERIFY(keyValueOf(*m_client, "/el/quick/LEADER").key.isEmpty());
+}
+
+// close() while the term's grants are in flight (etcd granted the leadership and the
+// participation lease, its answers held back by a FaultProxy): closed() comes only after
+// both were answered and revoked, and no lease of ours is left.
+void tst_EtcdLeaderSelector::closeWhileGrantingLeavesNoLease()
+{
+    const QList<qint64> before = liveLeases(*m_client);
+    QVERIFY(!before.contains(-1));
+    const auto ours = [&] {
+        QList<qint64> now = liveLeases(*m_client);
+        now.removeIf([&](qint64 id) { return before.contains(id); });
+        return now;
+    };
+    FaultProxy proxy(u"127.0.0.1"_s, m_server.clientPort());
+    QVERIFY(proxy.start());
+    EtcdClient client;
+    client.setEndpoints({proxy.url()});
+    client.connectToEndpoints();
+    QVERIFY_OK(await(client.get("/el/granting"_ba)).status); // connected before the delay
+    EtcdLeaderSelector selector(&client, "/el/granting", withId(u"granting"_s, 30s));
+    TermLog log(&selector);
+    proxy.setDelay(1s); // well inside the TTL and the stream liveness interval
+    QVERIFY(selector.start());
+    QTRY_COMPARE_WITH_TIMEOUT(ours().size(), 2, kWaitMs);
+    selector.close();
+    QTRY_COMPARE_WITH_TIMEOUT(log.count(u"closed"_s), 1, kWaitMs);
+    QCOMPARE(ours(), QList<qint64>());
+    QCOMPARE(log.count(u"elected"_s), 0);
+    QVERIFY(keyValueOf(*m_client, "/el/granting/LEADER").key.isEmpty());
 }
 
 void tst_EtcdLeaderSelector::waitForStartedFromAWorkerThread()

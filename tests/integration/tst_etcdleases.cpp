@@ -108,6 +108,7 @@ private Q_SLOTS:
     void badInput();
     void destroyedFromOwnSignal();
     void closeWhileEstablishingLeavesNoLease();
+    void closeWhileGrantingLeavesNoLease();
     void clientGoneEndsHealing();
 
 private:
@@ -596,6 +597,32 @@ void tst_EtcdLeases::closeWhileEstablishingLeavesNoLease()
         QVERIFY(leaseIds().isEmpty()); // checked right away, well inside the 30 s TTL
         QCOMPARE(value("/tkv/early"_ba), QByteArray());
     }
+}
+
+// close() while the first grant is in flight (etcd granted, its answer held back by a
+// FaultProxy): the hook never runs, and closed() comes only after that lease was revoked.
+void tst_EtcdLeases::closeWhileGrantingLeavesNoLease()
+{
+    FaultProxy proxy(u"127.0.0.1"_s, m_server.clientPort());
+    QVERIFY(proxy.start());
+    EtcdClient client;
+    client.setEndpoints({proxy.url()});
+    client.connectToEndpoints();
+    QVERIFY_OK(await(client.get("/shk/granting"_ba)).status); // connected before the delay
+    bool hookRan = false;
+    EtcdSelfHealingKeepAlive lease(&client, 30s, [&](qint64, std::function<void(bool)> done) {
+        hookRan = true;
+        done(true);
+    });
+    QSignalSpy closed(&lease, &EtcdRecipe::closed);
+    proxy.setDelay(1s); // well inside the TTL and the stream liveness interval
+    lease.start();
+    QTRY_COMPARE_WITH_TIMEOUT(leaseIds().size(), 1, kTtlMs); // cleanup() left none
+    lease.close();
+    QVERIFY(closed.wait(5 * kTtlMs));
+    QCOMPARE(leaseIds(), QList<qint64>());
+    QVERIFY(!hookRan);
+    QCOMPARE(closed.count(), 1);
 }
 
 // The client disconnects under a healing lease: it fails, once, instead of healing forever.

@@ -56,6 +56,7 @@ private Q_SLOTS:
     void waiterWhoseLeaseDiesQueuesAgain();
     void closeReleasesEveryHold();
     void closeLeavesNoLease();
+    void closeWhileGrantingLeavesNoLease();
     void commitGuardedFromTheHolder();
     void blockingFormsRefuseTheOwnerThread();
     void contendsWithEtcdctlLock();
@@ -482,6 +483,34 @@ void tst_EtcdMutex::closeLeavesNoLease()
     QTRY_COMPARE_WITH_TIMEOUT(waited.load(), 0, kWaitMs);
     QCOMPARE(leasesSince(*m_client, before), QList<qint64>());
     QCOMPARE(queueOf(*m_client, "/mx/leak").size(), 0);
+}
+
+// close() right after acquire(), while the grants of its leases are in flight (etcd granted,
+// its answers held back by a FaultProxy): closed() waits until those grants were answered
+// and their leases revoked, so once closed() arrived no lease of ours is left.
+void tst_EtcdMutex::closeWhileGrantingLeavesNoLease()
+{
+    constexpr auto answerDelay = 1s; // well inside the lease's TTL and the stream liveness
+    const QList<qint64> before = liveLeases(*m_client);
+    QVERIFY(!before.contains(-1));
+    FaultProxy proxy(u"127.0.0.1"_s, m_server.clientPort());
+    QVERIFY(proxy.start());
+    EtcdClient client;
+    client.setEndpoints({proxy.url()});
+    client.connectToEndpoints();
+    QVERIFY_OK(await(client.get("/mx/granting"_ba)).status); // connected before the delay
+    EtcdMutex mutex(&client, "/mx/granting", withTtl(30s));
+    QSignalSpy closed(&mutex, &EtcdRecipe::closed);
+    proxy.setDelay(answerDelay);
+    QVERIFY(mutex.acquire());
+    // etcd granted (the acquisition's lease and the spare); the answers are held back.
+    QTRY_VERIFY_WITH_TIMEOUT(!leasesSince(*m_client, before).isEmpty(), kWaitMs);
+    mutex.close();
+    QVERIFY(closed.wait(kWaitMs));
+    QCOMPARE(leasesSince(*m_client, before), QList<qint64>());
+    QCOMPARE(queueOf(*m_client, "/mx/granting").size(), 0);
+    QCOMPARE(closed.count(), 1);
+    proxy.setMode(FaultProxy::Mode::Pass);
 }
 
 // A worker writes through its hold with commitGuarded(); once the hold is released, the

@@ -353,7 +353,7 @@ void EtcdLeaderSelector::close()
         return;
     }
     d->setState(State::Closed);
-    emitClosedAfter(nullptr);
+    d->grants.close(); // a grant of an earlier term may still be in flight
 }
 
 /*!

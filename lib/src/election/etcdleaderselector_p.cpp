@@ -35,7 +35,7 @@ EtcdStatus lostStatus(const QString &message)
 
 EtcdLeaderSelectorPrivate::EtcdLeaderSelectorPrivate(
     EtcdLeaderSelector *q, const QByteArray &p, const EtcdLeaderSelectorOptions &o)
-    : q_ptr(q), path(p), leaderKey(RecipePaths::leaderKey(p)), options(o),
+    : q_ptr(q), path(p), leaderKey(RecipePaths::leaderKey(p)), options(o), grants(q),
       sync(std::make_shared<TermSync>()), door(workerDoorOf(q->client()))
 {
     clientId = options.clientId.isEmpty()
@@ -82,23 +82,14 @@ void EtcdLeaderSelectorPrivate::beginTerm()
 // grant on its critical path.
 void EtcdLeaderSelectorPrivate::grant()
 {
-    Q_Q(EtcdLeaderSelector);
-    granting = true;
-    const quint64 forTerm = term;
-    grantLeaseWithin(q->client(), options.ttl, kGrantTimeout, q,
-        [this, forTerm](const EtcdStatus &s, qint64 lease) { onGranted(forTerm, s, lease); });
+    grants.grant(options.ttl, kGrantTimeout,
+        [this](const EtcdStatus &s, qint64 lease) { onGranted(s, lease); });
 }
 
-void EtcdLeaderSelectorPrivate::onGranted(quint64 forTerm, const EtcdStatus &status, qint64 lease)
+// Only in the term that asked: endTerm() abandons the grant in flight, which then revokes
+// its own lease when it answers.
+void EtcdLeaderSelectorPrivate::onGranted(const EtcdStatus &status, qint64 lease)
 {
-    Q_Q(EtcdLeaderSelector);
-    granting = false;
-    if (forTerm != term || !inTerm()) {
-        EtcdReply *revoke = revokeLeaseQuietly(q->client(), lease); // the term ended meanwhile
-        if (std::exchange(closeAwaitsGrant, false))
-            q->emitClosedAfter(revoke);
-        return;
-    }
     if (!status.isOk()) {
         // In the running already, or etcd only blinked (a restart): keep trying. A start()
         // that cannot reach etcd within the grant timeout fails, and says so.
@@ -212,7 +203,7 @@ void EtcdLeaderSelectorPrivate::retry()
         return revalidate(true);
     if (state != State::Campaigning)
         return;
-    if (leaseId <= 0 && !granting)
+    if (leaseId <= 0 && grants.inFlight() == 0)
         return grant();
     campaign();
 }
@@ -457,6 +448,7 @@ void EtcdLeaderSelectorPrivate::endTerm(End how, const EtcdStatus &reason)
     if (!inTerm())
         return;
     const bool wasLeader = state == State::Leading;
+    grants.abandon(); // not this term's any more
     retryTimer.stop();
     sync->markEnding();
     if (bodyRunning && (how != End::SteppedDown || options.interruptOnLeaseLoss))
@@ -551,10 +543,7 @@ void EtcdLeaderSelectorPrivate::completeTerm(quint64 forTerm)
         Q_EMIT q->termFinished();
     if (!guard || !closing)
         return;
-    if (granting)
-        closeAwaitsGrant = true; // closed() once that lease is revoked too
-    else
-        q->emitClosedAfter(nullptr);
+    grants.close(); // closed() once a grant still in flight answered and its lease was revoked
 }
 
 void EtcdLeaderSelectorPrivate::registerParticipation()

@@ -6,6 +6,7 @@
 
 #include "guardedcommit_p.h"
 #include "participantqueue_p.h"
+#include "pendinggrants_p.h"
 #include "termsync_p.h"
 
 #include <EtcdQt/etcdkeepalive.h>
@@ -43,7 +44,7 @@ public:
 
     void beginTerm();
     void grant();
-    void onGranted(quint64 forTerm, const EtcdStatus &status, qint64 lease);
+    void onGranted(const EtcdStatus &status, qint64 lease);
     void keepLeaseAlive();
     void onLeaseFailed(const EtcdStatus &reason);
     void campaign();
@@ -86,17 +87,16 @@ public:
     bool ledThisTerm = false;
     bool leaseGone = false; // this term's leadership lease was lost (leaseLost() emitted)
     bool confirmingLoss = false; // the key went: asking etcd whether the lease went too
-    bool granting = false;
     bool campaigning = false; // a compare-and-set is in flight
     bool campaignAgain = false; // a DELETE came while it was
     bool watchLive = false; // the LEADER watch went live this term: campaigns may start
     bool startedThisTerm = false; // started() was emitted
     bool resyncPending = false; // the watch waits for a re-read of LEADER
     bool closing = false;
-    bool closeAwaitsGrant = false;
     int retryDelayMs = 0;
     QElapsedTimer startClock; // since start(): how long a failing start keeps trying
     qint64 lastDelete = 0; // revision of the last DELETE of LEADER seen while campaigning
+    Etcd::Internal::PendingGrants grants; // abandoned when a term ends
     std::unique_ptr<EtcdKeepAlive> keepAlive;
     std::unique_ptr<EtcdSelfHealingKeepAlive> participation;
     std::unique_ptr<EtcdWatch> watch;

@@ -3,6 +3,8 @@
 #include "etcdqt_internal_p.h"
 #include "leaseops_p.h"
 #include "leaseview_p.h"
+#include "pendinggrants_p.h"
+#include "recipelayer_p.h"
 
 #include <EtcdQt/etcdclient.h>
 #include <EtcdQt/etcdkeepalive.h>
@@ -63,14 +65,14 @@ public:
 
     EtcdSelfHealingKeepAlivePrivate(EtcdSelfHealingKeepAlive *q, seconds t,
         EtcdSelfHealingKeepAlive::EstablishHook h, const EtcdLeaseResilience &r)
-        : q_ptr(q), ttl(t), hook(std::move(h)), resilience(r)
+        : q_ptr(q), ttl(t), hook(std::move(h)), resilience(r), grants(q)
     {
         healTimer.setSingleShot(true);
     }
 
     bool setState(State next);
     void attempt(); // grant, then establish
-    void onGranted(quint64 epoch, const EtcdStatus &status, qint64 leaseId);
+    void onGranted(const EtcdStatus &status, qint64 leaseId);
     void onEstablished(quint64 epoch, qint64 leaseId, bool owned, const EtcdStatus &why);
     void renew(qint64 leaseId);
     void onExpired(const EtcdStatus &reason);
@@ -78,7 +80,7 @@ public:
     void fail(const EtcdStatus &reason, bool asLeaseEvent);
     bool emitLeaseEvent(const EtcdLeaseEvent &event);
     void setLeaseId(qint64 id);
-    bool closeQuietly(EtcdReply **revoke = nullptr, bool *deferred = nullptr);
+    bool closeQuietly(EtcdReply **revoke = nullptr);
 
     EtcdSelfHealingKeepAlive *q_ptr;
     seconds ttl;
@@ -92,11 +94,10 @@ public:
     QTimer healTimer;
     QElapsedTimer outage;
     int healAttempts = 0;
-    quint64 epoch = 0; // bumped by close(): answers of older attempts are dropped
+    quint64 epoch = 0; // bumped by close(): answers of older establish hooks are dropped
     // A lease granted but not yet established (the hook runs): close() revokes it too.
     qint64 pendingLeaseId = -1;
-    bool granting = false; // a grant is in flight: its lease is not known yet
-    bool closedAwaitsGrant = false; // close() came meanwhile: closed() after its revoke
+    PendingGrants grants; // close() revokes a grant in flight when it answers
 };
 
 std::shared_ptr<LeaseView> Etcd::Internal::leaseViewOf(const EtcdSelfHealingKeepAlive &lease)
@@ -136,22 +137,14 @@ bool EtcdSelfHealingKeepAlivePrivate::emitLeaseEvent(const EtcdLeaseEvent &event
 
 void EtcdSelfHealingKeepAlivePrivate::attempt()
 {
-    Q_Q(EtcdSelfHealingKeepAlive);
-    granting = true;
-    grantLeaseWithin(q->client(), ttl, resilience.healOperationTimeout, q,
-        [this, e = epoch](const EtcdStatus &s, qint64 id) { onGranted(e, s, id); });
+    grants.grant(ttl, resilience.healOperationTimeout,
+        [this](const EtcdStatus &s, qint64 id) { onGranted(s, id); });
 }
 
-void EtcdSelfHealingKeepAlivePrivate::onGranted(quint64 e, const EtcdStatus &status, qint64 id)
+// Never after close(): a grant answered later revokes its lease (PendingGrants).
+void EtcdSelfHealingKeepAlivePrivate::onGranted(const EtcdStatus &status, qint64 id)
 {
     Q_Q(EtcdSelfHealingKeepAlive);
-    granting = false;
-    if (e != epoch) { // closed meanwhile
-        EtcdReply *revoke = revokeLeaseQuietly(q->client(), id);
-        if (std::exchange(closedAwaitsGrant, false))
-            q->emitClosedAfter(revoke);
-        return;
-    }
     if (!status.isOk()) {
         if (state == State::Establishing)
             return fail(status, false);
@@ -161,7 +154,8 @@ void EtcdSelfHealingKeepAlivePrivate::onGranted(quint64 e, const EtcdStatus &sta
     }
     pendingLeaseId = id;
     runEstablishHook(hook, id, resilience.healOperationTimeout, q,
-        [this, e, id](bool owned, const EtcdStatus &why) { onEstablished(e, id, owned, why); });
+        [this, e = epoch, id](
+            bool owned, const EtcdStatus &why) { onEstablished(e, id, owned, why); });
 }
 
 void EtcdSelfHealingKeepAlivePrivate::onEstablished(
@@ -194,28 +188,26 @@ void EtcdSelfHealingKeepAlivePrivate::onEstablished(
 void EtcdSelfHealingKeepAlivePrivate::renew(qint64 id)
 {
     Q_Q(EtcdSelfHealingKeepAlive);
-    keepAlive = std::make_unique<EtcdKeepAlive>(q->client(), id, ttl);
-    view->set(leaseStateOf(*keepAlive));
-    EtcdKeepAlive *k = keepAlive.get();
-    QObject::connect(k, &EtcdKeepAlive::suspended, q, [this, id](const EtcdStatus &reason) {
+    KeepAliveFollower follow;
+    follow.suspended = [this, id](const EtcdStatus &reason) {
         if (setState(State::Suspended))
             emitLeaseEvent(EtcdLeaseEvent::suspended(id, reason));
-    });
-    QObject::connect(k, &EtcdKeepAlive::resumed, q, [this] {
+    };
+    follow.resumed = [this] {
         Q_Q(EtcdSelfHealingKeepAlive);
         if (setState(State::Alive))
             q->reportConnectionState(EtcdRecipe::ConnectionState::Reconnected);
-    });
-    QObject::connect(
-        k, &EtcdKeepAlive::expired, q, [this](const EtcdStatus &reason) { onExpired(reason); });
+    };
+    follow.expired = [this](const EtcdStatus &reason) { onExpired(reason); };
     // Renewal stopped without an expiry: the client went away. Nothing can heal without it.
-    QObject::connect(k, &EtcdKeepAlive::keepAliveFailed, q, [this, k](const EtcdStatus &reason) {
-        if (k->state() == EtcdKeepAlive::State::Failed) {
-            lostLeaseId = leaseId;
-            fail(reason, true);
-        }
-    });
-    k->start();
+    follow.abandoned = [this](const EtcdStatus &reason) {
+        lostLeaseId = leaseId;
+        fail(reason, true);
+    };
+    // No sink: this recipe's connection state follows its lease events (emitLeaseEvent()),
+    // each after its own state moved, as its users see them.
+    keepAlive = RecipeLayer::followKeepAlive(q->client(), q, id, ttl, std::move(follow));
+    view->set(leaseStateOf(*keepAlive));
 }
 
 void EtcdSelfHealingKeepAlivePrivate::onExpired(const EtcdStatus &reason)
@@ -269,7 +261,7 @@ void EtcdSelfHealingKeepAlivePrivate::fail(const EtcdStatus &reason, bool asLeas
 }
 
 // Everything close() does but signal; false when it was closed already.
-bool EtcdSelfHealingKeepAlivePrivate::closeQuietly(EtcdReply **revoke, bool *deferred)
+bool EtcdSelfHealingKeepAlivePrivate::closeQuietly(EtcdReply **revoke)
 {
     Q_Q(EtcdSelfHealingKeepAlive);
     if (state == State::Closed)
@@ -283,11 +275,9 @@ bool EtcdSelfHealingKeepAlivePrivate::closeQuietly(EtcdReply **revoke, bool *def
         r = revokeLeaseQuietly(q->client(), leaseId);
     else if (pendingLeaseId > 0) // granted, still being established
         r = revokeLeaseQuietly(q->client(), std::exchange(pendingLeaseId, -1));
-    closedAwaitsGrant = granting; // its lease is revoked when the grant answers
+    grants.abandon(); // a grant in flight revokes its lease when it answers
     if (revoke)
         *revoke = r;
-    if (deferred)
-        *deferred = closedAwaitsGrant;
     q->markClosed();
     state = State::Closed;
     return true;
@@ -381,11 +371,10 @@ void EtcdSelfHealingKeepAlive::start()
 */
 void EtcdSelfHealingKeepAlive::close()
 {
+    Q_D(EtcdSelfHealingKeepAlive);
     EtcdReply *revoke = nullptr;
-    bool deferred = false;
-    if (!d_func()->closeQuietly(&revoke, &deferred))
+    if (!d->closeQuietly(&revoke))
         return;
-    if (!deferred)
-        emitClosedAfter(revoke);
+    d->grants.close({revoke}); // and after the grant in flight, if any
     Q_EMIT stateChanged(State::Closed);
 }

@@ -45,7 +45,7 @@ void LockQueue::dropKeepAlive(std::unique_ptr<EtcdKeepAlive> &k)
 LockQueue::LockQueue(EtcdRecipe *q, LockLayout l, seconds t, bool interrupt,
     std::array<std::shared_ptr<HoldBook>, 2> b)
     : ttl(t), interruptOnLoss(interrupt), layout(std::move(l)), q(q), books(std::move(b)),
-      door(workerDoorOf(q->client()))
+      door(workerDoorOf(q->client())), grants(q)
 {
     grantRetry.setSingleShot(true);
     QObject::connect(&grantRetry, &QTimer::timeout, q, [this] { topUpLeases(); });
@@ -180,27 +180,18 @@ void LockQueue::topUpLeases()
     }
     const qsizetype wanted
         = std::max<qsizetype>(leaseWaiters.size() - releasing, 0) + (returning > 0 ? 0 : 1);
-    for (qsizetype have = grantsInFlight + (spare ? 1 : 0); have < wanted; ++have)
+    for (qsizetype have = grants.inFlight() + (spare ? 1 : 0); have < wanted; ++have)
         grant();
 }
 
 void LockQueue::grant()
 {
-    ++grantsInFlight;
-    grantLeaseWithin(q->client(), ttl, kGrantTimeout, q,
-        [this](const EtcdStatus &s, qint64 lease) { onGranted(s, lease); });
+    grants.grant(
+        ttl, kGrantTimeout, [this](const EtcdStatus &s, qint64 lease) { onGranted(s, lease); });
 }
 
 void LockQueue::onGranted(const EtcdStatus &status, qint64 lease)
 {
-    --grantsInFlight;
-    if (closing) {
-        EtcdReply *revoke = status.isOk() ? revokeLeaseQuietly(q->client(), lease) : nullptr;
-        if (!revoke)
-            return closeStep();
-        QObject::connect(revoke, &EtcdReply::finished, q, [this] { closeStep(); });
-        return;
-    }
     if (!status.isOk()) {
         q->recordError(status);
         if (!leaseWaiters.isEmpty()) {
@@ -871,7 +862,8 @@ std::unique_ptr<LockQueue::Acquisition> LockQueue::take(quint64 id)
 }
 
 // Every hold is released and every wait ended: each acquisition's lease (and the spare) is
-// revoked, which deletes its key. closed() follows once etcd answered all of them.
+// revoked, which deletes its key. closed() follows once etcd answered all of them, and the
+// grants in flight (whose leases are revoked as they come).
 void LockQueue::closeAll()
 {
     closing = true;
@@ -882,13 +874,7 @@ void LockQueue::closeAll()
     grantRetry.stop();
     watch.reset();
     watchFrom = 0;
-    closePending = grantsInFlight + 1; // the last step is this function's own
-    const auto revoke = [this](qint64 lease) {
-        if (EtcdReply *r = revokeLeaseQuietly(q->client(), lease)) {
-            ++closePending;
-            QObject::connect(r, &EtcdReply::finished, q, [this] { closeStep(); });
-        }
-    };
+    QList<EtcdReply *> revokes;
     auto all = std::move(acquisitions);
     acquisitions.clear();
     leaseWaiters.clear();
@@ -896,19 +882,13 @@ void LockQueue::closeAll()
     for (auto &[id, a] : all) {
         dropKeepAlive(a->keepAlive);
         a->unlockAnswer(true); // that unlock() came first
-        revoke(a->leaseId);
+        revokes.append(revokeLeaseQuietly(q->client(), a->leaseId));
     }
     all.clear();
     if (spare) {
         dropKeepAlive(spare->keepAlive);
-        revoke(spare->id);
+        revokes.append(revokeLeaseQuietly(q->client(), spare->id));
         spare.reset();
     }
-    closeStep();
-}
-
-void LockQueue::closeStep()
-{
-    if (--closePending == 0)
-        q->emitClosedAfter(nullptr);
+    grants.close(revokes);
 }

@@ -7,6 +7,7 @@
 #include "guardedcommit_p.h"
 #include "handoff_p.h"
 #include "mutexsync_p.h"
+#include "pendinggrants_p.h"
 #include "permitsync_p.h"
 #include "recipereplies_p.h"
 
@@ -159,7 +160,6 @@ private:
     std::unique_ptr<Acquisition> take(quint64 id);
     static void dropKeepAlive(std::unique_ptr<EtcdKeepAlive> &k);
     static void dropTimer(std::unique_ptr<QTimer> &t);
-    void closeStep();
     [[nodiscard]] EtcdStatus lostStatus(const char *what) const;
 
     EtcdRecipe *q;
@@ -194,7 +194,7 @@ private:
     };
     std::optional<Lease> spare; // granted ahead of time and kept alive: lock() is one RPC
     QList<quint64> leaseWaiters; // acquisitions waiting for a lease, in arrival order
-    int grantsInFlight = 0;
+    PendingGrants grants; // close() waits for their answers
     int grantRetryMs = 0;
     QTimer grantRetry;
 
@@ -212,7 +212,6 @@ private:
     quint64 deleteSeq = 0;
 
     bool closing = false;
-    int closePending = 0; // revokes and grants close() waits for before closed()
 };
 
 } // namespace Etcd::Internal

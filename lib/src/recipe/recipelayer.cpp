@@ -81,14 +81,27 @@ std::unique_ptr<EtcdKeepAlive> RecipeLayer::followKeepAlive(EtcdClient *client, 
         if (sink)
             sink(s);
     };
-    QObject::connect(k, &EtcdKeepAlive::suspended, context, [report] { report(State::Suspended); });
+    QObject::connect(k, &EtcdKeepAlive::suspended, context,
+        [report, suspended = f.suspended](const EtcdStatus &why) {
+            report(State::Suspended);
+            if (suspended)
+                suspended(why);
+        });
     QObject::connect(k, &EtcdKeepAlive::resumed, context, [report, resumed = f.resumed] {
         report(State::Reconnected);
         if (resumed)
             resumed();
     });
+    if (f.expired)
+        QObject::connect(k, &EtcdKeepAlive::expired, context, std::move(f.expired));
     if (f.failed)
         QObject::connect(k, &EtcdKeepAlive::keepAliveFailed, context, std::move(f.failed));
+    if (f.abandoned)
+        QObject::connect(k, &EtcdKeepAlive::keepAliveFailed, context,
+            [k, abandoned = std::move(f.abandoned)](const EtcdStatus &why) {
+                if (k->state() == EtcdKeepAlive::State::Failed)
+                    abandoned(why);
+            });
     k->start();
     if (f.lost)
         leaseStateOf(*k)->onLoss(std::move(f.lost));

@@ -40,6 +40,13 @@ struct KeepAliveFollower
     std::function<void()> resumed; // renewals acknowledged again after a suspension
     std::function<void(const EtcdStatus &why)> failed; // expired, or the client went away
     LeaseShared::LossHook lost; // the engine thread, the moment it decides the lease is gone
+    // Renewals stopped getting through (after the sink heard Suspended).
+    std::function<void(const EtcdStatus &why)> suspended;
+    // The lease is gone: etcd said so, or no renewal was acknowledged for a TTL (before
+    // `failed`).
+    std::function<void(const EtcdStatus &why)> expired;
+    // Renewal stopped without an expiry: the client went away (after `failed`).
+    std::function<void(const EtcdStatus &why)> abandoned;
 };
 
 // The plumbing every recipe shares (issue 16's recipe layer): following a watch, following a
