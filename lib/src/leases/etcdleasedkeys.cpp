@@ -3,6 +3,7 @@
 #include "etcdqt_internal_p.h"
 #include "leaseops_p.h"
 #include "leaseview_p.h"
+#include "pendinggrants_p.h"
 #include "recipelayer_p.h"
 
 #include <EtcdQt/etcdclient.h>
@@ -61,7 +62,7 @@ public:
     seconds ttl {0};
     qint64 leaseId = -1;
     State state = State::Inactive;
-    bool granting = false;
+    std::unique_ptr<PendingGrants> grants; // the grant in flight, whose lease close() revokes
     std::unique_ptr<EtcdKeepAlive> keepAlive;
     LeaseView view; // remainingValidity() from any thread: the engine ends its deadline
 };
@@ -141,6 +142,7 @@ EtcdLeasedKeys::EtcdLeasedKeys(
     d->q_ptr = this;
     d->keyValues = keyValues;
     d->ttl = ttl;
+    d->grants = std::make_unique<PendingGrants>(this);
 }
 
 /*! Stops renewing and revokes the lease. */
@@ -216,15 +218,8 @@ void EtcdLeasedKeys::start()
     }
     setActive(true);
     Q_EMIT stateChanged(State::Establishing);
-    d->granting = true;
-    grantLeaseWithin(client(), d->ttl, milliseconds(0), this, [d](const EtcdStatus &s, qint64 id) {
-        d->granting = false;
-        if (d->state != State::Establishing) { // closed meanwhile: closed() waits for this
-            EtcdReply *revoke = revokeLeaseQuietly(d->q_func()->client(), id);
-            if (d->state == State::Closed)
-                d->q_func()->emitClosedAfter(revoke);
-            return;
-        }
+    // Closed meanwhile: the grant revokes its own lease, and closed() waits for that.
+    d->grants->grant(d->ttl, milliseconds(0), [d](const EtcdStatus &s, qint64 id) {
         if (!s.isOk())
             return d->fail(s);
         d->leaseId = id;
@@ -245,8 +240,7 @@ void EtcdLeasedKeys::close()
     if (d->state == State::Alive || d->state == State::Establishing)
         revoke = revokeLeaseQuietly(client(), d->leaseId);
     markClosed();
-    if (!d->granting) // else the grant's answer revokes its lease, then closed()
-        emitClosedAfter(revoke);
+    d->grants->close({revoke});
     d->setState(State::Closed);
 }
 
