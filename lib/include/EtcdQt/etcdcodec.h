@@ -5,8 +5,6 @@
 #include <EtcdQt/etcdqtglobal.h>
 
 #include <QtCore/qbytearray.h>
-#include <QtCore/qjsondocument.h>
-#include <QtCore/qstring.h>
 
 #include <optional>
 
@@ -21,44 +19,14 @@ ETCDQT_EXPORT QByteArray prefixEnd(const QByteArray &prefix);
 } // namespace Etcd
 
 // Codecs for typed recipes: Value, encode() to the bytes etcd stores, decode() back (nullopt
-// when the bytes are not a valid encoding). Byte-identical to etcd-recipes' encodings.
-struct ETCDQT_EXPORT EtcdBytesCodec
-{
-    using Value = QByteArray;
-    static QByteArray encode(const QByteArray &value) { return value; }
-    static std::optional<QByteArray> decode(const QByteArray &bytes) { return bytes; }
-};
+// when the bytes are not a valid encoding). Byte-identical to etcd-recipes' encodings. One
+// header each; included here last, after the functions the integer codecs call, because
+// those include this header back.
+#include <EtcdQt/etcdbytescodec.h>
+#include <EtcdQt/etcdint32codec.h>
+#include <EtcdQt/etcdint64codec.h>
+#include <EtcdQt/etcdjsoncodec.h>
+#include <EtcdQt/etcdtextcodec.h>
 
-struct ETCDQT_EXPORT EtcdTextCodec // UTF-8
-{
-    using Value = QString;
-    static QByteArray encode(const QString &value);
-    static std::optional<QString> decode(const QByteArray &bytes);
-};
-
-struct ETCDQT_EXPORT EtcdInt32Codec // 4 bytes, big-endian
-{
-    using Value = qint32;
-    static QByteArray encode(qint32 value) { return Etcd::encodeInt32(value); }
-    static std::optional<qint32> decode(const QByteArray &bytes)
-    {
-        return Etcd::decodeInt32(bytes);
-    }
-};
-
-struct ETCDQT_EXPORT EtcdInt64Codec // 8 bytes, big-endian
-{
-    using Value = qint64;
-    static QByteArray encode(qint64 value) { return Etcd::encodeInt64(value); }
-    static std::optional<qint64> decode(const QByteArray &bytes)
-    {
-        return Etcd::decodeInt64(bytes);
-    }
-};
-
-struct ETCDQT_EXPORT EtcdJsonCodec // compact JSON, UTF-8
-{
-    using Value = QJsonDocument;
-    static QByteArray encode(const QJsonDocument &value);
-    static std::optional<QJsonDocument> decode(const QByteArray &bytes);
-};
+#include <QtCore/qjsondocument.h>
+#include <QtCore/qstring.h>

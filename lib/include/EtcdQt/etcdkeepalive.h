@@ -58,22 +58,5 @@ private:
     std::unique_ptr<EtcdKeepAlivePrivate> const d_ptr;
 };
 
-// Renews a lease for exactly as long as it lives, however the scope ends.
-class ETCDQT_EXPORT EtcdScopedKeepAlive
-{
-public:
-    using FailureHandler = std::function<void(const EtcdStatus &reason)>;
-
-    EtcdScopedKeepAlive(EtcdClient *client, qint64 leaseId, std::chrono::seconds ttl,
-        FailureHandler onKeepAliveFailed = {});
-    ~EtcdScopedKeepAlive();
-    EtcdScopedKeepAlive(EtcdScopedKeepAlive &&other) noexcept;
-    EtcdScopedKeepAlive &operator=(EtcdScopedKeepAlive &&other) noexcept;
-    EtcdScopedKeepAlive(const EtcdScopedKeepAlive &) = delete;
-    EtcdScopedKeepAlive &operator=(const EtcdScopedKeepAlive &) = delete;
-
-    [[nodiscard]] EtcdKeepAlive *keepAlive() const;
-
-private:
-    std::unique_ptr<EtcdKeepAlive> m_keepAlive;
-};
+// Kept for the includes written before EtcdScopedKeepAlive had its own header.
+#include <EtcdQt/etcdscopedkeepalive.h>

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <EtcdQt/etcdelectioncounters.h>
 #include <EtcdQt/etcdfencing.h>
 #include <EtcdQt/etcdrecipe.h>
 #include <EtcdQt/etcdretrypolicy.h>
@@ -24,14 +25,6 @@ struct EtcdLeaderSelectorOptions
     QString clientId {}; // empty: "LeaderSelector:<7 random>" (etcd-recipes' default)
     bool interruptOnLeaseLoss = true; // request_stop() on the body when leadership is lost
     EtcdLeaseResilience participation {}; // how the participation key heals
-};
-
-// How often an election changed hands here: the metrics of one selector or latch.
-struct EtcdElectionCounters
-{
-    quint64 acquired = 0; // terms won
-    quint64 relinquished = 0; // terms ended, however they ended
-    quint64 steppedDown = 0; // of those, ended because leadership was lost
 };
 
 class ETCDQT_EXPORT EtcdLeaderSelector : public EtcdRecipe

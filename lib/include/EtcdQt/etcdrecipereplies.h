@@ -2,37 +2,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include <EtcdQt/etcdreply.h>
-
-namespace Etcd::Internal {
-class RecipeReplies;
-}
-
-// The answer of a recipe operation that yields a number: a counter's committed value, a
-// latch's remaining count. value() and written() (whether this operation wrote the number,
-// or found it and left it) are meaningful once finished() reported success.
-class ETCDQT_EXPORT EtcdValueReply final : public EtcdReply
-{
-    Q_OBJECT
-    Q_PROPERTY(qint64 value READ value)
-    Q_PROPERTY(bool written READ written)
-    friend class Etcd::Internal::RecipeReplies;
-    explicit EtcdValueReply(QObject *parent) : EtcdReply(parent) { }
-
-public:
-    [[nodiscard]] qint64 value() const;
-    [[nodiscard]] bool written() const;
-};
-
-// The answer of a recipe operation that yields yes or no: whether a barrier was set by this
-// call, or is set at all. result() is meaningful once finished() reported success.
-class ETCDQT_EXPORT EtcdBoolReply final : public EtcdReply
-{
-    Q_OBJECT
-    Q_PROPERTY(bool result READ result)
-    friend class Etcd::Internal::RecipeReplies;
-    explicit EtcdBoolReply(QObject *parent) : EtcdReply(parent) { }
-
-public:
-    [[nodiscard]] bool result() const;
-};
+// The reply types of recipe operations (one header each).
+#include <EtcdQt/etcdboolreply.h>
+#include <EtcdQt/etcdvaluereply.h>

@@ -45,18 +45,7 @@ private:
     double m_jitter = 0.0;
 };
 
-struct ETCDQT_EXPORT EtcdRpcResilience
-{
-    EtcdRetryPolicy retryPolicy = EtcdRetryPolicy::bounded(4, std::chrono::milliseconds(250));
-    std::chrono::milliseconds attemptTimeout {30000};
-
-    static EtcdRpcResilience disabled();
-};
-
-struct ETCDQT_EXPORT EtcdLeaseResilience
-{
-    EtcdRetryPolicy retryPolicy = EtcdRetryPolicy::exponentialBackoff();
-    std::chrono::milliseconds healOperationTimeout {10000};
-
-    static EtcdLeaseResilience disabled();
-};
+// Kept for the includes written when these types shared this header. Last, after
+// EtcdRetryPolicy, because both include this header back.
+#include <EtcdQt/etcdleaseresilience.h>
+#include <EtcdQt/etcdrpcresilience.h>

@@ -2,7 +2,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include <EtcdQt/etcdcodec.h>
 #include <EtcdQt/etcdrecipe.h>
 #include <EtcdQt/etcdretrypolicy.h>
 
@@ -45,26 +44,6 @@ private:
     std::unique_ptr<EtcdTransientKeyValuePrivate> const d_ptr;
 };
 
-// A transient key whose value is a T, written with Codec (see etcdcodec.h). Owns its
-// untyped recipe, which carries the signals.
-template <class Codec>
-class EtcdTypedTransientKeyValue
-{
-public:
-    using Value = typename Codec::Value;
-
-    EtcdTypedTransientKeyValue(EtcdClient *client, const QByteArray &key, const Value &value,
-        std::chrono::seconds ttl = std::chrono::seconds(2),
-        const EtcdLeaseResilience &resilience = {})
-        : m_untyped(std::make_unique<EtcdTransientKeyValue>(
-            client, key, Codec::encode(value), ttl, resilience))
-    { }
-
-    [[nodiscard]] EtcdTransientKeyValue *untyped() const { return m_untyped.get(); }
-    [[nodiscard]] std::optional<Value> value() const { return Codec::decode(m_untyped->value()); }
-    void start() { m_untyped->start(); }
-    void close() { m_untyped->close(); }
-
-private:
-    std::unique_ptr<EtcdTransientKeyValue> m_untyped;
-};
+// Kept for the includes written when the template shared this header. Last, after
+// EtcdTransientKeyValue, because it includes this header back.
+#include <EtcdQt/etcdtypedtransientkeyvalue.h>

@@ -4,6 +4,7 @@
 
 #include <EtcdQt/etcdkeyvalue.h>
 #include <EtcdQt/etcdstatus.h>
+#include <EtcdQt/etcdwatchevent.h>
 
 #include <QtCore/qobject.h>
 
@@ -13,27 +14,9 @@
 class EtcdClient;
 class EtcdWatch;
 class EtcdWatchPrivate;
-struct EtcdWatchEvent;
 namespace Etcd::Internal { // the library's own engine-side look at a watch's events
 void setWatchGuard(EtcdWatch &watch, std::function<void(const QList<EtcdWatchEvent> &)> guard);
 }
-
-struct ETCDQT_EXPORT EtcdWatchEvent
-{
-    Q_GADGET
-    Q_PROPERTY(Type type MEMBER type)
-    Q_PROPERTY(EtcdKeyValue keyValue MEMBER keyValue)
-    Q_PROPERTY(EtcdKeyValue prevKeyValue MEMBER prevKeyValue)
-    Q_PROPERTY(qint64 revision MEMBER revision)
-public:
-    enum class Type { Put, Delete };
-    Q_ENUM(Type)
-
-    Type type = Type::Put;
-    EtcdKeyValue keyValue {};
-    EtcdKeyValue prevKeyValue {}; // set when EtcdWatchOptions::prevKv asked for it
-    qint64 revision = 0; // the revision of the change (keyValue.modRevision)
-};
 
 struct EtcdWatchOptions
 {

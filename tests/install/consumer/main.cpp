@@ -1,4 +1,5 @@
-// A user's program: includes every public header, links the installed library.
+// A user's program: includes every public header, links the installed library (the
+// project also compiles each public header on its own).
 #include <EtcdQt/EtcdMutex> // the generated CamelCase headers are installed too
 #include <EtcdQt/EtcdQt>
 #include <EtcdQt/EtcdRangeReply>
