@@ -225,6 +225,9 @@ QObject *EtcdQmlLeaderObserver::startRecipe(EtcdClient *client)
     auto *observer = new EtcdLeaderObserver(client, m_path.toUtf8());
     followRecipe(observer);
     connect(observer, &EtcdLeaderObserver::leaderChanged, this, &EtcdQmlLeaderObserver::setLeader);
+    // The leader already in place when the observer starts is its seed, not a change.
+    connect(observer, &EtcdLeaderObserver::started, this,
+        [this, observer] { setLeader(observer->currentLeader()); });
     connect(observer, &EtcdLeaderObserver::failed, this, &EtcdQmlLeaderObserver::setError);
     observer->start();
     return observer;

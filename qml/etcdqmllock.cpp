@@ -281,6 +281,9 @@ QObject *EtcdQmlBarrier::startRecipe(EtcdClient *client)
     });
     connect(barrier, &EtcdBarrier::leaseEvent, this,
         [this](const EtcdLeaseEvent &event) { Q_EMIT leaseEvent(EtcdQmlLeaseEvent(event)); });
+    connect(barrier, &EtcdBarrier::barrierLost, this, [this](const EtcdStatus &reason) {
+        Q_EMIT barrierLost(int(reason.code()), reason.message());
+    });
     connect(barrier, &EtcdBarrier::failed, this, &EtcdQmlBarrier::setError);
     setState(State(int(barrier->state())));
     setLeaseId(barrier->leaseId());

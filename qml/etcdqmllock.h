@@ -98,6 +98,8 @@ Q_SIGNALS:
     void lifted();
     void waitFailed(int code, const QString &message);
     void leaseEvent(const EtcdQmlLeaseEvent &event);
+    // Someone else removed or wrote over the barrier this object set: it no longer keeps it.
+    void barrierLost(int code, const QString &message);
 
 protected:
     [[nodiscard]] bool isConfigured() const override;

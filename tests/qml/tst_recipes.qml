@@ -195,6 +195,32 @@ Item {
             compare(observer.leader, "")
         }
 
+        // The leader already in place when the observer starts is shown at once.
+        function test_observerSeesTheLeaderInPlace() {
+            const path = root.uniquePath("observer-seed")
+            const a = make(electionComponent, { path: path, clientId: "seed-a", active: true })
+            tryCompare(a, "isLeader", true, 10000)
+            const observer = make(observerComponent, { path: path, active: true })
+            tryCompare(observer, "leader", "seed-a", 10000)
+        }
+
+        // A setter whose barrier someone else removed says so: barrierLost(code, message).
+        function test_barrierLostWhenRemovedBySomeoneElse() {
+            const path = root.uniquePath("barrier-lost")
+            const setter = make(barrierComponent, { path: path, active: true })
+            const other = make(barrierComponent, { path: path, active: true })
+            const lost = spyOn(setter, "barrierLost")
+            const setDone = spyOn(setter, "setFinished")
+            verify(setter.setBarrier())
+            setDone.wait(10000)
+            compare(setDone.signalArguments[0][0], true)
+            verify(other.removeBarrier()) // it never set it: it removes whoever's is there
+            lost.wait(10000)
+            verify(lost.signalArguments[0][0] !== 0, "a reason code")
+            verify(lost.signalArguments[0][1].length > 0, "a reason message")
+            tryCompare(setter, "state", Barrier.Lost, 10000)
+        }
+
         function test_barrierLifts() {
             const path = root.uniquePath("barrier")
             const setter = make(barrierComponent, { path: path, active: true })
