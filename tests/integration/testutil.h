@@ -92,18 +92,36 @@ inline double etcdMetric(
     return sum;
 }
 
-// A client behind its own FaultProxy to etcd's `port`, whose streams notice silence within
-// a second: the partitioned side of a partition test.
-struct PartitionedClient
+// A client behind its own FaultProxy to etcd's `port` (`liveness`: how soon its streams
+// notice silence; 0: the client's default).
+struct ProxiedClient
 {
-    explicit PartitionedClient(quint16 port) : proxy(QStringLiteral("127.0.0.1"), port)
+    explicit ProxiedClient(quint16 port, std::chrono::milliseconds liveness = {})
+        : proxy(QStringLiteral("127.0.0.1"), port)
     {
         started = proxy.start();
         client.setEndpoints({proxy.url()});
-        client.setStreamLivenessInterval(std::chrono::milliseconds(500));
+        if (liveness.count() > 0)
+            client.setStreamLivenessInterval(liveness);
         client.connectToEndpoints();
     }
     FaultProxy proxy;
     EtcdClient client;
     bool started = false;
 };
+
+// The partitioned side of a partition test: its streams notice silence within a second.
+struct PartitionedClient : ProxiedClient
+{
+    explicit PartitionedClient(quint16 port) : ProxiedClient(port, std::chrono::milliseconds(500))
+    { }
+};
+
+// Watch creations on one stream are answered in order, so once a watch started now is live,
+// every watch `client` started before it is (only a live watch is suspended by a fault).
+inline bool watchesLive(EtcdClient &client, int timeoutMs)
+{
+    EtcdWatch fence(&client, QByteArrayLiteral("/testutil/fence"));
+    fence.start();
+    return QTest::qWaitFor([&] { return fence.state() == EtcdWatch::State::Active; }, timeoutMs);
+}

@@ -478,11 +478,10 @@ void tst_EtcdLeaderSelector::closeWhileGrantingLeavesNoLease()
         now.removeIf([&](qint64 id) { return before.contains(id); });
         return now;
     };
-    FaultProxy proxy(u"127.0.0.1"_s, m_server.clientPort());
-    QVERIFY(proxy.start());
-    EtcdClient client;
-    client.setEndpoints({proxy.url()});
-    client.connectToEndpoints();
+    ProxiedClient side(m_server.clientPort());
+    QVERIFY(side.started);
+    EtcdClient &client = side.client;
+    FaultProxy &proxy = side.proxy;
     QVERIFY_OK(await(client.get("/el/granting"_ba)).status); // connected before the delay
     EtcdLeaderSelector selector(&client, "/el/granting", withId(u"granting"_s, 30s));
     TermLog log(&selector);

@@ -603,11 +603,10 @@ void tst_EtcdLeases::closeWhileEstablishingLeavesNoLease()
 // FaultProxy): the hook never runs, and closed() comes only after that lease was revoked.
 void tst_EtcdLeases::closeWhileGrantingLeavesNoLease()
 {
-    FaultProxy proxy(u"127.0.0.1"_s, m_server.clientPort());
-    QVERIFY(proxy.start());
-    EtcdClient client;
-    client.setEndpoints({proxy.url()});
-    client.connectToEndpoints();
+    ProxiedClient side(m_server.clientPort());
+    QVERIFY(side.started);
+    EtcdClient &client = side.client;
+    FaultProxy &proxy = side.proxy;
     QVERIFY_OK(await(client.get("/shk/granting"_ba)).status); // connected before the delay
     bool hookRan = false;
     EtcdSelfHealingKeepAlive lease(&client, 30s, [&](qint64, std::function<void(bool)> done) {

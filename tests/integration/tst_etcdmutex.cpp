@@ -493,11 +493,10 @@ void tst_EtcdMutex::closeWhileGrantingLeavesNoLease()
     constexpr auto answerDelay = 1s; // well inside the lease's TTL and the stream liveness
     const QList<qint64> before = liveLeases(*m_client);
     QVERIFY(!before.contains(-1));
-    FaultProxy proxy(u"127.0.0.1"_s, m_server.clientPort());
-    QVERIFY(proxy.start());
-    EtcdClient client;
-    client.setEndpoints({proxy.url()});
-    client.connectToEndpoints();
+    ProxiedClient side(m_server.clientPort());
+    QVERIFY(side.started);
+    EtcdClient &client = side.client;
+    FaultProxy &proxy = side.proxy;
     QVERIFY_OK(await(client.get("/mx/granting"_ba)).status); // connected before the delay
     EtcdMutex mutex(&client, "/mx/granting", withTtl(30s));
     QSignalSpy closed(&mutex, &EtcdRecipe::closed);
