@@ -45,6 +45,13 @@ InspectorSession::~InspectorSession()
 {
     m_builderThread.quit();
     m_builderThread.wait(); // a build in progress finishes first: it calls back into this
+    // The client hands its last answers to their replies as it goes; their handlers use
+    // this session's members, so it must go while they live (not later, as a child), and
+    // what they emit must not reach a window that is itself being destroyed.
+    blockSignals(true);
+    delete std::exchange(m_watch, nullptr);
+    delete std::exchange(m_poller, nullptr);
+    delete std::exchange(m_client, nullptr);
 }
 
 QString InspectorSession::validate(const Options &o)

@@ -74,6 +74,10 @@ EtcdClient::EtcdClient(const QList<QUrl> &endpoints, QObject *parent) : EtcdClie
     lease behind; an etcd that does not answer in that time is not waited for any longer.
     Every other outstanding reply finishes with Etcd::ErrorCode::Cancelled, calls in flight
     are cancelled and the engine thread stops.
+
+    Replies finish inside this destructor, so their handlers run while it does. A client that
+    is the child of an object whose members those handlers use must be deleted in that
+    object's destructor: as a child it would only go after the members are gone.
 */
 EtcdClient::~EtcdClient()
 {
