@@ -37,24 +37,48 @@ set(_etcdqt_test_pch_headers
   <chrono> <functional> <memory> <mutex> <optional> <thread> <vector>)
 
 # Gives `target` a test PCH shared with the tests of its directory that link the same
-# libraries (`libs`), created on first use. A PCH is only valid with the same definitions, and
-# those differ by directory (QtTest's QT_TESTCASE_BUILDDIR) and by what is linked
-# (QT_NETWORK_LIB, gRPC's _REENTRANT, ETCDQT_BUILDING_TESTS), so the holder links the same.
+# libraries (`libs`). A PCH is only valid with the same definitions, and those differ by
+# directory (QtTest's QT_TESTCASE_BUILDDIR) and by what is linked (QT_NETWORK_LIB, gRPC's
+# _REENTRANT, ETCDQT_BUILDING_TESTS), so the holder links the same. Building a PCH costs about
+# what parsing its headers costs three test files, so the holders are made at the end of the
+# directory, only for sets of at least three tests: the others compile without one.
+set(ETCDQT_PCH_MIN_USERS 3)
 function(etcdqt_test_pch target libs)
   if(NOT ETCDQT_PCH)
     return()
   endif()
   string(MD5 _key "${CMAKE_CURRENT_BINARY_DIR};${libs}")
   string(SUBSTRING "${_key}" 0 8 _key)
-  set(_holder etcdqt_test_pch_${_key})
-  if(NOT TARGET ${_holder})
+  get_directory_property(_keys ETCDQT_PCH_KEYS)
+  if(NOT _keys)
+    cmake_language(DEFER CALL _etcdqt_make_test_pchs)
+  endif()
+  if(NOT _key IN_LIST _keys)
+    set_property(DIRECTORY APPEND PROPERTY ETCDQT_PCH_KEYS ${_key})
+    set_property(DIRECTORY PROPERTY ETCDQT_PCH_LIBS_${_key} "${libs}")
+  endif()
+  set_property(DIRECTORY APPEND PROPERTY ETCDQT_PCH_USERS_${_key} ${target})
+endfunction()
+
+function(_etcdqt_make_test_pchs)
+  get_directory_property(_keys ETCDQT_PCH_KEYS)
+  foreach(_key IN LISTS _keys)
+    get_directory_property(_users ETCDQT_PCH_USERS_${_key})
+    list(LENGTH _users _count)
+    if(_count LESS ETCDQT_PCH_MIN_USERS)
+      continue()
+    endif()
+    get_directory_property(_libs ETCDQT_PCH_LIBS_${_key})
+    set(_holder etcdqt_test_pch_${_key})
     file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/${_holder}.cpp "// holds the tests' PCH\n")
     add_library(${_holder} OBJECT ${CMAKE_CURRENT_BINARY_DIR}/${_holder}.cpp)
-    target_link_libraries(${_holder} PRIVATE Qt6::Test Qt6::Network ${libs})
+    target_link_libraries(${_holder} PRIVATE Qt6::Test Qt6::Network ${_libs})
     etcdqt_hygiene(${_holder})
     target_compile_options(${_holder} PRIVATE -O0)
     set_target_properties(${_holder} PROPERTIES POSITION_INDEPENDENT_CODE ON)
     target_precompile_headers(${_holder} PRIVATE ${_etcdqt_test_pch_headers})
-  endif()
-  target_precompile_headers(${target} REUSE_FROM ${_holder})
+    foreach(_target IN LISTS _users)
+      target_precompile_headers(${_target} REUSE_FROM ${_holder})
+    endforeach()
+  endforeach()
 endfunction()
