@@ -5,6 +5,7 @@
 // properties etcdUrl and etcdTest): a client on that etcd, a unique path per test, items
 // made on that client, and spies. A test file is one of these with its components and tests.
 
+import QtQuick
 import QtTest
 import EtcdQt
 

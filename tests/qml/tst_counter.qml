@@ -3,6 +3,7 @@
 
 // AtomicCounter against a real etcd: changes from several items never answer the same value.
 
+import QtQuick
 import EtcdQt
 
 RecipeTestCase {

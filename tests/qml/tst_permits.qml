@@ -4,6 +4,7 @@
 // Semaphore and ReadWriteLock against a real etcd. The holds' TTL is 10 s, so a hand-over
 // within 5 s comes from a release or a revoke, never from an expiry.
 
+import QtQuick
 import EtcdQt
 
 RecipeTestCase {

@@ -3,6 +3,7 @@
 
 // CountedBarrier and DoubleBarrier against a real etcd: members meet only when all arrived.
 
+import QtQuick
 import EtcdQt
 
 RecipeTestCase {

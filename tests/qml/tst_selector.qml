@@ -4,6 +4,7 @@
 // LeaderSelector against a real etcd: one term at a time, leadership signalled to QML. The
 // leases' TTL is 10 s, so a hand-over within 5 s comes from relinquishing or a revoke.
 
+import QtQuick
 import EtcdQt
 
 RecipeTestCase {
