@@ -37,8 +37,8 @@ EtcdQmlLeaderSelector::EtcdQmlLeaderSelector(QObject *parent) : EtcdQmlPathRecip
 EtcdQmlLeaderSelector::~EtcdQmlLeaderSelector() = default;
 
 /*! \qmlproperty bool LeaderSelector::autoRequeue
-    Whether a new term starts by itself when one finished; default false. Turning it on
-    while idle starts one. */
+    Whether a new term starts by itself when one finished (also one ended by relinquish(),
+    so the item runs again at once); default false. Turning it on while idle starts one. */
 void EtcdQmlLeaderSelector::setAutoRequeue(bool requeue)
 {
     if (requeue == m_autoRequeue)

@@ -88,4 +88,20 @@ RecipeTestCase {
         compare(counter.errorCode, EtcdError.InvalidArgument)
         compare(added.count, 1)
     }
+
+    function test_initialValueMustBeWhole() {
+        const counter = make(counterComponent, { path: uniquePath("counter-bad"),
+                                                 initialValue: 0.5 })
+        const errors = spyOn(counter, "errorOccurred")
+        counter.active = true
+        compare(errors.count, 1)
+        compare(counter.errorCode, EtcdError.InvalidArgument)
+        compare(counter.running, false)
+        counter.initialValue = 7
+        compare(counter.running, true)
+        const read = spyOn(counter, "getFinished")
+        verify(counter.get())
+        read.wait(10000)
+        compare(read.signalArguments[0][0], 7)
+    }
 }

@@ -92,14 +92,23 @@ RecipeTestCase {
     }
 
     // Settings the library refuses are reported at once, and nothing starts.
-    function test_semaphoreRefusesBadSettings() {
-        const noPermits = make(semaphoreComponent, { path: uniquePath("nopermits"), permits: 0 })
-        const errors = spyOn(noPermits, "errorOccurred")
-        noPermits.active = true
-        compare(errors.count, 1)
-        compare(noPermits.errorCode, EtcdError.InvalidArgument)
-        verify(noPermits.errorString.indexOf("permit") >= 0, noPermits.errorString)
-        compare(noPermits.running, false)
+    function test_refusesBadSettings() {
+        const path = uniquePath("badsettings")
+        const cases = [
+            [make(semaphoreComponent, { path: path + "/s", permits: 0 }), "permit"],
+            [make(semaphoreComponent, { path: path + "/t", ttl: 0 }), "ttl"],
+            [make(readWriteLockComponent, { path: path + "/rw", ttl: -1 }), "ttl"]
+        ]
+        for (const [item, word] of cases) {
+            const errors = spyOn(item, "errorOccurred")
+            item.active = true
+            compare(errors.count, 1, String(item))
+            compare(item.errorCode, EtcdError.InvalidArgument)
+            verify(item.errorString.indexOf(word) >= 0, item.errorString)
+            compare(item.running, false)
+        }
+        cases[0][0].permits = 1 // fixed: it starts and holds
+        tryCompare(cases[0][0], "held", true, 10000)
     }
 
     // Two readers hold together; a writer waits for both; a reader that comes after the

@@ -82,6 +82,16 @@ RecipeTestCase {
         compare(b.isLeader, true)
     }
 
+    function test_selectorRefusesTtlNotPositive() {
+        const selector = make(selectorComponent, { path: uniquePath("selector-ttl"), ttl: 0 })
+        const errors = spyOn(selector, "errorOccurred")
+        selector.active = true
+        compare(errors.count, 1)
+        compare(selector.errorCode, EtcdError.InvalidArgument)
+        compare(selector.running, false)
+        compare(selector.requeue(), false)
+    }
+
     // Switching a leader off resigns it: relinquished(), and the candidate is elected.
     function test_selectorInactiveResigns() {
         const path = uniquePath("selector-off")
