@@ -10,6 +10,7 @@
 #include <QtCore/qcoreapplication.h>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 Q_LOGGING_CATEGORY(lcEtcdQml, "etcdqt.qml")
@@ -59,6 +60,14 @@ QList<QUrl> toEndpoints(const QVariantList &list)
 QString leaseIdToString(qint64 leaseId)
 {
     return leaseId > 0 ? QString::number(leaseId) : QString();
+}
+
+std::optional<qint64> exactInteger(double number)
+{
+    constexpr double limit = 9007199254740992.0; // 2^53
+    if (!std::isfinite(number) || number != std::floor(number) || std::fabs(number) > limit)
+        return std::nullopt;
+    return qint64(number);
 }
 
 } // namespace Etcd::Qml

@@ -10,6 +10,7 @@
 #include <QtCore/qvariant.h>
 
 #include <chrono>
+#include <optional>
 
 class EtcdStatus;
 class EtcdLeaseEvent;
@@ -29,5 +30,7 @@ QList<QUrl> toEndpoints(const QVariantList &list);
 // Lease ids use all 64 bits, beyond a JS number's 53: QML sees them as decimal strings,
 // empty for "no lease".
 QString leaseIdToString(qint64 leaseId);
+// A JS number that is a whole number a double holds exactly (|n| <= 2^53), or nullopt.
+std::optional<qint64> exactInteger(double number);
 
 } // namespace Etcd::Qml

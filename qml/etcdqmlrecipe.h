@@ -68,6 +68,16 @@ protected:
 
     // A setting that the library object takes at construction changed: start over.
     void restart();
+    // Stores `value` in `setting`; when it differs, emits `changed` and starts over.
+    template <typename Owner, typename T>
+    void changeSetting(T &setting, const T &value, void (Owner::*changed)())
+    {
+        if (setting == value)
+            return;
+        setting = value;
+        Q_EMIT(static_cast<Owner *>(this)->*changed)();
+        restart();
+    }
     // Follows a library recipe's connection state and errors.
     void followRecipe(EtcdRecipe *recipe);
     void setError(const EtcdStatus &status);

@@ -23,6 +23,8 @@ private Q_SLOTS:
     void create();
     void inactiveByDefault();
     void latchWithoutClient();
+    void callsWithoutClient_data();
+    void callsWithoutClient();
     void errorCodesByName();
 
 private:
@@ -69,6 +71,26 @@ void tst_QmlTypes::create_data()
     QTest::newRow("CountDownLatch") << "CountDownLatch { path: \"c\"; property double n: count; "
                                        "property bool o: open }"_ba
                                     << "EtcdQmlCountDownLatch"_ba;
+    QTest::newRow("Semaphore") << "Semaphore { path: \"s\"; permits: 2; property bool h: held; "
+                                  "property bool v: fencingToken.valid }"_ba
+                               << "EtcdQmlSemaphore"_ba;
+    QTest::newRow("ReadWriteLock") << "ReadWriteLock { path: \"rw\"; mode: ReadWriteLock.Read; "
+                                      "property int w: ReadWriteLock.Write }"_ba
+                                   << "EtcdQmlReadWriteLock"_ba;
+    QTest::newRow("CountedBarrier") << "CountedBarrier { path: \"cb\"; memberCount: 3; "
+                                       "property bool w: waiting; property int n: waiterCount }"_ba
+                                    << "EtcdQmlCountedBarrier"_ba;
+    QTest::newRow("DoubleBarrier") << "DoubleBarrier { path: \"db\"; memberCount: 2; "
+                                      "property int p: DoubleBarrier.Leaving; "
+                                      "property int n: enterWaiterCount + leaveWaiterCount }"_ba
+                                   << "EtcdQmlDoubleBarrier"_ba;
+    QTest::newRow("AtomicCounter") << "AtomicCounter { path: \"n\"; initialValue: 5; "
+                                      "property double v: value }"_ba
+                                   << "EtcdQmlAtomicCounter"_ba;
+    QTest::newRow("LeaderSelector") << "LeaderSelector { path: \"ls\"; autoRequeue: true; "
+                                       "property int s: LeaderSelector.Relinquishing; "
+                                       "property bool l: isLeader }"_ba
+                                    << "EtcdQmlLeaderSelector"_ba;
     QTest::newRow("Watch") << "Watch { key: \"w\"; prefix: true; property int n: model.count }"_ba
                            << "EtcdQmlWatch"_ba;
 }
@@ -116,6 +138,44 @@ void tst_QmlTypes::latchWithoutClient()
     QCOMPARE(accepted, false);
     QCOMPARE(object->property("errorCode").toInt(), int(Etcd::ErrorCode::InvalidArgument));
     QVERIFY(!object->property("errorString").toString().isEmpty());
+}
+
+void tst_QmlTypes::callsWithoutClient_data()
+{
+    QTest::addColumn<QByteArray>("body");
+    QTest::addColumn<QByteArray>("method");
+    QTest::newRow("AtomicCounter.get") << "AtomicCounter { path: \"n\" }"_ba
+                                       << "get"_ba;
+    QTest::newRow("AtomicCounter.increment") << "AtomicCounter { path: \"n\" }"_ba
+                                             << "increment"_ba;
+    QTest::newRow("CountedBarrier.arrive") << "CountedBarrier { path: \"b\"; memberCount: 2 }"_ba
+                                           << "arrive"_ba;
+    QTest::newRow("DoubleBarrier.enter") << "DoubleBarrier { path: \"d\"; memberCount: 2 }"_ba
+                                         << "enter"_ba;
+    QTest::newRow("DoubleBarrier.leave") << "DoubleBarrier { path: \"d\"; memberCount: 2 }"_ba
+                                         << "leave"_ba;
+    QTest::newRow("LeaderSelector.relinquish") << "LeaderSelector { path: \"e\" }"_ba
+                                               << "relinquish"_ba;
+    QTest::newRow("LeaderSelector.requeue") << "LeaderSelector { path: \"e\" }"_ba
+                                            << "requeue"_ba;
+}
+
+// Active but without a client, nothing runs: the calls that need the library object refuse.
+void tst_QmlTypes::callsWithoutClient()
+{
+    QFETCH(QByteArray, body);
+    QFETCH(QByteArray, method);
+    QQmlEngine engine;
+    engine.addImportPath(QStringLiteral(ETCDQT_QML_IMPORT_PATH));
+    auto object = createFrom(engine, "import EtcdQt\n" + body);
+    QVERIFY(object);
+    QVERIFY(object->setProperty("active", true));
+    QCOMPARE(object->property("running").toBool(), false);
+    bool accepted = true;
+    QVERIFY(
+        QMetaObject::invokeMethod(object.get(), method.constData(), Q_RETURN_ARG(bool, accepted)));
+    QCOMPARE(accepted, false);
+    QCOMPARE(object->property("errorCode").toInt(), 0);
 }
 
 // EtcdError names Etcd::ErrorCode's values, for comparing an item's errorCode.

@@ -20,6 +20,12 @@ TestCase {
     Barrier { id: barrier; client: client; path: "b" }
     CountDownLatch { id: latch; client: client; path: "c" }
     Watch { id: watch; client: client; key: "w" }
+    Semaphore { id: semaphore; client: client; path: "s"; permits: 2 }
+    ReadWriteLock { id: readWriteLock; client: client; path: "rw"; mode: ReadWriteLock.Read }
+    CountedBarrier { id: countedBarrier; client: client; path: "cb"; memberCount: 2 }
+    DoubleBarrier { id: doubleBarrier; client: client; path: "db"; memberCount: 2 }
+    AtomicCounter { id: counter; client: client; path: "n" }
+    LeaderSelector { id: selector; client: client; path: "ls" }
 
     function test_types() {
         compare(client.state, EtcdClient.Disconnected)
@@ -31,6 +37,12 @@ TestCase {
         compare(barrier.state, Barrier.Unset)
         compare(latch.count, -1)
         compare(watch.model.count, 0)
+        compare(semaphore.held, false)
+        compare(readWriteLock.mode, ReadWriteLock.Read)
+        compare(countedBarrier.waiting, false)
+        compare(doubleBarrier.phase, DoubleBarrier.Outside)
+        verify(isNaN(counter.value))
+        compare(selector.state, LeaderSelector.Idle)
         compare(EtcdError.NotFound, 5)
     }
 }
