@@ -154,11 +154,20 @@ void tst_EtcdSemaphore::permitCountMismatchIsRefused()
     QVERIFY(acquired.wait(kWaitMs));
     QTest::ignoreMessage(QtWarningMsg, QRegularExpression(u"has 2 permits in etcd, not 3"_s));
     std::atomic<int> outcome = -1;
-    Worker worker([&] { outcome = second.tryAcquire(kTtl) ? 1 : 0; });
+    QElapsedTimer answered;
+    answered.start();
+    // Refused at the check's answer, not at the end of the wait.
+    const auto wait = std::chrono::milliseconds(4 * kWaitMs);
+    Worker worker([&] { outcome = second.tryAcquire(wait) ? 1 : 0; });
     QVERIFY(worker.finish());
     QCOMPARE(outcome.load(), 0);
+    QVERIFY2(answered.elapsed() < kWaitMs, qPrintable(QString::number(answered.elapsed())));
     QTRY_VERIFY_WITH_TIMEOUT(!second.errors().isEmpty(), kWaitMs);
     QCOMPARE(second.errors().last().code(), Etcd::ErrorCode::FailedPrecondition);
+    // Checked once: a check repeated in a loop would have failed again within these trips.
+    for (int trip = 0; trip < 5; ++trip)
+        QVERIFY_OK(await(m_client->get("/sem/count/permits")).status);
+    QCOMPARE(second.errors().size(), 1);
     QCOMPARE(holdersOf(*m_client, "/sem/count").size(), 1);
     QCOMPARE(keyValueOf(*m_client, "/sem/count/permits").value, QByteArray::fromHex("00000002"));
     QVERIFY(first.release());

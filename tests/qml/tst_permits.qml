@@ -92,6 +92,25 @@ RecipeTestCase {
     }
 
     // Settings the library refuses are reported at once, and nothing starts.
+    // An item whose count disagrees with the one in etcd is refused once, with
+    // FailedPrecondition; it does not ask again by itself (after another item's whole
+    // acquire and release, still one error: a check repeated in a loop fails every trip).
+    function test_semaphoreCountMismatchIsRefusedOnce() {
+        const path = uniquePath("mismatch")
+        const first = make(semaphoreComponent, { path: path, clientId: "first", active: true })
+        tryCompare(first, "held", true, 10000)
+        const second = make(semaphoreComponent, { path: path, clientId: "second", permits: 3 })
+        const errors = spyOn(second, "errorOccurred")
+        second.active = true
+        tryCompare(errors, "count", 1, 10000)
+        compare(second.errorCode, EtcdError.FailedPrecondition)
+        compare(second.held, false)
+        const other = make(semaphoreComponent, { path: uniquePath("fence"), active: true })
+        tryCompare(other, "held", true, 10000)
+        other.active = false
+        compare(errors.count, 1)
+    }
+
     function test_refusesBadSettings() {
         const path = uniquePath("badsettings")
         const cases = [

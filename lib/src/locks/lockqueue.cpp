@@ -113,6 +113,8 @@ bool LockQueue::start(Side side, std::shared_ptr<MutexRequest> request, ThreadId
 }
 
 // A semaphore checks its permit count once, before its first entry; everyone else is ready.
+// A failed check fails the acquisitions waiting for it; the next acquisition checks again
+// (never at once: a count that disagrees with etcd's would be asked about in a loop).
 void LockQueue::runPrepare()
 {
     if (!prepare) {
@@ -123,11 +125,16 @@ void LockQueue::runPrepare()
             prepared = status.isOk() ? Prepared::Yes : Prepared::No;
             if (!status.isOk())
                 q->recordError(status);
-            runPrepare();
+            settlePreparing();
         });
     } else if (prepared == Prepared::Running) {
         return;
     }
+    settlePreparing();
+}
+
+void LockQueue::settlePreparing()
+{
     std::vector<quint64> ids;
     for (const auto &[id, a] : acquisitions) {
         if (a->phase == Phase::Preparing)

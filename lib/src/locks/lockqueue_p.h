@@ -126,6 +126,7 @@ public:
 
 private:
     void runPrepare();
+    void settlePreparing();
     void needLease(Acquisition &a);
     void topUpLeases();
     void grant();
