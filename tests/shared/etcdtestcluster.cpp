@@ -39,17 +39,17 @@ milliseconds remaining(const QDeadlineTimer &deadline)
 */
 
 /*!
-    \fn int EtcdTestCluster::size() const
+    \fn [[nodiscard]] int EtcdTestCluster::size() const
     Returns the number of members.
 */
 
 /*!
-    \fn std::chrono::milliseconds EtcdTestCluster::heartbeatInterval() const
+    \fn [[nodiscard]] std::chrono::milliseconds EtcdTestCluster::heartbeatInterval() const
     Returns raft's heartbeat interval for the members (50 ms unless set).
 */
 
 /*!
-    \fn std::chrono::milliseconds EtcdTestCluster::electionTimeout() const
+    \fn [[nodiscard]] std::chrono::milliseconds EtcdTestCluster::electionTimeout() const
     Returns raft's election timeout for the members (500 ms unless set).
 */
 
@@ -179,7 +179,7 @@ QString EtcdTestCluster::endpoint(int i) const
 }
 
 /*!
-    Returns member \a i, owned by the cluster, or \nullptr before start().
+    Returns member \a i, owned by the cluster, or \c nullptr before start().
 */
 EtcdTestServer *EtcdTestCluster::member(int i) const
 {
@@ -262,7 +262,9 @@ bool EtcdTestCluster::restart(int i, milliseconds timeout)
 }
 
 /*!
-    Pauses member \a i (SIGSTOP). \sa EtcdTestServer::pause()
+    Pauses member \a i (SIGSTOP); returns whether it was running and is stopped now.
+
+    \sa EtcdTestServer::pause()
 */
 bool EtcdTestCluster::pause(int i)
 {
@@ -270,7 +272,7 @@ bool EtcdTestCluster::pause(int i)
 }
 
 /*!
-    Continues member \a i (SIGCONT).
+    Continues member \a i (SIGCONT); returns whether it was paused.
 */
 bool EtcdTestCluster::resume(int i)
 {
