@@ -26,20 +26,63 @@ milliseconds remaining(const QDeadlineTimer &deadline)
 }
 } // namespace
 
+/*!
+    \class EtcdTestCluster
+    \inmodule EtcdQtTestKit
+    \brief A new etcd cluster on loopback, for failover tests.
+
+    Each member is an EtcdTestServer with its own data directory and ports. Members default
+    to a 50 ms heartbeat and a 500 ms election timeout, so a new raft leader is elected well
+    within a second after killLeader(). ETCDQT_START_OR_SKIP() works with a cluster too.
+
+    Members are addressed by index, 0 to size() - 1.
+*/
+
+/*!
+    \fn [[nodiscard]] int EtcdTestCluster::size() const
+    Returns the number of members.
+*/
+
+/*!
+    \fn [[nodiscard]] std::chrono::milliseconds EtcdTestCluster::heartbeatInterval() const
+    Returns raft's heartbeat interval for the members (50 ms unless set).
+*/
+
+/*!
+    \fn [[nodiscard]] std::chrono::milliseconds EtcdTestCluster::electionTimeout() const
+    Returns raft's election timeout for the members (500 ms unless set).
+*/
+
+/*!
+    Creates a cluster of \a size members; nothing runs before start(). \a parent is the
+    QObject parent.
+*/
 EtcdTestCluster::EtcdTestCluster(int size, QObject *parent) : QObject(parent), m_size(size) { }
 
+/*!
+    Kills every member and removes their data.
+*/
 EtcdTestCluster::~EtcdTestCluster() = default;
 
+/*!
+    Sets raft's heartbeat \a interval for every member, from the next start().
+*/
 void EtcdTestCluster::setHeartbeatInterval(milliseconds interval)
 {
     m_heartbeat = interval;
 }
 
+/*!
+    Sets raft's election \a timeout for every member, from the next start().
+*/
 void EtcdTestCluster::setElectionTimeout(milliseconds timeout)
 {
     m_election = timeout;
 }
 
+/*!
+    Extra etcd flags for every member: \a arguments apply from the next start().
+*/
 void EtcdTestCluster::setExtraArguments(const QStringList &arguments)
 {
     m_extraArguments = arguments;
@@ -88,6 +131,10 @@ bool EtcdTestCluster::anyPortWasTaken() const
         [](const auto &member) { return member->portWasTaken(); });
 }
 
+/*!
+    Starts every member and returns \c true once each answers a real RPC (which etcd does
+    only once the cluster has a quorum), \c false if they did not within \a timeout.
+*/
 bool EtcdTestCluster::start(milliseconds timeout)
 {
     const QDeadlineTimer deadline(timeout);
@@ -104,6 +151,9 @@ bool EtcdTestCluster::start(milliseconds timeout)
     }
 }
 
+/*!
+    Returns the client URLs of all members, for EtcdClient's endpoints.
+*/
 QList<QUrl> EtcdTestCluster::clientUrls() const
 {
     QList<QUrl> urls;
@@ -112,21 +162,34 @@ QList<QUrl> EtcdTestCluster::clientUrls() const
     return urls;
 }
 
+/*!
+    Returns the client URL of member \a i.
+*/
 QUrl EtcdTestCluster::clientUrl(int i) const
 {
     return member(i)->clientUrl();
 }
 
+/*!
+    Returns \c{127.0.0.1:<client port>} of member \a i.
+*/
 QString EtcdTestCluster::endpoint(int i) const
 {
     return member(i)->endpoint();
 }
 
+/*!
+    Returns member \a i, owned by the cluster, or \c nullptr before start().
+*/
 EtcdTestServer *EtcdTestCluster::member(int i) const
 {
     return m_members.at(size_t(i)).get();
 }
 
+/*!
+    Returns the index of the running member that reports itself raft leader (of the highest
+    term, should two do), or -1 if none does within \a timeout.
+*/
 int EtcdTestCluster::leaderIndex(milliseconds timeout) const
 {
     const QDeadlineTimer deadline(timeout);
@@ -151,11 +214,18 @@ int EtcdTestCluster::leaderIndex(milliseconds timeout) const
     }
 }
 
+/*!
+    Returns whether some member became raft leader within \a timeout.
+*/
 bool EtcdTestCluster::waitForLeader(milliseconds timeout) const
 {
     return leaderIndex(timeout) >= 0;
 }
 
+/*!
+    Kills the raft leader found within \a timeout and returns its index, or -1 if there was
+    none.
+*/
 int EtcdTestCluster::killLeader(milliseconds timeout)
 {
     const int leader = leaderIndex(timeout);
@@ -164,16 +234,26 @@ int EtcdTestCluster::killLeader(milliseconds timeout)
     return leader;
 }
 
+/*!
+    Kills member \a i with SIGKILL.
+*/
 void EtcdTestCluster::kill(int i)
 {
     member(i)->kill();
 }
 
+/*!
+    Stops member \a i with SIGTERM; returns whether it exited in time.
+*/
 bool EtcdTestCluster::stop(int i)
 {
     return member(i)->stop();
 }
 
+/*!
+    Restarts member \a i with its old data and ports, rejoining the cluster; returns whether
+    it answered within \a timeout.
+*/
 bool EtcdTestCluster::restart(int i, milliseconds timeout)
 {
     // With its data dir in place etcd ignores this, but it documents that the member rejoins.
@@ -181,21 +261,35 @@ bool EtcdTestCluster::restart(int i, milliseconds timeout)
     return member(i)->restart(timeout);
 }
 
+/*!
+    Pauses member \a i (SIGSTOP); returns whether it was running and is stopped now.
+
+    \sa EtcdTestServer::pause()
+*/
 bool EtcdTestCluster::pause(int i)
 {
     return member(i)->pause();
 }
 
+/*!
+    Continues member \a i (SIGCONT); returns whether it was paused.
+*/
 bool EtcdTestCluster::resume(int i)
 {
     return member(i)->resume();
 }
 
+/*!
+    Returns whether member \a i runs.
+*/
 bool EtcdTestCluster::isRunning(int i) const
 {
     return member(i)->isRunning();
 }
 
+/*!
+    Returns every member's log, one after the other, for failure messages.
+*/
 QString EtcdTestCluster::log() const
 {
     QString all;

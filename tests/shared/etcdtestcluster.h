@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "etcdqttestkit_export.h"
+
 #include <QtCore/qobject.h>
 #include <QtCore/qstringlist.h>
 #include <QtCore/qurl.h>
@@ -16,7 +18,7 @@ class EtcdTestServer;
 // directory, for failover tests: find and kill the raft leader, stop, pause and restart members.
 // Members default to a 50 ms heartbeat and a 500 ms election timeout so elections take well
 // under a second. Works with ETCDQT_START_OR_SKIP(cluster).
-class EtcdTestCluster : public QObject
+class ETCDQT_TESTKIT_EXPORT EtcdTestCluster : public QObject
 {
     Q_OBJECT
 public:

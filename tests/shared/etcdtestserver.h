@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "etcdqttestkit_export.h"
+
 #include <QtCore/qobject.h>
 #include <QtCore/qstringlist.h>
 #include <QtCore/qurl.h>
@@ -14,7 +16,7 @@ class EtcdTestServerPrivate;
 // Runs one real etcd (/usr/bin/etcd, or $ETCDQT_ETCD_BINARY) on free loopback ports with a
 // temporary data directory (on /dev/shm when available). Ready means a real gRPC call
 // (Maintenance.Status) answered, not that the process started.
-class EtcdTestServer : public QObject
+class ETCDQT_TESTKIT_EXPORT EtcdTestServer : public QObject
 {
     Q_OBJECT
 public:

@@ -250,6 +250,46 @@ void FaultProxyWorker::applyMode(FaultProxy::Mode newMode)
     }
 }
 
+/*!
+    \class FaultProxy
+    \inmodule EtcdQtTestKit
+    \brief A TCP proxy in front of etcd that cuts, resets or slows one client's connection.
+
+    The proxy listens on 127.0.0.1 on a free port and forwards to one target. Point a client
+    at url() instead of the server to partition that client alone while others stay
+    connected: setMode() switches every open and new connection at once. The proxy's sockets
+    live in its own thread, so it keeps forwarding while a test blocks its thread in a QTRY_
+    loop or a synchronous call.
+
+    \code
+    EtcdTestServer server;
+    ETCDQT_START_OR_SKIP(server);
+    FaultProxy proxy(u"127.0.0.1"_s, server.clientPort());
+    QVERIFY(proxy.start());
+    EtcdClient client({proxy.url()}); // this client alone goes through the proxy
+    client.connectToEndpoints();
+    // ... the code under test, then:
+    proxy.setMode(FaultProxy::Mode::Blackhole); // partitioned: calls time out, watches suspend
+    // ... it notices
+    proxy.setMode(FaultProxy::Mode::Pass); // healed
+    // ... and recovers
+    \endcode
+*/
+
+/*!
+    \enum FaultProxy::Mode
+    \value Pass Forward bytes both ways.
+    \value Blackhole Keep connections open, forward nothing and drop what arrives: a
+           partition that neither side sees as a closed connection.
+    \value Reset Abort open connections with a TCP RST, and each new one at once.
+    \value Delay Forward both ways, but hold the target's bytes back delay() on their way to
+           the client: slow answers, none lost.
+*/
+
+/*!
+    Creates a proxy to \a targetHost : \a targetPort in mode Pass; it listens from start().
+    \a parent is the QObject parent.
+*/
 FaultProxy::FaultProxy(const QString &targetHost, quint16 targetPort, QObject *parent)
     : QObject(parent), m_thread(std::make_unique<QThread>()),
       m_worker(new FaultProxyWorker(targetHost, targetPort))
@@ -258,6 +298,9 @@ FaultProxy::FaultProxy(const QString &targetHost, quint16 targetPort, QObject *p
     m_worker->moveToThread(m_thread.get());
 }
 
+/*!
+    Closes every connection, then stops the proxy's thread.
+*/
 FaultProxy::~FaultProxy()
 {
     // The worker and its sockets are deleted in their own thread, then the thread ends.
@@ -276,6 +319,9 @@ void FaultProxy::runInWorker(Function function)
         QMetaObject::invokeMethod(m_worker, function, Qt::BlockingQueuedConnection);
 }
 
+/*!
+    Starts listening; returns whether a port was found. port() holds it.
+*/
 bool FaultProxy::start()
 {
     if (m_port != 0)
@@ -287,16 +333,31 @@ bool FaultProxy::start()
     return m_port != 0;
 }
 
+/*!
+    \fn [[nodiscard]] quint16 FaultProxy::port() const
+    Returns the port the proxy listens on, 0 before start().
+*/
+
+/*!
+    Returns \c{http://127.0.0.1:<port>}, for EtcdClient's endpoints.
+*/
 QUrl FaultProxy::url() const
 {
     return QUrl(u"http://127.0.0.1:%1"_s.arg(m_port));
 }
 
+/*!
+    Returns \c{127.0.0.1:<port>}, the address without a scheme.
+*/
 QString FaultProxy::endpoint() const
 {
     return u"127.0.0.1:%1"_s.arg(m_port);
 }
 
+/*!
+    Switches to \a mode; when it returns, the mode holds for open and new connections alike.
+    Thread-safe.
+*/
 void FaultProxy::setMode(Mode mode)
 {
     // Stored first so bytes the worker handles from now on meet the new mode; the blocking
@@ -306,27 +367,45 @@ void FaultProxy::setMode(Mode mode)
     runInWorker([worker, mode] { worker->applyMode(mode); });
 }
 
+/*!
+    Returns the current mode. Thread-safe.
+*/
 FaultProxy::Mode FaultProxy::mode() const
 {
     return m_worker->mode;
 }
 
+/*!
+    Switches to mode Delay, holding the target's bytes back \a delay; a zero delay is
+    setMode(Pass). Bytes keep their order and none is dropped: bytes held under a longer delay
+    are never overtaken, Pass delivers what is held at once, and Blackhole drops it like other
+    bytes in flight. setMode(Mode::Delay) reuses the last delay set here. Thread-safe.
+*/
 void FaultProxy::setDelay(std::chrono::milliseconds delay)
 {
     m_worker->delayMs = delay.count();
     setMode(delay > std::chrono::milliseconds::zero() ? Mode::Delay : Mode::Pass);
 }
 
+/*!
+    Returns the delay of mode Delay. Thread-safe.
+*/
 std::chrono::milliseconds FaultProxy::delay() const
 {
     return std::chrono::milliseconds(m_worker->delayMs.load());
 }
 
+/*!
+    Returns the number of open client connections. Thread-safe.
+*/
 int FaultProxy::connectionCount() const
 {
     return m_worker->connections;
 }
 
+/*!
+    Returns how many bytes mode Delay holds back now, over all connections. Thread-safe.
+*/
 qint64 FaultProxy::heldBytes() const
 {
     return m_worker->heldBytes;

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "etcdqttestkit_export.h"
+
 #include <QtCore/qobject.h>
 #include <QtCore/qurl.h>
 
@@ -14,7 +16,7 @@ class FaultProxyWorker;
 // A TCP proxy on 127.0.0.1:<free port> in front of one target, to partition ONE client from
 // etcd while other clients stay connected. Its sockets live in the proxy's own thread, so it
 // keeps forwarding while a test blocks the main thread (QTRY loops, synchronous calls).
-class FaultProxy : public QObject
+class ETCDQT_TESTKIT_EXPORT FaultProxy : public QObject
 {
     Q_OBJECT
 public:
