@@ -10,6 +10,16 @@
 #include <utility>
 
 /*!
+    \qmltype EtcdError
+    \inqmlmodule EtcdQt
+    \brief The error codes of \c errorCode, by name (uncreatable).
+
+    The values are those of Etcd::ErrorCode, so a handler compares \c errorCode with
+    \c EtcdError.NotFound, \c EtcdError.LeaseExpired, \c EtcdError.InvalidArgument and so on.
+    A code added to the library without a name here still reaches QML as its number.
+*/
+
+/*!
     \qmltype EtcdClient
     \inqmlmodule EtcdQt
     \brief A connection to an etcd cluster, shared by the recipes that name it as their client.
@@ -36,7 +46,7 @@ struct EtcdQmlClient::Private
 
 EtcdQmlClient::EtcdQmlClient(QObject *parent) : QObject(parent), d(new Private) { }
 
-/*! Recipes let go of the client first, so their leases are revoked through it. */
+// Recipes let go of the client first, so their leases are revoked through it.
 EtcdQmlClient::~EtcdQmlClient()
 {
     retireClient();

@@ -59,7 +59,9 @@ bool EtcdQmlCountDownLatch::isOpen() const
 }
 
 /*! \qmlmethod bool CountDownLatch::create(int count)
-    Creates the latch with \a count unless one exists; createFinished() answers. */
+    Creates the latch with \a count unless one exists; createFinished() answers. Returns
+    \c false, and sends nothing, when \a count is not a whole number above zero or the item
+    has no client or path. */
 bool EtcdQmlCountDownLatch::create(double count)
 {
     if (count != std::floor(count) || count < 1 || count > 9007199254740992.0) {
@@ -77,7 +79,8 @@ bool EtcdQmlCountDownLatch::create(double count)
 }
 
 /*! \qmlmethod bool CountDownLatch::countDown()
-    Takes one off the count; countDownFinished() answers. */
+    Takes one off the count; countDownFinished() answers. Returns \c false,
+    and sends nothing, when the item has no client or path. */
 bool EtcdQmlCountDownLatch::countDown()
 {
     EtcdCountDownLatch *latch = latchForCall();

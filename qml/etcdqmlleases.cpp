@@ -8,6 +8,17 @@
 #include <EtcdQt/etcdtransientkeyvalue.h>
 
 /*!
+    \qmltype LeaseEvent
+    \inqmlmodule EtcdQt
+    \brief The types of a lease event, by name (uncreatable).
+
+    A leaseEvent(type, ...) handler compares its \c type with \c LeaseEvent.Suspended
+    (renewals stopped getting through; the lease may still be alive), \c LeaseEvent.Expired
+    (it is gone), \c LeaseEvent.Restored (healed under a new lease) or \c LeaseEvent.Failed
+    (healing stopped for good). See EtcdLeaseEvent.
+*/
+
+/*!
     \qmltype TransientKeyValue
     \inqmlmodule EtcdQt
     \brief Keeps \c key = \c value in etcd under a lease of \c ttl milliseconds while \c active.

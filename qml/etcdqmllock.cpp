@@ -211,7 +211,7 @@ QString EtcdQmlBarrier::leaseId() const
 }
 
 /*! \qmlmethod bool Barrier::setBarrier()
-    Sets the barrier unless someone has; false when not active. */
+    Sets the barrier unless someone has; returns \c false when not active. */
 bool EtcdQmlBarrier::setBarrier()
 {
     auto *barrier = currentAs<EtcdBarrier>();
@@ -227,7 +227,7 @@ bool EtcdQmlBarrier::setBarrier()
 }
 
 /*! \qmlmethod bool Barrier::removeBarrier()
-    Removes the barrier, whoever set it; false when not active. */
+    Removes the barrier, whoever set it; returns \c false when not active. */
 bool EtcdQmlBarrier::removeBarrier()
 {
     auto *barrier = currentAs<EtcdBarrier>();
@@ -243,7 +243,7 @@ bool EtcdQmlBarrier::removeBarrier()
 }
 
 /*! \qmlmethod bool Barrier::startWaiting()
-    Begins a wait; lifted() follows when the barrier goes. False when not active. */
+    Begins a wait; lifted() follows when the barrier goes. Returns \c false when not active. */
 bool EtcdQmlBarrier::startWaiting()
 {
     auto *barrier = currentAs<EtcdBarrier>();

@@ -68,7 +68,7 @@ void EtcdQmlRecipe::setActive(bool active)
     update();
 }
 
-/*! Whether the library object exists now (active, complete, with a client). */
+// Whether the library object exists now (active, complete, with a client).
 bool EtcdQmlRecipe::isRunning() const
 {
     return m_current;

@@ -359,7 +359,8 @@ void EtcdBarrierPrivate::updateWaiterCount()
 }
 
 /*!
-    Constructs the barrier at \a path on \a client, as \a options say. No I/O until used.
+    Constructs the barrier at \a path on \a client, as \a options say. No I/O until used. The object
+    is a child of \a parent.
 */
 EtcdBarrier::EtcdBarrier(
     EtcdClient *client, const QByteArray &path, const EtcdBarrierOptions &options, QObject *parent)
@@ -374,13 +375,15 @@ EtcdBarrier::~EtcdBarrier()
     close();
 }
 
-/*! \property EtcdBarrier::path The barrier key (under the client's key prefix). */
+/*! \property EtcdBarrier::path
+    The barrier key (under the client's key prefix). */
 QByteArray EtcdBarrier::path() const
 {
     return d_func()->path;
 }
 
-/*! \property EtcdBarrier::clientId Written into the barrier's value, "<clientId>:<7>". */
+/*! \property EtcdBarrier::clientId
+    Written into the barrier's value, "<clientId>:<7>". */
 QString EtcdBarrier::clientId() const
 {
     return d_func()->options.clientId;
@@ -402,7 +405,8 @@ bool EtcdBarrier::waitOnMissingBarriers() const
     return d_func()->options.waitOnMissingBarriers;
 }
 
-/*! \property EtcdBarrier::state This object's hold of the barrier key. */
+/*! \property EtcdBarrier::state
+    This object's hold of the barrier key. */
 EtcdBarrier::State EtcdBarrier::state() const
 {
     return d_func()->state;
@@ -418,7 +422,8 @@ int EtcdBarrier::waiterCount() const
     return d_func()->reportedWaiters;
 }
 
-/*! \property EtcdBarrier::leaseId The lease holding the barrier this object set; -1 if none. */
+/*! \property EtcdBarrier::leaseId
+    The lease holding the barrier this object set; -1 if none. */
 qint64 EtcdBarrier::leaseId() const
 {
     Q_D(const EtcdBarrier);
@@ -597,7 +602,7 @@ void EtcdBarrier::startWaiting()
     });
 }
 
-/*! Blocks a worker thread until the barrier lifts (true) or close() (false). */
+/*! Blocks a worker thread until the barrier lifts; returns \c true then, \c false on close(). */
 bool EtcdBarrier::waitOnBarrier()
 {
     return waitOnBarrier(kWaitForever);
@@ -641,3 +646,30 @@ void EtcdBarrier::close()
     else
         emitClosedAfter(nullptr);
 }
+
+/*!
+    \class EtcdBarrierOptions
+    \inmodule EtcdQt
+    \brief Options of an EtcdBarrier.
+*/
+
+/*!
+    \variable EtcdBarrierOptions::ttl
+    \brief the TTL of the lease that holds the barrier key.
+*/
+
+/*!
+    \variable EtcdBarrierOptions::waitOnMissingBarriers
+    \brief whether a wait on a barrier nobody has set waits for it to be set and removed
+    (\c true) or returns at once.
+*/
+
+/*!
+    \variable EtcdBarrierOptions::clientId
+    \brief this client's id; empty picks "DistributedBarrier:<7 random characters>".
+*/
+
+/*!
+    \variable EtcdBarrierOptions::resilience
+    \brief how the setter's lease heals.
+*/

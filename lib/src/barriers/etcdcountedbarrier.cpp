@@ -45,8 +45,10 @@ using namespace std::chrono;
 /*! \fn void EtcdCountedBarrier::tripped()
     Emitted when all members of an arrive() call's round have arrived.
 */
-/*! \fn void EtcdCountedBarrier::failed(const EtcdStatus &reason)
-    Emitted when an arrive() call could not take part (etcd unreachable, bad input).
+/*!
+    \fn void EtcdCountedBarrier::failed(const EtcdStatus &reason)
+    Emitted when an arrive() call could not take part (etcd unreachable, bad input). \a reason says
+    why.
 */
 
 class EtcdCountedBarrierPrivate
@@ -166,7 +168,7 @@ void EtcdCountedBarrierPrivate::setWaiterCount(int n)
 
 /*!
     Constructs a barrier for \a memberCount members at \a path on \a client, as \a options
-    say. No I/O until a member arrives.
+    say. No I/O until a member arrives. The object is a child of \a parent.
 */
 EtcdCountedBarrier::EtcdCountedBarrier(EtcdClient *client, const QByteArray &path, int memberCount,
     const EtcdCountedBarrierOptions &options, QObject *parent)
@@ -181,19 +183,22 @@ EtcdCountedBarrier::~EtcdCountedBarrier()
     close();
 }
 
-/*! \property EtcdCountedBarrier::path The barrier's path (under the client's key prefix). */
+/*! \property EtcdCountedBarrier::path
+    The barrier's path (under the client's key prefix). */
 QByteArray EtcdCountedBarrier::path() const
 {
     return d_func()->path;
 }
 
-/*! \property EtcdCountedBarrier::memberCount How many members trip the barrier. */
+/*! \property EtcdCountedBarrier::memberCount
+    How many members trip the barrier. */
 int EtcdCountedBarrier::memberCount() const
 {
     return d_func()->memberCount;
 }
 
-/*! \property EtcdCountedBarrier::clientId Written into this object's tokens, "<clientId>:<7>". */
+/*! \property EtcdCountedBarrier::clientId
+    Written into this object's tokens, "<clientId>:<7>". */
 QString EtcdCountedBarrier::clientId() const
 {
     return d_func()->options.clientId;
@@ -215,7 +220,10 @@ int EtcdCountedBarrier::waiterCount() const
     return d_func()->waiterCount;
 }
 
-/*! Arrives and blocks a worker thread until all members arrived (true) or close() (false). */
+/*!
+    Arrives and blocks a worker thread until all members arrived; returns \c true then,
+    \c false on close().
+*/
 bool EtcdCountedBarrier::waitOnBarrier()
 {
     return waitOnBarrier(kWaitForever);
@@ -281,3 +289,24 @@ void EtcdCountedBarrier::close()
     if (d->leaving.empty()) // else closed() comes when the last lease is revoked
         emitClosedAfter(nullptr);
 }
+
+/*!
+    \class EtcdCountedBarrierOptions
+    \inmodule EtcdQt
+    \brief Options of an EtcdCountedBarrier (and of both halves of an EtcdDoubleBarrier).
+*/
+
+/*!
+    \variable EtcdCountedBarrierOptions::ttl
+    \brief the TTL of each waiting member's lease.
+*/
+
+/*!
+    \variable EtcdCountedBarrierOptions::clientId
+    \brief this member's id; empty picks "DistributedBarrierWithCount:<7 random characters>".
+*/
+
+/*!
+    \variable EtcdCountedBarrierOptions::resilience
+    \brief how a waiting member's lease heals.
+*/

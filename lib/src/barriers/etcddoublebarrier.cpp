@@ -40,7 +40,7 @@ public:
 
 /*!
     Constructs the double barrier for \a memberCount members at \a path on \a client, as
-    \a options say. No I/O until a member enters.
+    \a options say. No I/O until a member enters. The object is a child of \a parent.
 */
 EtcdDoubleBarrier::EtcdDoubleBarrier(EtcdClient *client, const QByteArray &path, int memberCount,
     const EtcdCountedBarrierOptions &options, QObject *parent)
@@ -76,31 +76,35 @@ EtcdDoubleBarrier::~EtcdDoubleBarrier()
     close();
 }
 
-/*! \property EtcdDoubleBarrier::path The barrier's path (under the client's key prefix). */
+/*! \property EtcdDoubleBarrier::path
+    The barrier's path (under the client's key prefix). */
 QByteArray EtcdDoubleBarrier::path() const
 {
     return d_func()->path;
 }
 
-/*! \property EtcdDoubleBarrier::memberCount How many members each phase waits for. */
+/*! \property EtcdDoubleBarrier::memberCount
+    How many members each phase waits for. */
 int EtcdDoubleBarrier::memberCount() const
 {
     return d_func()->enter->memberCount();
 }
 
-/*! \property EtcdDoubleBarrier::enterWaiterCount Members seen waiting to enter (advisory). */
+/*! \property EtcdDoubleBarrier::enterWaiterCount
+    Members seen waiting to enter (advisory). */
 int EtcdDoubleBarrier::enterWaiterCount() const
 {
     return d_func()->enter->waiterCount();
 }
 
-/*! \property EtcdDoubleBarrier::leaveWaiterCount Members seen waiting to leave (advisory). */
+/*! \property EtcdDoubleBarrier::leaveWaiterCount
+    Members seen waiting to leave (advisory). */
 int EtcdDoubleBarrier::leaveWaiterCount() const
 {
     return d_func()->leave->waiterCount();
 }
 
-/*! Blocks a worker thread until all members entered (true) or close() (false). */
+/*! Blocks a worker thread until all members entered; returns \c true then, \c false on close(). */
 bool EtcdDoubleBarrier::enter()
 {
     return d_func()->enter->waitOnBarrier();
@@ -112,7 +116,7 @@ bool EtcdDoubleBarrier::enter(milliseconds timeout)
     return d_func()->enter->waitOnBarrier(timeout);
 }
 
-/*! Blocks a worker thread until all members left (true) or close() (false). */
+/*! Blocks a worker thread until all members left; returns \c true then, \c false on close(). */
 bool EtcdDoubleBarrier::leave()
 {
     return d_func()->leave->waitOnBarrier();
@@ -155,3 +159,9 @@ void EtcdDoubleBarrier::close()
         phase->close();
     }
 }
+
+/*!
+    \fn void EtcdDoubleBarrier::failed(const EtcdStatus &reason)
+    Emitted when the barrier failed for good with \a reason (forwarded from either of its
+    counted barriers).
+*/

@@ -55,6 +55,7 @@ constexpr milliseconds kRevokeGrace = 500ms;
     with the reason in \a status. The client keeps trying until disconnected.
 */
 
+/*! Constructs a client with no endpoints, a child of \a parent; setEndpoints() names them. */
 EtcdClient::EtcdClient(QObject *parent) : QObject(parent), d_ptr(new EtcdClientPrivate(this))
 {
     d_ptr->engineThread.setObjectName(QStringLiteral("etcdqt-engine"));
@@ -453,3 +454,27 @@ void EtcdClientPrivate::refreshDoor()
     door->engine = engine.data();
     door->options = callOptions(false); // a guarded write is never retried: its outcome is unknown
 }
+
+/*!
+    \class EtcdTlsFiles
+    \inmodule EtcdQt
+    \brief PEM files for https:// endpoints.
+
+    An empty CA means the system's trusted roots; a client certificate and its key go
+    together (mutual TLS).
+*/
+
+/*!
+    \variable EtcdTlsFiles::caCertificate
+    \brief the path of the CA certificate that signed the server's; empty for the system's.
+*/
+
+/*!
+    \variable EtcdTlsFiles::clientCertificate
+    \brief the path of the client certificate, for mutual TLS.
+*/
+
+/*!
+    \variable EtcdTlsFiles::clientKey
+    \brief the path of the client certificate's private key.
+*/

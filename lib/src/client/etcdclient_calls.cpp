@@ -115,7 +115,10 @@ EtcdTxnReply *EtcdClient::txn(const EtcdTxn &txn)
         checkTxn(txn), false);
 }
 
-/*! Compacts the history up to \a revision; Physical waits until the space is freed. */
+/*!
+    Compacts the history up to \a revision; Physical waits until the space is freed. \a mode says
+    when etcd answers.
+*/
 EtcdEmptyReply *EtcdClient::compact(qint64 revision, Etcd::CompactionMode mode)
 {
     std::optional<EtcdStatus> early;
@@ -168,7 +171,10 @@ EtcdEmptyReply *EtcdClient::revokeLease(qint64 leaseId)
         checkLeaseId(leaseId), false);
 }
 
-/*! Asks for lease \a leaseId's remaining TTL and, with Etcd::LeaseKeys::Include, its keys. */
+/*!
+    Asks for lease \a leaseId's remaining TTL and, with Etcd::LeaseKeys::Include, its keys. \a keys
+    says whether the attached keys are listed.
+*/
 EtcdLeaseTimeToLiveReply *EtcdClient::leaseTimeToLive(qint64 leaseId, Etcd::LeaseKeys keys)
 {
     return d_func()->call<EtcdLeaseTimeToLiveReply>(

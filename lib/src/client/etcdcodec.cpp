@@ -105,3 +105,96 @@ std::optional<QJsonDocument> EtcdJsonCodec::decode(const QByteArray &bytes)
         return std::nullopt;
     return doc;
 }
+
+/*!
+    \typedef EtcdTextCodec::Value
+    QString.
+*/
+
+/*!
+    \fn QByteArray EtcdTextCodec::encode(const QString &value)
+    Returns \a value as UTF-8.
+*/
+
+/*!
+    \fn std::optional<QString> EtcdTextCodec::decode(const QByteArray &bytes)
+    Returns \a bytes read as UTF-8 (never nothing: invalid sequences become U+FFFD).
+*/
+
+/*!
+    \typedef EtcdJsonCodec::Value
+    QJsonDocument.
+*/
+
+/*!
+    \fn QByteArray EtcdJsonCodec::encode(const QJsonDocument &value)
+    Returns \a value as compact JSON text.
+*/
+
+/*!
+    \fn std::optional<QJsonDocument> EtcdJsonCodec::decode(const QByteArray &bytes)
+    Returns the document \a bytes hold, or nothing if they are not valid JSON.
+*/
+
+/*!
+    \class EtcdBytesCodec
+    \inmodule EtcdQt
+    \brief The identity codec: values are the bytes themselves.
+*/
+
+/*!
+    \typedef EtcdBytesCodec::Value
+    QByteArray.
+*/
+
+/*!
+    \fn QByteArray EtcdBytesCodec::encode(const QByteArray &value)
+    Returns \a value unchanged.
+*/
+
+/*!
+    \fn std::optional<QByteArray> EtcdBytesCodec::decode(const QByteArray &bytes)
+    Returns \a bytes unchanged.
+*/
+
+/*!
+    \class EtcdInt32Codec
+    \inmodule EtcdQt
+    \brief A 32-bit integer as 4 big-endian bytes (etcd-recipes' layout), for typed recipes.
+*/
+
+/*!
+    \typedef EtcdInt32Codec::Value
+    qint32.
+*/
+
+/*!
+    \fn QByteArray EtcdInt32Codec::encode(qint32 value)
+    Returns \a value as 4 big-endian bytes; see Etcd::encodeInt32().
+*/
+
+/*!
+    \fn std::optional<qint32> EtcdInt32Codec::decode(const QByteArray &bytes)
+    Returns the number in \a bytes, or nothing unless they are exactly 4 bytes.
+*/
+
+/*!
+    \class EtcdInt64Codec
+    \inmodule EtcdQt
+    \brief A 64-bit integer as 8 big-endian bytes (etcd-recipes' layout), for typed recipes.
+*/
+
+/*!
+    \typedef EtcdInt64Codec::Value
+    qint64.
+*/
+
+/*!
+    \fn QByteArray EtcdInt64Codec::encode(qint64 value)
+    Returns \a value as 8 big-endian bytes; see Etcd::encodeInt64().
+*/
+
+/*!
+    \fn std::optional<qint64> EtcdInt64Codec::decode(const QByteArray &bytes)
+    Returns the number in \a bytes, or nothing unless they are exactly 8 bytes.
+*/

@@ -38,6 +38,7 @@ using namespace std::chrono;
 /*!
     \fn void EtcdKeepAlive::suspended(const EtcdStatus &reason)
     Emitted once when renewals stopped getting through, while the lease may still be alive.
+    \a reason says why.
 */
 
 /*!
@@ -47,14 +48,15 @@ using namespace std::chrono;
 
 /*!
     \fn void EtcdKeepAlive::keepAliveFailed(const EtcdStatus &reason)
-    Emitted when renewal stopped although nobody called stop(): after expired(), or when the
-    client disconnected or could not start it. Never emitted for the owner's own stop().
+    Emitted when renewal stopped although nobody called stop(): after expired(), or when the client
+    disconnected or could not start it. Never emitted for the owner's own stop(). \a reason says
+    why.
 */
 
 /*!
     \fn void EtcdKeepAlive::expired(const EtcdStatus &reason)
     Emitted once when the lease is gone (etcd answered TTL 0) or no renewal was acknowledged
-    for a whole TTL. Renewals stop.
+    for a whole TTL. Renewals stop. \a reason says why.
 */
 
 class EtcdKeepAlivePrivate final : public KeepAliveObserver
@@ -120,7 +122,10 @@ std::shared_ptr<LeaseShared> Etcd::Internal::leaseStateOf(const EtcdKeepAlive &k
     return keepAlive.d_func()->shared;
 }
 
-/*! Constructs a keep-alive for lease \a leaseId, granted with \a ttl on \a client. */
+/*!
+    Constructs a keep-alive for lease \a leaseId, granted with \a ttl on \a client. The object is a
+    child of \a parent.
+*/
 EtcdKeepAlive::EtcdKeepAlive(EtcdClient *client, qint64 leaseId, seconds ttl, QObject *parent)
     : QObject(parent), d_ptr(new EtcdKeepAlivePrivate(this, client, leaseId, ttl))
 { }
@@ -145,13 +150,15 @@ EtcdKeepAlive::~EtcdKeepAlive()
     stop();
 }
 
-/*! \property EtcdKeepAlive::leaseId The lease kept alive. */
+/*! \property EtcdKeepAlive::leaseId
+    The lease kept alive. */
 qint64 EtcdKeepAlive::leaseId() const
 {
     return d_func()->leaseId;
 }
 
-/*! \property EtcdKeepAlive::state Whether renewals are acknowledged. */
+/*! \property EtcdKeepAlive::state
+    Whether renewals are acknowledged. */
 EtcdKeepAlive::State EtcdKeepAlive::state() const
 {
     return d_func()->state;
@@ -243,3 +250,56 @@ EtcdKeepAlive *EtcdScopedKeepAlive::keepAlive() const
 {
     return m_keepAlive.get();
 }
+
+/*!
+    \typedef EtcdScopedKeepAlive::FailureHandler
+    A callable that takes the EtcdStatus that stopped the renewal.
+*/
+
+// clang-format off
+/*!
+    \fn EtcdScopedKeepAlive::EtcdScopedKeepAlive(EtcdClient *client, qint64 leaseId, std::chrono::seconds ttl, EtcdScopedKeepAlive::FailureHandler onKeepAliveFailed)
+    Starts renewing \a leaseId, granted with \a ttl, on \a client. \a onKeepAliveFailed, if set,
+    runs in this thread when the renewal stops while the handle lives.
+*/
+// clang-format on
+
+/*!
+    \fn EtcdScopedKeepAlive::EtcdScopedKeepAlive(EtcdScopedKeepAlive &&other)
+    Moves the renewal of \a other into this handle; \a other no longer renews.
+*/
+
+/*!
+    \fn EtcdScopedKeepAlive &EtcdScopedKeepAlive::operator=(EtcdScopedKeepAlive &&other)
+    Stops this handle's renewal and takes over the one of \a other.
+*/
+
+/*!
+    \fn EtcdScopedKeepAlive::EtcdScopedKeepAlive(const EtcdScopedKeepAlive &)
+    Deleted: one renewal has one owner.
+*/
+
+/*!
+    \fn EtcdScopedKeepAlive &EtcdScopedKeepAlive::operator=(const EtcdScopedKeepAlive &)
+    Deleted: one renewal has one owner.
+*/
+
+/*!
+    \enum EtcdKeepAlive::State
+    \value Inactive not started
+    \value Alive renewals are acknowledged
+    \value Suspended renewals stopped getting through; the lease may still be alive
+    \value Expired the lease is gone (etcd answered TTL 0, or its local deadline passed)
+    \value Failed renewal stopped for another reason (the client disconnected)
+    \value Stopped stop() was called
+*/
+
+/*!
+    \fn void EtcdKeepAlive::connectNotify(const QMetaMethod &signal)
+    \reimp
+*/
+
+/*!
+    \fn void EtcdKeepAlive::disconnectNotify(const QMetaMethod &signal)
+    \reimp
+*/

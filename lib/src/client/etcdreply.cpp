@@ -25,10 +25,16 @@
 */
 
 /*!
+    \property EtcdReply::finished
+    \brief whether finished() was emitted; see isFinished().
+*/
+
+/*!
     \fn void EtcdReply::finished(const EtcdStatus &status)
     Emitted once when the request completed with \a status, or failed, or was aborted.
 */
 
+/*! For subclasses: constructs an unfinished reply, a child of \a parent (the client). */
 EtcdReply::EtcdReply(QObject *parent) : QObject(parent), d_ptr(new EtcdReplyPrivate(this)) { }
 
 /*!

@@ -21,9 +21,12 @@
         +/- jitterRatio random spread (still capped); gives up after maxAttempts retries or
         once maxElapsed has passed.
     \li bounded(n, delay): the fixed delay for n retries (n + 1 attempts in all).
-    \li unbounded() (etcd-recipes calls it forever): exponentialBackoff() with its defaults, never
-   giving up. \li never(): gives up at once. \endlist A factory given invalid arguments logs a
-   warning and returns a policy that never retries (isValid() is false).
+    \li unbounded() (etcd-recipes calls it forever): exponentialBackoff() with its defaults,
+        never giving up.
+    \li never(): gives up at once.
+    \endlist
+    A factory given invalid arguments logs a warning and returns a policy that never retries
+    (isValid() is false).
 */
 
 using Duration = EtcdRetryPolicy::Duration;
@@ -129,3 +132,102 @@ EtcdLeaseResilience EtcdLeaseResilience::disabled()
 {
     return EtcdLeaseResilience {EtcdRetryPolicy::never(), Duration(10000)};
 }
+
+/*!
+    \typedef EtcdRetryPolicy::Duration
+    The unit of every delay: std::chrono::milliseconds.
+*/
+
+/*!
+    \enum EtcdRetryPolicy::Kind
+    \value Never no retry
+    \value Fixed the same delay before each retry (bounded())
+    \value Exponential a growing, jittered delay (exponentialBackoff(), unbounded())
+*/
+
+// clang-format off
+/*!
+    \fn EtcdRetryPolicy EtcdRetryPolicy::exponentialBackoff(EtcdRetryPolicy::Duration initialDelay, EtcdRetryPolicy::Duration maxDelay, double factor, double jitterRatio, int maxAttempts, EtcdRetryPolicy::Duration maxElapsed)
+    Returns a policy that waits \a initialDelay after the first failure, \a factor times longer
+    after each further one up to \a maxDelay, spread by +/- \a jitterRatio, and gives up after
+    \a maxAttempts retries or once \a maxElapsed has passed. Invalid arguments (a non-positive initial
+    delay, a maximum below it, a factor below 1, a jitter outside [0, 1)) give a policy that never
+    retries and whose isValid() is false.
+*/
+// clang-format on
+
+/*!
+    \fn EtcdRetryPolicy EtcdRetryPolicy::bounded(int maxAttempts, EtcdRetryPolicy::Duration delay)
+    Returns a policy that retries \a maxAttempts times, \a delay apart. Negative arguments
+    give a policy that never retries and whose isValid() is false.
+*/
+
+/*!
+    \fn EtcdRetryPolicy EtcdRetryPolicy::unbounded()
+    Returns exponentialBackoff() with its defaults: it never gives up.
+*/
+
+/*!
+    \fn EtcdRetryPolicy EtcdRetryPolicy::never()
+    Returns a policy that gives up at once.
+*/
+
+/*!
+    \fn EtcdRetryPolicy::Kind EtcdRetryPolicy::kind() const
+    Returns the kind of policy.
+*/
+
+/*!
+    \fn bool EtcdRetryPolicy::isValid() const
+    Returns \c false if a factory was given invalid arguments (the policy then never retries).
+*/
+
+/*!
+    \fn int EtcdRetryPolicy::maxAttempts() const
+    Returns the number of retries after which the policy gives up.
+*/
+
+/*!
+    \fn EtcdRetryPolicy::Duration EtcdRetryPolicy::initialDelay() const
+    Returns the delay after the first failure (the fixed delay of bounded()).
+*/
+
+/*!
+    \fn EtcdRetryPolicy::Duration EtcdRetryPolicy::maxDelay() const
+    Returns the longest delay.
+*/
+
+/*!
+    \fn EtcdRetryPolicy::Duration EtcdRetryPolicy::maxElapsed() const
+    Returns the time since the first attempt after which the policy gives up.
+*/
+
+/*!
+    \fn double EtcdRetryPolicy::factor() const
+    Returns the growth of the delay per failure (1 for a fixed delay).
+*/
+
+/*!
+    \fn double EtcdRetryPolicy::jitterRatio() const
+    Returns the random spread of each delay, as a fraction of it.
+*/
+
+/*!
+    \variable EtcdRpcResilience::retryPolicy
+    \brief how often, and how far apart, a failed request is retried.
+*/
+
+/*!
+    \variable EtcdRpcResilience::attemptTimeout
+    \brief the deadline of each attempt.
+*/
+
+/*!
+    \variable EtcdLeaseResilience::retryPolicy
+    \brief paces the re-grant attempts; EtcdRetryPolicy::never() disables healing.
+*/
+
+/*!
+    \variable EtcdLeaseResilience::healOperationTimeout
+    \brief the deadline of each heal attempt (grant and establish).
+*/

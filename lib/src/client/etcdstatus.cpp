@@ -67,3 +67,106 @@ QDebug operator<<(QDebug debug, const EtcdStatus &status)
     debug.nospace().noquote() << "EtcdStatus(" << status.toString() << ')';
     return debug;
 }
+
+/*!
+    \fn EtcdStatus::EtcdStatus()
+    Constructs a status of Etcd::ErrorCode::Ok with no message.
+*/
+
+/*!
+    \fn Etcd::ErrorCode EtcdStatus::code() const
+    Returns the error code; Etcd::ErrorCode::Ok on success.
+*/
+
+/*!
+    \fn QString EtcdStatus::message() const
+    Returns the message that came with the code (etcd's own text where etcd answered).
+*/
+
+/*!
+    \fn bool EtcdStatus::isOk() const
+    Returns \c true if the code is Etcd::ErrorCode::Ok.
+*/
+
+/*!
+    \property EtcdStatus::code
+    \brief the error code, for QML and QMetaType users; see code().
+*/
+
+/*!
+    \property EtcdStatus::message
+    \brief the message that came with the code; see message().
+*/
+
+/*!
+    \property EtcdStatus::ok
+    \brief whether the code is Etcd::ErrorCode::Ok; see isOk().
+*/
+
+/*!
+    \fn bool EtcdStatus::operator==(const EtcdStatus &a, const EtcdStatus &b)
+    Returns \c true if \a a and \a b have the same code and the same message.
+*/
+
+/*!
+    \fn bool EtcdStatus::operator==(const EtcdStatus &s, Etcd::ErrorCode code)
+    Returns \c true if the code of \a s is \a code, whatever its message.
+*/
+
+/*!
+    \fn QDebug operator<<(QDebug debug, const EtcdStatus &status)
+    \relates EtcdStatus
+    Writes \a status to \a debug as toString() does, and returns \a debug.
+*/
+
+/*!
+    \enum Etcd::SortOrder
+    The order of the keys a range read returns.
+    \value None etcd's own order (by key)
+    \value Ascending ascending by the EtcdRangeOptions::sortTarget
+    \value Descending descending by the EtcdRangeOptions::sortTarget
+*/
+
+/*!
+    \enum Etcd::SortTarget
+    What a sorted range read sorts by.
+    \value Key the key bytes
+    \value Version the key's version
+    \value CreateRevision the revision that created the key
+    \value ModRevision the revision of the key's last change
+    \value Value the value bytes
+*/
+
+/*!
+    \enum Etcd::CompareResult
+    How an EtcdCompare compares the key's field with the given operand.
+    \value Equal the field equals the operand
+    \value Greater the field is greater than the operand
+    \value Less the field is less than the operand
+    \value NotEqual the field differs from the operand
+*/
+
+/*!
+    \enum Etcd::CompareTarget
+    Which field of a key an EtcdCompare looks at.
+    \value Version the key's version (0 while the key does not exist)
+    \value CreateRevision the revision that created the key
+    \value ModRevision the revision of the key's last change
+    \value Value the value bytes
+    \value Lease the id of the lease the key is attached to (0: none)
+*/
+
+/*!
+    \enum Etcd::CompactionMode
+    How EtcdClient::compact() waits.
+    \value Logical etcd answers once the compaction is recorded; old revisions become
+           unreadable at once and are freed in the background
+    \value Physical etcd answers once the old revisions are removed from its backend
+*/
+
+/*!
+    \enum Etcd::LeaseKeys
+    Whether a lease's time-to-live read lists the keys attached to the lease.
+    \value Omit only the TTLs
+    \value Include the TTLs and the attached keys
+*/

@@ -33,7 +33,8 @@ using namespace Etcd::Internal;
 
 /*!
     \fn void EtcdWatch::suspended(const EtcdStatus &reason)
-    Emitted once per outage when the stream of an active watch broke or went silent.
+    Emitted once per outage when the stream of an active watch broke or went silent. \a reason says
+    why.
 */
 
 /*!
@@ -56,7 +57,7 @@ using namespace Etcd::Internal;
 /*!
     \fn void EtcdWatch::failed(const EtcdStatus &status)
     Emitted when the watch ended for good: etcd refused or cancelled it, the client
-    disconnected, or recovery gave up. No further signal follows.
+    disconnected, or recovery gave up. No further signal follows. \a status says why.
 */
 
 /*!
@@ -160,7 +161,7 @@ WatchSpec EtcdWatchPrivate::spec() const
 
 /*!
     Constructs a watch of \a key on \a client (a prefix or range as \a options say). Call
-    start() to begin.
+    start() to begin. The object is a child of \a parent.
 */
 EtcdWatch::EtcdWatch(
     EtcdClient *client, const QByteArray &key, const EtcdWatchOptions &options, QObject *parent)
@@ -179,7 +180,8 @@ QByteArray EtcdWatch::key() const
     return d_func()->key;
 }
 
-/*! \property EtcdWatch::state The watch's lifecycle state. */
+/*! \property EtcdWatch::state
+    The watch's lifecycle state. */
 EtcdWatch::State EtcdWatch::state() const
 {
     return d_func()->state;
@@ -195,7 +197,8 @@ qint64 EtcdWatch::nextRevision() const
     return d_func()->nextRevision;
 }
 
-/*! \property EtcdWatch::resyncMode What the watch does when its resume revision was compacted. */
+/*! \property EtcdWatch::resyncMode
+    What the watch does when its resume revision was compacted. */
 EtcdWatch::ResyncMode EtcdWatch::resyncMode() const
 {
     return d_func()->resyncMode;
@@ -258,3 +261,104 @@ void EtcdWatch::resync(qint64 anchorRevision)
     EtcdClientPrivate::get(d->client)->inEngine(
         [id = d->link.id, anchorRevision](Engine *e) { e->watches()->resync(id, anchorRevision); });
 }
+
+/*!
+    \enum EtcdWatch::State
+    \value Inactive not started, or stopped
+    \value Creating etcd has not yet confirmed the watch
+    \value Active events arrive
+    \value Suspended the stream broke; the watch resumes from nextRevision() once it is back
+    \value AwaitingResync the revision to resume from was compacted and the resync mode is
+           AwaitResync: nothing is delivered until resync()
+    \value Failed the watch ended for good (see failed())
+*/
+
+/*!
+    \enum EtcdWatch::ResyncMode
+    What the watch does when the revision it would resume from was compacted away.
+    \value ResumeAtCompaction it resumes at the compaction revision, after reporting the
+           compaction (changes in between are lost; read the keys again)
+    \value AwaitResync it waits in AwaitingResync until the owner calls resync()
+*/
+
+/*!
+    \enum EtcdWatchEvent::Type
+    \value Put the key was created or changed
+    \value Delete the key was deleted (or its lease expired)
+*/
+
+/*!
+    \variable EtcdWatchEvent::type
+    \brief whether the key was written or deleted.
+*/
+
+/*!
+    \variable EtcdWatchEvent::keyValue
+    \brief the key-value after the change (for a delete: the key and the revision).
+*/
+
+/*!
+    \variable EtcdWatchEvent::prevKeyValue
+    \brief the key-value before the change, when EtcdWatchOptions::prevKv asked for it.
+*/
+
+/*!
+    \variable EtcdWatchEvent::revision
+    \brief the revision of the change.
+*/
+
+/*!
+    \property EtcdWatchEvent::type
+    \brief the event type, for QML; the member of the same name.
+*/
+
+/*!
+    \property EtcdWatchEvent::keyValue
+    \brief the key-value after the change, for QML; the member of the same name.
+*/
+
+/*!
+    \property EtcdWatchEvent::prevKeyValue
+    \brief the key-value before the change, for QML; the member of the same name.
+*/
+
+/*!
+    \property EtcdWatchEvent::revision
+    \brief the revision of the change, for QML; the member of the same name.
+*/
+
+/*!
+    \variable EtcdWatchOptions::prefix
+    \brief whether every key that starts with the key is watched.
+*/
+
+/*!
+    \variable EtcdWatchOptions::rangeEnd
+    \brief the end (exclusive) of the watched range; empty watches one key.
+*/
+
+/*!
+    \variable EtcdWatchOptions::startRevision
+    \brief the first revision delivered; 0 starts from now.
+*/
+
+/*!
+    \variable EtcdWatchOptions::noPut
+    \brief whether puts are filtered out.
+*/
+
+/*!
+    \variable EtcdWatchOptions::noDelete
+    \brief whether deletes are filtered out.
+*/
+
+/*!
+    \variable EtcdWatchOptions::prevKv
+    \brief whether each event carries the key-value before the change.
+*/
+
+/*!
+    \variable EtcdWatchOptions::progressNotify
+    \brief whether etcd sends progress notifications, which advance the resume revision
+    while the watched keys are quiet (so a resume after a break replays less).
+*/

@@ -73,8 +73,8 @@ public:
 };
 
 /*!
-    Constructs a counter at \a path on \a client; an absent counter is created with
-    \a initialValue by the first operation. No I/O happens until then.
+    Constructs a counter at \a path on \a client; an absent counter is created with \a initialValue
+    by the first operation. No I/O happens until then. The object is a child of \a parent.
 */
 EtcdAtomicCounter::EtcdAtomicCounter(
     EtcdClient *client, const QByteArray &path, qint64 initialValue, QObject *parent)
@@ -86,14 +86,16 @@ EtcdAtomicCounter::EtcdAtomicCounter(
 /*! Destroys the object; operations still queued or in flight end unanswered. */
 EtcdAtomicCounter::~EtcdAtomicCounter() = default;
 
-/*! \property EtcdAtomicCounter::path The counter's key. */
+/*! \property EtcdAtomicCounter::path
+    The counter's key. */
 QByteArray EtcdAtomicCounter::path() const
 {
     return d_func()->path;
 }
 
 /*!
-    \property EtcdAtomicCounter::initialValue The value this object creates an absent
+    \property EtcdAtomicCounter::initialValue
+    The value this object creates an absent
     counter with; the counter's first creator decides.
 */
 qint64 EtcdAtomicCounter::initialValue() const

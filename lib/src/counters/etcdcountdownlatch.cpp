@@ -205,7 +205,10 @@ EtcdValueReply *EtcdCountDownLatchPrivate::refused()
     return nullptr;
 }
 
-/*! Constructs a latch at \a path on \a client. No I/O happens until the first call. */
+/*!
+    Constructs a latch at \a path on \a client. No I/O happens until the first call. The object is a
+    child of \a parent.
+*/
 EtcdCountDownLatch::EtcdCountDownLatch(EtcdClient *client, const QByteArray &path, QObject *parent)
     : EtcdRecipe(client, QStringLiteral("CountDownLatch[%1]").arg(QString::fromUtf8(path)), parent),
       d_ptr(new EtcdCountDownLatchPrivate(this, path))
@@ -217,7 +220,8 @@ EtcdCountDownLatch::~EtcdCountDownLatch()
     closeView(*d_func()->sync);
 }
 
-/*! \property EtcdCountDownLatch::path The latch's key. */
+/*! \property EtcdCountDownLatch::path
+    The latch's key. */
 QByteArray EtcdCountDownLatch::path() const
 {
     return d_func()->path;

@@ -103,7 +103,7 @@ void EtcdLeaderLatchPrivate::onTermFinished()
 
 /*!
     Constructs a latch for the election at \a electionPath on \a client with \a options.
-    No I/O happens until start().
+    No I/O happens until start(). The object is a child of \a parent.
 */
 EtcdLeaderLatch::EtcdLeaderLatch(EtcdClient *client, const QByteArray &electionPath,
     const EtcdLeaderSelectorOptions &options, QObject *parent)
@@ -143,13 +143,15 @@ EtcdLeaderLatch::~EtcdLeaderLatch()
     d_func()->wake.update([](EtcdLeaderLatchPrivate::Wake &w) { w.closed = true; });
 }
 
-/*! \property EtcdLeaderLatch::electionPath The election this latch runs in. */
+/*! \property EtcdLeaderLatch::electionPath
+    The election this latch runs in. */
 QByteArray EtcdLeaderLatch::electionPath() const
 {
     return d_func()->selector->electionPath();
 }
 
-/*! \property EtcdLeaderLatch::clientId The id this latch runs under. */
+/*! \property EtcdLeaderLatch::clientId
+    The id this latch runs under. */
 QString EtcdLeaderLatch::clientId() const
 {
     return d_func()->selector->clientId();
@@ -182,7 +184,8 @@ QString EtcdLeaderLatch::leader() const
     return d_func()->selector->leader();
 }
 
-/*! \property EtcdLeaderLatch::fencingToken See EtcdLeaderSelector::fencingToken. */
+/*! \property EtcdLeaderLatch::fencingToken
+    See EtcdLeaderSelector::fencingToken. */
 EtcdFencingToken EtcdLeaderLatch::fencingToken() const
 {
     return d_func()->selector->fencingToken();
@@ -194,7 +197,7 @@ EtcdElectionCounters EtcdLeaderLatch::counters() const
     return d_func()->selector->counters();
 }
 
-/*! Healthy while open and not Lost. */
+/*! Returns \c true while the latch is open and not Lost. */
 bool EtcdLeaderLatch::isHealthy() const
 {
     return !isClosed() && connectionState() != ConnectionState::Lost;

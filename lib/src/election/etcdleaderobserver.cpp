@@ -163,7 +163,10 @@ void EtcdLeaderObserverPrivate::watchFrom(qint64 revision)
         q, RecipePaths::leaderKey(path), options, EtcdWatch::ResyncMode::AwaitResync, std::move(f));
 }
 
-/*! Constructs an observer of the election at \a electionPath on \a client; no I/O yet. */
+/*!
+    Constructs an observer of the election at \a electionPath on \a client; no I/O yet. The object
+    is a child of \a parent.
+*/
 EtcdLeaderObserver::EtcdLeaderObserver(
     EtcdClient *client, const QByteArray &electionPath, QObject *parent)
     : EtcdRecipe(
@@ -176,19 +179,22 @@ EtcdLeaderObserver::EtcdLeaderObserver(
 
 EtcdLeaderObserver::~EtcdLeaderObserver() = default;
 
-/*! \property EtcdLeaderObserver::electionPath The election observed. */
+/*! \property EtcdLeaderObserver::electionPath
+    The election observed. */
 QByteArray EtcdLeaderObserver::electionPath() const
 {
     return d_func()->path;
 }
 
-/*! \property EtcdLeaderObserver::currentLeader The leader's client id; empty when vacant. */
+/*! \property EtcdLeaderObserver::currentLeader
+    The leader's client id; empty when vacant. */
 QString EtcdLeaderObserver::currentLeader() const
 {
     return d_func()->term.leader;
 }
 
-/*! \property EtcdLeaderObserver::started Whether the leader was read and the watch is live. */
+/*! \property EtcdLeaderObserver::started
+    Whether the leader was read and the watch is live. */
 bool EtcdLeaderObserver::isStarted() const
 {
     return d_func()->started;
@@ -223,3 +229,13 @@ void EtcdLeaderObserver::close()
         emitClosedAfter(nullptr);
     }
 }
+
+/*!
+    \fn EtcdLeaderObserver::~EtcdLeaderObserver()
+    Destroys the observer and stops its watch.
+*/
+
+/*!
+    \fn void EtcdLeaderObserver::failed(const EtcdStatus &reason)
+    Emitted when the observer stopped for good, with \a reason.
+*/

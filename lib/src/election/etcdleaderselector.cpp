@@ -92,13 +92,15 @@ using namespace std::chrono;
 /*! \fn void EtcdLeaderSelector::termFinished()
     Emitted when the term is over (led or not); start() may be called again.
 */
-/*! \fn void EtcdLeaderSelector::failed(const EtcdStatus &reason)
-    Emitted when a term could not run: bad input, etcd unreachable, the watch failed.
+/*!
+    \fn void EtcdLeaderSelector::failed(const EtcdStatus &reason)
+    Emitted when a term could not run: bad input, etcd unreachable, the watch failed. \a reason says
+    why.
 */
 
 /*!
     Constructs a candidate for the election at \a electionPath on \a client, with
-    \a options. No I/O happens until start().
+    \a options. No I/O happens until start(). The object is a child of \a parent.
 */
 EtcdLeaderSelector::EtcdLeaderSelector(EtcdClient *client, const QByteArray &electionPath,
     const EtcdLeaderSelectorOptions &options, QObject *parent)
@@ -137,13 +139,15 @@ void EtcdLeaderSelector::setRelinquishLeadership(RelinquishLeadership relinquish
     d_func()->relinquish = std::move(relinquish);
 }
 
-/*! \property EtcdLeaderSelector::electionPath The election this node runs in. */
+/*! \property EtcdLeaderSelector::electionPath
+    The election this node runs in. */
 QByteArray EtcdLeaderSelector::electionPath() const
 {
     return d_func()->path;
 }
 
-/*! \property EtcdLeaderSelector::clientId The id this node runs under (written to etcd). */
+/*! \property EtcdLeaderSelector::clientId
+    The id this node runs under (written to etcd). */
 QString EtcdLeaderSelector::clientId() const
 {
     return d_func()->clientId;
@@ -155,13 +159,14 @@ seconds EtcdLeaderSelector::ttl() const
     return d_func()->options.ttl;
 }
 
-/*! Whether the body's stop is requested when leadership is lost. */
+/*! Returns whether the body's stop is requested when leadership is lost. */
 bool EtcdLeaderSelector::interruptOnLeaseLoss() const
 {
     return d_func()->options.interruptOnLeaseLoss;
 }
 
-/*! \property EtcdLeaderSelector::state Where the selector is in its term. */
+/*! \property EtcdLeaderSelector::state
+    Where the selector is in its term. */
 EtcdLeaderSelector::State EtcdLeaderSelector::state() const
 {
     return d_func()->state;
@@ -245,8 +250,9 @@ bool EtcdLeaderSelector::commitGuarded(const EtcdTxn &txn, milliseconds timeout,
 }
 
 /*!
-    Blocks a worker thread until this term is in the running (true) or ended without
-    getting there, or \a timeout passed (false). Refused (false) in this object's thread.
+    Blocks a worker thread until this term is in the running and returns \c true;
+    returns \c false when it ended without getting there, when \a timeout passed, and in
+    this object's thread (refused).
 */
 bool EtcdLeaderSelector::waitForStarted(milliseconds timeout)
 {
@@ -366,3 +372,71 @@ EtcdParticipantsReply *EtcdLeaderSelector::participants(
 {
     return Etcd::electionParticipants(client, electionPath);
 }
+
+/*!
+    \enum EtcdLeaderSelector::State
+    \value Idle not started
+    \value Campaigning a candidate, waiting for the leadership key
+    \value Leading holding the leadership; the body runs (or the signals-only form leads)
+    \value Relinquishing the term is ending: the body was asked to stop, the key is deleted
+    \value Closed close() was called
+*/
+
+/*!
+    \typedef EtcdLeaderSelector::TakeLeadership
+    The body of a term: it runs on a worker thread with the selector and a stop token that
+    is requested when the term ends (resign, close, or lost leadership); the term ends when
+    it returns.
+*/
+
+/*!
+    \typedef EtcdLeaderSelector::RelinquishLeadership
+    Runs on the worker thread after the body returned, before the leadership key is deleted.
+*/
+
+/*!
+    \class EtcdLeaderSelectorOptions
+    \inmodule EtcdQt
+    \brief Options of an EtcdLeaderSelector (and EtcdLeaderLatch).
+*/
+
+/*!
+    \variable EtcdLeaderSelectorOptions::ttl
+    \brief the TTL of the leadership lease and of the participation lease.
+*/
+
+/*!
+    \variable EtcdLeaderSelectorOptions::clientId
+    \brief this candidate's id; empty picks "LeaderSelector:<7 random characters>".
+*/
+
+/*!
+    \variable EtcdLeaderSelectorOptions::interruptOnLeaseLoss
+    \brief whether the body's stop is requested when leadership is lost.
+*/
+
+/*!
+    \variable EtcdLeaderSelectorOptions::participation
+    \brief how the participation key (the candidate's presence) heals.
+*/
+
+/*!
+    \class EtcdElectionCounters
+    \inmodule EtcdQt
+    \brief How many terms a candidate won and how they ended.
+*/
+
+/*!
+    \variable EtcdElectionCounters::acquired
+    \brief the number of terms won.
+*/
+
+/*!
+    \variable EtcdElectionCounters::relinquished
+    \brief the number of terms ended, however they ended.
+*/
+
+/*!
+    \variable EtcdElectionCounters::steppedDown
+    \brief the number of those terms that ended because leadership was lost.
+*/

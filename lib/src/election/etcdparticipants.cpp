@@ -44,7 +44,10 @@ EtcdRangeOptions prefixRange()
 }
 } // namespace
 
-/*! Constructs an unfinished reply; Etcd::electionParticipants() fills one. */
+/*!
+    Constructs an unfinished reply; Etcd::electionParticipants() fills one. The object is a child of
+    \a parent.
+*/
 EtcdParticipantsReply::EtcdParticipantsReply(QObject *parent) : EtcdReply(parent) { }
 
 /*! Every registered candidate in key order, with the one holding LEADER marked. */
@@ -242,7 +245,10 @@ void EtcdParticipantsModelPrivate::onEvents(const QList<EtcdWatchEvent> &events)
     }
 }
 
-/*! Constructs a model of the election at \a electionPath on \a client; start() fills it. */
+/*!
+    Constructs a model of the election at \a electionPath on \a client; start() fills it. The object
+    is a child of \a parent.
+*/
 EtcdParticipantsModel::EtcdParticipantsModel(
     EtcdClient *client, const QByteArray &electionPath, QObject *parent)
     : QAbstractListModel(parent), d_ptr(new EtcdParticipantsModelPrivate)
@@ -257,7 +263,8 @@ EtcdParticipantsModel::EtcdParticipantsModel(
 
 EtcdParticipantsModel::~EtcdParticipantsModel() = default;
 
-/*! \property EtcdParticipantsModel::leader The leader's client id; empty when vacant. */
+/*! \property EtcdParticipantsModel::leader
+    The leader's client id; empty when vacant. */
 QString EtcdParticipantsModel::leader() const
 {
     return d_func()->leaderId;
@@ -308,3 +315,60 @@ void EtcdParticipantsModel::start()
     d->running = true;
     d->read(true);
 }
+
+/*!
+    \class EtcdParticipant
+    \inmodule EtcdQt
+    \brief One candidate of an election: its client id, and whether it leads.
+*/
+
+/*!
+    \variable EtcdParticipant::clientId
+    \brief the candidate's client id.
+*/
+
+/*!
+    \variable EtcdParticipant::isLeader
+    \brief whether the candidate holds the election's leadership key.
+*/
+
+/*!
+    \property EtcdParticipant::clientId
+    \brief the client id, for QML; the member of the same name.
+*/
+
+/*!
+    \property EtcdParticipant::isLeader
+    \brief whether it leads, for QML; the member of the same name.
+*/
+
+/*!
+    \fn bool EtcdParticipant::operator==(const EtcdParticipant &a, const EtcdParticipant &b)
+    Returns \c true if \a a and \a b have the same client id and leader flag.
+*/
+
+/*!
+    \enum EtcdParticipantsModel::Role
+    \value ClientIdRole the participant's client id (a string; QML name \c clientId)
+    \value IsLeaderRole whether it leads (a bool; QML name \c isLeader)
+*/
+
+/*!
+    \property EtcdParticipantsModel::count
+    \brief the number of participants; rowCount().
+*/
+
+/*!
+    \fn EtcdParticipantsModel::~EtcdParticipantsModel()
+    Destroys the model and stops following the election.
+*/
+
+/*!
+    \fn void EtcdParticipantsModel::started()
+    Emitted once the first read filled the model and the watch follows the election.
+*/
+
+/*!
+    \fn void EtcdParticipantsModel::failed(const EtcdStatus &reason)
+    Emitted when the model stopped following the election for good, with \a reason.
+*/

@@ -39,11 +39,11 @@ using namespace std::chrono;
     Emitted when every key was written under \a leaseId and renewal began.
 */
 /*! \fn void EtcdLeasedKeys::failed(const EtcdStatus &reason)
-    Emitted when the keys could not be written; no lease is left behind.
+    Emitted when the keys could not be written; no lease is left behind. \a reason says why.
 */
 /*! \fn void EtcdLeasedKeys::keepAliveFailed(const EtcdStatus &reason)
     Emitted when renewal stopped while the object was still open (the lease expired or the
-    client disconnected). Never emitted for close().
+    client disconnected). Never emitted for close(). \a reason says why.
 */
 
 class EtcdLeasedKeysPrivate
@@ -133,7 +133,10 @@ void EtcdLeasedKeysPrivate::fail(const EtcdStatus &reason)
         Q_EMIT q->failed(reason);
 }
 
-/*! Constructs, without I/O, the \a keyValues to keep on one lease of \a ttl on \a client. */
+/*!
+    Constructs, without I/O, the \a keyValues to keep on one lease of \a ttl on \a client. The
+    object is a child of \a parent.
+*/
 EtcdLeasedKeys::EtcdLeasedKeys(
     EtcdClient *client, const EtcdKeyValueList &keyValues, seconds ttl, QObject *parent)
     : EtcdRecipe(client, QStringLiteral("LeasedKeys"), parent), d_ptr(new EtcdLeasedKeysPrivate)
@@ -167,13 +170,15 @@ seconds EtcdLeasedKeys::ttl() const
     return d_func()->ttl;
 }
 
-/*! \property EtcdLeasedKeys::leaseId The lease the keys are bound to; -1 before the grant. */
+/*! \property EtcdLeasedKeys::leaseId
+    The lease the keys are bound to; -1 before the grant. */
 qint64 EtcdLeasedKeys::leaseId() const
 {
     return d_func()->leaseId;
 }
 
-/*! \property EtcdLeasedKeys::state Where the keys are in their lifecycle. */
+/*! \property EtcdLeasedKeys::state
+    Where the keys are in their lifecycle. */
 EtcdLeasedKeys::State EtcdLeasedKeys::state() const
 {
     return d_func()->state;
@@ -259,8 +264,11 @@ EtcdLeasedKeys *putValuesWithKeepAlive(
     return keys;
 }
 
-/*! \relates EtcdLeasedKeys
-    Starts keeping \a key with the bytes \a value on a lease of \a ttl. */
+/*!
+    \relates EtcdLeasedKeys
+    Starts keeping \a key with the bytes \a value on a lease of \a ttl. The object is a child of
+    \a parent. It runs on \a client.
+*/
 EtcdLeasedKeys *putWithKeepAlive(EtcdClient *client, const QByteArray &key, const QByteArray &value,
     seconds ttl, QObject *parent)
 {
@@ -300,3 +308,18 @@ EtcdLeasedKeys *putWithKeepAlive(
 }
 
 } // namespace Etcd
+
+/*!
+    \enum EtcdLeasedKeys::State
+    \value Inactive not started
+    \value Establishing the lease is granted and the keys written
+    \value Alive the keys exist and their lease is renewed
+    \value Failed it ended for good (see failed())
+    \value Closed close() was called; the lease is revoked and the keys are gone
+*/
+
+/*!
+    \typedef EtcdKeyValueList
+    \relates EtcdLeasedKeys
+    A list of key and value pairs, written in one transaction.
+*/

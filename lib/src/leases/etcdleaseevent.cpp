@@ -62,3 +62,62 @@ QDebug operator<<(QDebug debug, const EtcdLeaseEvent &event)
         debug << ", " << event.cause;
     return debug << ')';
 }
+
+/*!
+    \enum EtcdLeaseEvent::Type
+    \value Suspended renewals stopped getting through; the lease may still be alive
+    \value Expired the lease is gone
+    \value Restored what the lease held is held again under a new lease
+    \value Failed healing stopped for good, or the ownership was taken meanwhile
+*/
+
+/*!
+    \variable EtcdLeaseEvent::type
+    \brief what happened.
+*/
+
+/*!
+    \variable EtcdLeaseEvent::leaseId
+    \brief the lease the event is about (for Restored: the old lease).
+*/
+
+/*!
+    \variable EtcdLeaseEvent::newLeaseId
+    \brief the new lease of a Restored event; -1 otherwise.
+*/
+
+/*!
+    \variable EtcdLeaseEvent::cause
+    \brief why it happened (empty for Restored).
+*/
+
+/*!
+    \property EtcdLeaseEvent::type
+    \brief what happened, for QML; the member of the same name.
+*/
+
+/*!
+    \property EtcdLeaseEvent::leaseId
+    \brief the lease concerned, for QML; the member of the same name.
+*/
+
+/*!
+    \property EtcdLeaseEvent::newLeaseId
+    \brief the new lease of a Restored event, for QML; the member of the same name.
+*/
+
+/*!
+    \property EtcdLeaseEvent::cause
+    \brief why it happened, for QML; the member of the same name.
+*/
+
+/*!
+    \fn bool EtcdLeaseEvent::operator==(const EtcdLeaseEvent &, const EtcdLeaseEvent &)
+    Returns \c true if both events are equal in every member.
+*/
+
+/*!
+    \fn QDebug operator<<(QDebug debug, const EtcdLeaseEvent &event)
+    \relates EtcdLeaseEvent
+    Writes \a event to \a debug and returns \a debug.
+*/

@@ -50,11 +50,10 @@ using namespace std::chrono;
 /*! \fn void EtcdSelfHealingKeepAlive::leaseEvent(const EtcdLeaseEvent &event)
     Emitted for every Suspended, Expired, Restored and Failed \a event.
 */
-/*! \fn void EtcdSelfHealingKeepAlive::leaseLost(const EtcdStatus &reason)
-    Emitted when the lease is gone (with leaseEvent(Expired)), before any healing.
-*/
-/*! \fn void EtcdSelfHealingKeepAlive::failed(const EtcdStatus &reason)
-    Emitted when it ended for good: start() failed, the hook declined, or healing gave up.
+/*!
+    \fn void EtcdSelfHealingKeepAlive::failed(const EtcdStatus &reason)
+    Emitted when it ended for good: start() failed, the hook declined, or healing gave up. \a reason
+    says why.
 */
 
 class EtcdSelfHealingKeepAlivePrivate
@@ -284,8 +283,9 @@ bool EtcdSelfHealingKeepAlivePrivate::closeQuietly(EtcdReply **revoke)
 }
 
 /*!
-    Constructs a self-healing lease of \a ttl on \a client that runs \a establish with every
-    new lease, healing as \a resilience says. No I/O happens before start().
+    Constructs a self-healing lease of \a ttl on \a client that runs \a establish with every new
+    lease, healing as \a resilience says. No I/O happens before start(). The object is a child of
+    \a parent.
 */
 EtcdSelfHealingKeepAlive::EtcdSelfHealingKeepAlive(EtcdClient *client, seconds ttl,
     EstablishHook establish, const EtcdLeaseResilience &resilience, QObject *parent)
@@ -308,20 +308,22 @@ seconds EtcdSelfHealingKeepAlive::ttl() const
     return d_func()->ttl;
 }
 
-/*! \property EtcdSelfHealingKeepAlive::currentLeaseId The lease in use; -1 before the first. */
+/*! \property EtcdSelfHealingKeepAlive::currentLeaseId
+    The lease in use; -1 before the first. */
 qint64 EtcdSelfHealingKeepAlive::currentLeaseId() const
 {
     return d_func()->leaseId;
 }
 
-/*! \property EtcdSelfHealingKeepAlive::state Where the lease is in its lifecycle. */
+/*! \property EtcdSelfHealingKeepAlive::state
+    Where the lease is in its lifecycle. */
 EtcdSelfHealingKeepAlive::State EtcdSelfHealingKeepAlive::state() const
 {
     return d_func()->state;
 }
 
-/*! True while the lease is established and renewed (or merely suspended); false while a heal
-    is in flight, after failure and after close(). */
+/*! Returns \c true while the lease is established and renewed (or merely suspended);
+    \c false while a heal is in flight, after failure and after close(). */
 bool EtcdSelfHealingKeepAlive::isHealthy() const
 {
     const State s = d_func()->state;
@@ -378,3 +380,27 @@ void EtcdSelfHealingKeepAlive::close()
     d->grants.close({revoke}); // and after the grant in flight, if any
     Q_EMIT stateChanged(State::Closed);
 }
+
+/*!
+    \enum EtcdSelfHealingKeepAlive::State
+    \value Inactive not started
+    \value Establishing the first lease is granted and the hook establishes its keys
+    \value Alive the lease is renewed
+    \value Suspended renewals stopped getting through; the lease may still be alive
+    \value Healing the lease expired; a new one is granted and the hook runs again
+    \value Expired the lease expired and healing is disabled
+    \value Failed it ended for good (see failed())
+    \value Closed close() was called
+*/
+
+/*!
+    \typedef EtcdSelfHealingKeepAlive::EstablishDone
+    The callable an establish hook calls once, with \c true when it wrote (or found as its
+    own) every key it owns under the new lease, \c false when one is taken.
+*/
+
+/*!
+    \typedef EtcdSelfHealingKeepAlive::EstablishHook
+    The hook that writes the keys under each lease granted: it receives the lease id and an
+    EstablishDone to call, from the owner thread, when it is done.
+*/

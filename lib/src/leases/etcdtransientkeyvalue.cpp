@@ -187,7 +187,7 @@ EtcdStatus EtcdTransientKeyValuePrivate::explained(const EtcdStatus &status) con
 
 /*!
     Constructs a transient \a key holding \a value on \a client, with a lease of \a ttl healed
-    as \a resilience says. Call start().
+    as \a resilience says. Call start(). The object is a child of \a parent.
 */
 EtcdTransientKeyValue::EtcdTransientKeyValue(EtcdClient *client, const QByteArray &key,
     const QByteArray &value, seconds ttl, const EtcdLeaseResilience &resilience, QObject *parent)
@@ -230,13 +230,15 @@ EtcdTransientKeyValue::EtcdTransientKeyValue(EtcdClient *client, const QByteArra
 /*! Closes: the lease is revoked and the key goes with it. */
 EtcdTransientKeyValue::~EtcdTransientKeyValue() = default;
 
-/*! \property EtcdTransientKeyValue::key The key (under the client's key prefix). */
+/*! \property EtcdTransientKeyValue::key
+    The key (under the client's key prefix). */
 QByteArray EtcdTransientKeyValue::key() const
 {
     return d_func()->key;
 }
 
-/*! \property EtcdTransientKeyValue::value The bytes written at key(). */
+/*! \property EtcdTransientKeyValue::value
+    The bytes written at key(). */
 QByteArray EtcdTransientKeyValue::value() const
 {
     return d_func()->value;
@@ -248,13 +250,14 @@ seconds EtcdTransientKeyValue::ttl() const
     return d_func()->lease->ttl();
 }
 
-/*! \property EtcdTransientKeyValue::leaseId The current lease; -1 before start(). */
+/*! \property EtcdTransientKeyValue::leaseId
+    The current lease; -1 before start(). */
 qint64 EtcdTransientKeyValue::leaseId() const
 {
     return d_func()->lease->currentLeaseId();
 }
 
-/*! True while the key is written and its lease renewed. */
+/*! Returns \c true while the key is written and its lease renewed. */
 bool EtcdTransientKeyValue::isHealthy() const
 {
     return d_func()->lease->isHealthy() && EtcdRecipe::isHealthy();
@@ -298,3 +301,56 @@ void EtcdTransientKeyValue::close()
     d->lease->close();
     markClosed();
 }
+
+/*!
+    \fn void EtcdTransientKeyValue::leaseEvent(const EtcdLeaseEvent &event)
+    Emitted for every Suspended, Expired, Restored and Failed \a event of the key's lease.
+*/
+
+/*!
+    \fn void EtcdTransientKeyValue::failed(const EtcdStatus &reason)
+    Emitted when the object ended for good with \a reason: start() failed, healing gave up,
+    or someone else wrote the key (FailedPrecondition).
+*/
+
+/*!
+    \class EtcdTypedTransientKeyValue
+    \inmodule EtcdQt
+    \brief An EtcdTransientKeyValue whose value is encoded by \c Codec (EtcdTextCodec,
+    EtcdJsonCodec, EtcdInt32Codec, EtcdInt64Codec, EtcdBytesCodec).
+*/
+
+/*!
+    \typedef EtcdTypedTransientKeyValue::Value
+    The codec's value type.
+*/
+
+// clang-format off
+/*!
+    \fn template <class Codec> EtcdTypedTransientKeyValue<Codec>::EtcdTypedTransientKeyValue(EtcdClient *client, const QByteArray &key, const Value &value, std::chrono::seconds ttl, const EtcdLeaseResilience &resilience)
+    Constructs a transient \a key with \a value, encoded by the codec, on \a client, its lease
+    granted with \a ttl and healed as \a resilience says. start() writes it.
+*/
+// clang-format on
+
+// clang-format off
+/*!
+    \fn template <class Codec> EtcdTransientKeyValue *EtcdTypedTransientKeyValue<Codec>::untyped() const
+    Returns the object underneath, for its state and signals.
+*/
+// clang-format on
+
+/*!
+    \fn template <class Codec> std::optional<Value> EtcdTypedTransientKeyValue<Codec>::value() const
+    Returns the value decoded, or nothing when the bytes do not decode.
+*/
+
+/*!
+    \fn template <class Codec> void EtcdTypedTransientKeyValue<Codec>::start()
+    Writes the key; see EtcdTransientKeyValue::start().
+*/
+
+/*!
+    \fn template <class Codec> void EtcdTypedTransientKeyValue<Codec>::close()
+    Deletes the key and revokes its lease; see EtcdTransientKeyValue::close().
+*/

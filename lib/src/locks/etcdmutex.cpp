@@ -92,7 +92,7 @@ public:
 
 /*!
     Constructs a mutex on \a path for \a client with \a options. No I/O happens until the
-    first acquisition.
+    first acquisition. The object is a child of \a parent.
 */
 EtcdMutex::EtcdMutex(
     EtcdClient *client, const QByteArray &path, const EtcdMutexOptions &options, QObject *parent)
@@ -107,7 +107,8 @@ EtcdMutex::EtcdMutex(
 */
 EtcdMutex::~EtcdMutex() = default;
 
-/*! \property EtcdMutex::path The lock's path; its keys live under \c{<path>/}. */
+/*! \property EtcdMutex::path
+    The lock's path; its keys live under \c{<path>/}. */
 QByteArray EtcdMutex::path() const
 {
     return d_func()->path;
@@ -119,7 +120,7 @@ seconds EtcdMutex::ttl() const
     return d_func()->queue.ttl;
 }
 
-/*! Whether a lost hold requests the interruption of the holding thread. */
+/*! Returns whether a lost hold requests the interruption of the holding thread. */
 bool EtcdMutex::interruptOnLockLoss() const
 {
     return d_func()->queue.interruptOnLoss;
@@ -179,7 +180,7 @@ bool EtcdMutex::unlock()
 }
 
 /*!
-    For worker threads: whether anyone (any process) holds or waits for the lock now, by one
+    For worker threads: returns whether anyone (any process) holds or waits for the lock now, by one
     count-only read of \c{<path>/}. Advisory: the answer may be stale when it arrives. False
     when etcd did not answer within a TTL, and in this object's thread (refused).
 */
@@ -197,7 +198,7 @@ int EtcdMutex::holdCount() const
     return d_func()->sync->holdCount(std::this_thread::get_id());
 }
 
-/*! Whether the calling thread holds the lock, as far as etcd has told. Any thread. */
+/*! Returns whether the calling thread holds the lock, as far as etcd has told. Any thread. */
 bool EtcdMutex::isHeldByCurrentThread() const
 {
     return holdCount() > 0;
@@ -298,3 +299,21 @@ void EtcdMutex::close()
     markClosed();
     d->queue.closeAll();
 }
+
+/*!
+    \class EtcdMutexOptions
+    \inmodule EtcdQt
+    \brief Options of an EtcdMutex.
+*/
+
+/*!
+    \variable EtcdMutexOptions::ttl
+    \brief the TTL of each acquisition's lease: how long a crashed holder blocks everyone
+    else, and how long a holder may go unheard (paused, partitioned) before etcd gives its
+    lock away. 10 s, as etcdctl lock.
+*/
+
+/*!
+    \variable EtcdMutexOptions::interruptOnLockLoss
+    \brief whether the holder's thread gets requestInterruption() when the lock is lost.
+*/

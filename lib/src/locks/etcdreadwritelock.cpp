@@ -155,7 +155,7 @@ public:
 
 /*!
     Constructs a read-write lock on \a path for \a client with \a options. No I/O happens
-    until the first acquisition.
+    until the first acquisition. The object is a child of \a parent.
 */
 EtcdReadWriteLock::EtcdReadWriteLock(EtcdClient *client, const QByteArray &path,
     const EtcdReadWriteLockOptions &options, QObject *parent)
@@ -170,13 +170,15 @@ EtcdReadWriteLock::EtcdReadWriteLock(EtcdClient *client, const QByteArray &path,
 */
 EtcdReadWriteLock::~EtcdReadWriteLock() = default;
 
-/*! \property EtcdReadWriteLock::path The lock's path; its keys live under \c{<path>/}. */
+/*! \property EtcdReadWriteLock::path
+    The lock's path; its keys live under \c{<path>/}. */
 QByteArray EtcdReadWriteLock::path() const
 {
     return d_func()->path;
 }
 
-/*! \property EtcdReadWriteLock::clientId The id written into this instance's entries. */
+/*! \property EtcdReadWriteLock::clientId
+    The id written into this instance's entries. */
 QString EtcdReadWriteLock::clientId() const
 {
     return d_func()->clientId;
@@ -212,7 +214,7 @@ bool EtcdReadWriteLock::lockForWrite()
 
 /*!
     For worker threads: like lockForRead(), but gives up after \a timeout, leaving no key
-    behind.
+    behind, and returns \c false.
 */
 bool EtcdReadWriteLock::tryLockForRead(milliseconds timeout)
 {
@@ -223,7 +225,7 @@ bool EtcdReadWriteLock::tryLockForRead(milliseconds timeout)
 
 /*!
     For worker threads: like lockForWrite(), but gives up after \a timeout, leaving no key
-    behind.
+    behind, and returns \c false.
 */
 bool EtcdReadWriteLock::tryLockForWrite(milliseconds timeout)
 {
@@ -250,7 +252,7 @@ bool EtcdReadWriteLock::unlock()
 }
 
 /*!
-    For worker threads: whether any process holds or waits for the read lock now, by one
+    For worker threads: returns whether any process holds or waits for the read lock now, by one
     count-only read. Advisory.
 */
 bool EtcdReadWriteLock::isReadLocked() const
@@ -261,7 +263,7 @@ bool EtcdReadWriteLock::isReadLocked() const
 }
 
 /*!
-    For worker threads: whether any process holds or waits for the write lock now, by one
+    For worker threads: returns whether any process holds or waits for the write lock now, by one
     count-only read. Advisory.
 */
 bool EtcdReadWriteLock::isWriteLocked() const
@@ -273,7 +275,8 @@ bool EtcdReadWriteLock::isWriteLocked() const
 
 /*!
     For worker threads: sends \a txn guarded by the calling thread's fencingToken() and
-    waits at most \a timeout for etcd's answer; see EtcdMutex::commitGuarded().
+    waits at most \a timeout for etcd's answer; returns \c true if it committed. See
+    EtcdMutex::commitGuarded(). When \a status is not null, it receives the outcome.
 */
 bool EtcdReadWriteLock::commitGuarded(const EtcdTxn &txn, milliseconds timeout, EtcdStatus *status)
 {
@@ -373,3 +376,32 @@ void EtcdReadWriteLock::close()
     markClosed();
     d_func()->queue.closeAll();
 }
+
+/*!
+    \enum EtcdReadWriteLock::Mode
+    \value Read a shared hold: readers hold together while no writer holds
+    \value Write an exclusive hold
+*/
+
+/*!
+    \class EtcdReadWriteLockOptions
+    \inmodule EtcdQt
+    \brief Options of an EtcdReadWriteLock.
+*/
+
+/*!
+    \variable EtcdReadWriteLockOptions::ttl
+    \brief the TTL of each acquisition's lease: how long a crashed holder blocks the others,
+    and how long a holder may go unheard before etcd gives its hold away.
+*/
+
+/*!
+    \variable EtcdReadWriteLockOptions::clientId
+    \brief this client's id in the lock's keys; empty picks
+    "DistributedReadWriteLock:<7 random characters>".
+*/
+
+/*!
+    \variable EtcdReadWriteLockOptions::interruptOnLockLoss
+    \brief whether the holder's thread gets requestInterruption() when its hold is lost.
+*/

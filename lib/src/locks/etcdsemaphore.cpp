@@ -123,7 +123,7 @@ public:
 
 /*!
     Constructs a semaphore on \a path with \a permits permits for \a client with \a options.
-    No I/O happens until the first acquisition.
+    No I/O happens until the first acquisition. The object is a child of \a parent.
 */
 EtcdSemaphore::EtcdSemaphore(EtcdClient *client, const QByteArray &path, int permits,
     const EtcdSemaphoreOptions &options, QObject *parent)
@@ -135,19 +135,22 @@ EtcdSemaphore::EtcdSemaphore(EtcdClient *client, const QByteArray &path, int per
 /*! Releases every permit and ends every wait, revoking the leases without waiting. */
 EtcdSemaphore::~EtcdSemaphore() = default;
 
-/*! \property EtcdSemaphore::path The semaphore's path. */
+/*! \property EtcdSemaphore::path
+    The semaphore's path. */
 QByteArray EtcdSemaphore::path() const
 {
     return d_func()->path;
 }
 
-/*! \property EtcdSemaphore::permits How many holders the semaphore admits at once. */
+/*! \property EtcdSemaphore::permits
+    How many holders the semaphore admits at once. */
 int EtcdSemaphore::permits() const
 {
     return d_func()->permits;
 }
 
-/*! \property EtcdSemaphore::clientId The id written into this instance's entries. */
+/*! \property EtcdSemaphore::clientId
+    The id written into this instance's entries. */
 QString EtcdSemaphore::clientId() const
 {
     return d_func()->clientId;
@@ -173,7 +176,8 @@ bool EtcdSemaphore::waitForPermit()
 
 /*!
     For worker threads: like waitForPermit(), but gives up after \a timeout, leaving no key
-    behind. The first attempt is always answered, so tryAcquire(0ms) takes a free permit.
+    behind, and returns \c false. The first attempt is always answered, so tryAcquire(0ms)
+    takes a free permit.
 */
 bool EtcdSemaphore::tryAcquire(milliseconds timeout)
 {
@@ -202,7 +206,8 @@ int EtcdSemaphore::availablePermits() const
 
 /*!
     For worker threads: sends \a txn guarded by fencingToken() (the most recent permit) and
-    waits at most \a timeout for etcd's answer; see EtcdMutex::commitGuarded().
+    waits at most \a timeout for etcd's answer; returns \c true if it committed. See
+    EtcdMutex::commitGuarded(). When \a status is not null, it receives the outcome.
 */
 bool EtcdSemaphore::commitGuarded(const EtcdTxn &txn, milliseconds timeout, EtcdStatus *status)
 {
@@ -289,3 +294,26 @@ void EtcdSemaphore::close()
     markClosed();
     d_func()->queue.closeAll();
 }
+
+/*!
+    \class EtcdSemaphoreOptions
+    \inmodule EtcdQt
+    \brief Options of an EtcdSemaphore.
+*/
+
+/*!
+    \variable EtcdSemaphoreOptions::ttl
+    \brief the TTL of each permit's lease: how long a crashed holder keeps its permit, and
+    how long a holder may go unheard before etcd gives its permit away.
+*/
+
+/*!
+    \variable EtcdSemaphoreOptions::clientId
+    \brief this client's id in the holder keys; empty picks
+    "DistributedSemaphore:<7 random characters>".
+*/
+
+/*!
+    \variable EtcdSemaphoreOptions::interruptOnPermitLoss
+    \brief whether the holder's thread gets requestInterruption() when its permit is lost.
+*/

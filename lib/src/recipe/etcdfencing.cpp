@@ -32,3 +32,43 @@ EtcdTxn EtcdFencingToken::guard(EtcdTxn txn) const
         key.isEmpty() ? QByteArray("\0", 1) : key, Etcd::CompareResult::Equal, expected));
     return txn;
 }
+
+/*!
+    \variable EtcdFencingToken::key
+    \brief the owner's key (lock hold, permit or leadership key).
+*/
+
+/*!
+    \variable EtcdFencingToken::leaseId
+    \brief the lease the owner's key is attached to.
+*/
+
+/*!
+    \variable EtcdFencingToken::revision
+    \brief the create revision of the owner's key; 0 when there is no ownership.
+*/
+
+/*!
+    \property EtcdFencingToken::key
+    \brief the owner's key, for QML; the member of the same name.
+*/
+
+/*!
+    \property EtcdFencingToken::leaseId
+    \brief the owner's lease id, for QML; the member of the same name.
+*/
+
+/*!
+    \property EtcdFencingToken::revision
+    \brief the create revision, for QML; the member of the same name.
+*/
+
+/*!
+    \property EtcdFencingToken::valid
+    \brief whether the token names an ownership; see isValid().
+*/
+
+/*!
+    \fn bool EtcdFencingToken::operator==(const EtcdFencingToken &a, const EtcdFencingToken &b)
+    Returns \c true if \a a and \a b name the same key, lease and revision.
+*/

@@ -52,7 +52,10 @@ public:
     bool closed = false;
 };
 
-/*! Constructs a recipe on \a client; \a errorContext names it in errorOccurred(). */
+/*!
+    Constructs a recipe on \a client; \a errorContext names it in errorOccurred(). The object is a
+    child of \a parent.
+*/
 EtcdRecipe::EtcdRecipe(EtcdClient *client, const QString &errorContext, QObject *parent)
     : QObject(parent), d_ptr(new EtcdRecipePrivate)
 {
@@ -68,19 +71,21 @@ EtcdClient *EtcdRecipe::client() const
     return d_func()->client;
 }
 
-/*! \property EtcdRecipe::connectionState How the recipe's own streams and lease are doing. */
+/*! \property EtcdRecipe::connectionState
+    How the recipe's own streams and lease are doing. */
 EtcdRecipe::ConnectionState EtcdRecipe::connectionState() const
 {
     return d_func()->state;
 }
 
-/*! \property EtcdRecipe::active Whether the recipe was started and is not closed or failed. */
+/*! \property EtcdRecipe::active
+    Whether the recipe was started and is not closed or failed. */
 bool EtcdRecipe::isActive() const
 {
     return d_func()->active;
 }
 
-/*! Passive health, no RPC: not Lost and not closed. */
+/*! Passive health, no RPC: returns \c true while not Lost and not closed. */
 bool EtcdRecipe::isHealthy() const
 {
     return d_func()->state != ConnectionState::Lost && !d_func()->closed;
@@ -136,7 +141,7 @@ void EtcdRecipe::emitClosedAfter(EtcdReply *revoke)
         QMetaObject::invokeMethod(this, &EtcdRecipe::closed, Qt::QueuedConnection);
 }
 
-/*! For recipes: whether close() was called. */
+/*! For recipes: returns whether close() was called. */
 bool EtcdRecipe::isClosed() const
 {
     return d_func()->closed;
@@ -185,3 +190,30 @@ void EtcdRecipe::reportConnectionState(ConnectionState state)
     if (previous != state)
         Q_EMIT connectionStateChanged(state, previous);
 }
+
+/*!
+    \enum EtcdRecipe::ConnectionState
+    \value Connected the initial state: nothing went wrong yet (never re-entered)
+    \value Suspended a stream the recipe depends on stopped getting through; its lease may
+           still be alive
+    \value Reconnected the stream is live again, or the lease was restored
+    \value Lost a lease expired, healing failed or an ownership was lost; not sticky: a
+           recipe that heals moves on to Reconnected
+*/
+
+/*!
+    \fn EtcdRecipe::~EtcdRecipe()
+    Destroys the recipe. Subclasses close (resign, unlock, revoke) without waiting for etcd.
+*/
+
+/*!
+    \fn void EtcdRecipe::leaseLost(const EtcdStatus &reason)
+    Emitted when a lease the recipe depends on is gone, with \a reason, before any healing
+    and before the role signal that follows it (leadershipLost(), lockLost(), ...).
+*/
+
+/*!
+    \fn void EtcdRecipe::emitClosedAfter(EtcdReply *revoke)
+    For recipes: emits closed() once \a revoke finished, or on the next event loop turn when
+    \a revoke is null, so an application that quits on closed() leaves no lease behind.
+*/

@@ -17,7 +17,8 @@ using namespace Etcd::Internal;
     \brief The number a recipe operation yields: a counter's committed value, a latch's count.
 */
 
-/*! \property EtcdValueReply::value The number, once finished() reported success. */
+/*! \property EtcdValueReply::value
+    The number, once finished() reported success. */
 qint64 EtcdValueReply::value() const
 {
     return EtcdReplyPrivate::get(this)->data.count;
@@ -41,7 +42,8 @@ bool EtcdValueReply::written() const
     \brief The yes or no a recipe operation yields, such as whether a barrier was set.
 */
 
-/*! \property EtcdBoolReply::result The answer, once finished() reported success. */
+/*! \property EtcdBoolReply::result
+    The answer, once finished() reported success. */
 bool EtcdBoolReply::result() const
 {
     return EtcdReplyPrivate::get(this)->data.succeeded;

@@ -1,0 +1,77 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// The user guide's C++ snippets (docs/src/*.qdoc quote them with \snippet). Each function
+// is one example, written as an application would; tests/docs/tst_docsnippets.cpp runs them
+// against a real etcd and checks what they did, so a snippet that no longer compiles, or no
+// longer does what its page says, fails the build or the test.
+#pragma once
+
+#include <QtCore/qbytearray.h>
+#include <QtCore/qobject.h>
+
+#include <chrono>
+#include <functional>
+
+class EtcdAtomicCounter;
+class EtcdBarrier;
+class EtcdClient;
+class EtcdCountDownLatch;
+class EtcdCountedBarrier;
+class EtcdDoubleBarrier;
+class EtcdKeepAlive;
+class EtcdLeaderLatch;
+class EtcdLeaderObserver;
+class EtcdLeaderSelector;
+class EtcdLeasedKeys;
+class EtcdMutex;
+class EtcdReadWriteLock;
+class EtcdSelfHealingKeepAlive;
+class EtcdSemaphore;
+class EtcdTransientKeyValue;
+class QUrl;
+
+namespace snippets {
+
+// Leases (leases.cpp)
+void grantAndBind(EtcdClient *client);
+void renewWhileWorking(EtcdClient *client, qint64 leaseId, const std::function<void()> &work);
+EtcdKeepAlive *renewUntilStopped(EtcdClient *client, qint64 leaseId, QObject *owner);
+void revoke(EtcdClient *client, qint64 leaseId);
+EtcdLeasedKeys *registerWorker(EtcdClient *client, QObject *owner);
+EtcdLeasedKeys *registerHostAndPort(EtcdClient *client, QObject *owner);
+
+// Leases and loss (leasesandloss.cpp)
+EtcdSelfHealingKeepAlive *ownKeyThatHeals(EtcdClient *client, QObject *owner);
+EtcdTransientKeyValue *announcePresence(EtcdClient *client, QObject *owner);
+bool startIfLeaseLastsFor(EtcdMutex *mutex, std::chrono::milliseconds work);
+
+// Leader election (election.cpp)
+EtcdLeaderSelector *runReportsWhileLeading(EtcdClient *client, QObject *owner);
+EtcdLeaderSelector *leadUntilResigned(EtcdClient *client, QObject *owner);
+EtcdLeaderLatch *holdLeadership(EtcdClient *client, QObject *owner);
+EtcdLeaderObserver *watchWhoLeads(EtcdClient *client, QObject *owner);
+void listCandidates(EtcdClient *client, QObject *owner);
+void writeAsLeader(EtcdLeaderLatch *latch);
+
+// Locks and fencing (locks.cpp)
+EtcdMutex *appendUnderLock(EtcdClient *client, QObject *owner);
+EtcdMutex *lockFromTheGuiThread(EtcdClient *client, QObject *owner);
+EtcdSemaphore *twoAtATime(EtcdClient *client, QObject *owner);
+EtcdReadWriteLock *readersAndAWriter(EtcdClient *client, QObject *owner);
+
+// Barriers and latches (barriers.cpp)
+EtcdBarrier *holdTheGate(EtcdClient *client, QObject *owner);
+EtcdBarrier *waitAtTheGate(EtcdClient *client, QObject *owner);
+EtcdCountedBarrier *meetBeforeSwitching(EtcdClient *client, int members, QObject *owner);
+EtcdDoubleBarrier *runPhaseInStep(EtcdClient *client, int members, QObject *owner);
+EtcdCountDownLatch *waitForWorkers(EtcdClient *client, int workers, QObject *owner);
+
+// Counters (counters.cpp)
+EtcdAtomicCounter *countRequests(EtcdClient *client, QObject *owner);
+void takeTicketOnWorker(EtcdAtomicCounter *counter);
+
+// The command line (cli.cpp)
+void addWithTheCli(const QString &etcdqt, const QUrl &endpoint, QObject *owner);
+
+} // namespace snippets
