@@ -47,7 +47,8 @@ void EtcdQmlAtomicCounter::setInitialValue(double value)
 }
 
 /*! \qmlmethod bool AtomicCounter::get()
-    Reads the counter (creating it when absent); getFinished() answers. */
+    Reads the counter (creating it when absent); getFinished() answers. Returns \c false,
+    and sends nothing, when the item is not running. */
 bool EtcdQmlAtomicCounter::get()
 {
     auto *counter = currentAs<EtcdAtomicCounter>();
@@ -57,8 +58,10 @@ bool EtcdQmlAtomicCounter::get()
     return true;
 }
 
-/*! \qmlmethod bool AtomicCounter::add(int delta)
-    Adds \a delta (may be negative); addFinished() answers with the committed value. */
+/*! \qmlmethod bool AtomicCounter::add(double delta)
+    Adds \a delta (may be negative); addFinished() answers with the committed value.
+    Returns \c false, and sends nothing, when the item is not running or \a delta is no
+    whole number up to 2^53 (then with \c EtcdError.InvalidArgument). */
 bool EtcdQmlAtomicCounter::add(double delta)
 {
     auto *counter = currentAs<EtcdAtomicCounter>();
@@ -68,8 +71,8 @@ bool EtcdQmlAtomicCounter::add(double delta)
     return true;
 }
 
-/*! \qmlmethod bool AtomicCounter::subtract(int delta)
-    Subtracts \a delta; see add(). */
+/*! \qmlmethod bool AtomicCounter::subtract(double delta)
+    Subtracts \a delta; addFinished() answers. Returns \c false as add() does. */
 bool EtcdQmlAtomicCounter::subtract(double delta)
 {
     auto *counter = currentAs<EtcdAtomicCounter>();
@@ -80,14 +83,15 @@ bool EtcdQmlAtomicCounter::subtract(double delta)
 }
 
 /*! \qmlmethod bool AtomicCounter::increment()
-    Adds one; see add(). */
+    Adds one; addFinished() answers. Returns \c false when the item is not running. */
 bool EtcdQmlAtomicCounter::increment()
 {
     return add(1);
 }
 
 /*! \qmlmethod bool AtomicCounter::decrement()
-    Subtracts one; see add(). */
+    Subtracts one; addFinished() answers. Returns \c false when the item is not
+    running. */
 bool EtcdQmlAtomicCounter::decrement()
 {
     return add(-1);

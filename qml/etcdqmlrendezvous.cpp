@@ -60,7 +60,8 @@ EtcdQmlCountedBarrier::EtcdQmlCountedBarrier(QObject *parent) : EtcdQmlRendezvou
 EtcdQmlCountedBarrier::~EtcdQmlCountedBarrier() = default;
 
 /*! \qmlmethod bool CountedBarrier::arrive()
-    Arrives at the barrier; tripped() or arrivalFailed() follows. False when not running. */
+    Arrives at the barrier; tripped() or arrivalFailed() follows. Returns \c false when
+    not running. */
 bool EtcdQmlCountedBarrier::arrive()
 {
     auto *barrier = currentAs<EtcdCountedBarrier>();
@@ -137,7 +138,8 @@ EtcdQmlDoubleBarrier::EtcdQmlDoubleBarrier(QObject *parent) : EtcdQmlRendezvous(
 EtcdQmlDoubleBarrier::~EtcdQmlDoubleBarrier() = default;
 
 /*! \qmlmethod bool DoubleBarrier::enter()
-    Enters; entered() follows. False when not running or not \c DoubleBarrier.Outside. */
+    Enters; entered() follows. Returns \c false when not running or not
+    \c DoubleBarrier.Outside. */
 bool EtcdQmlDoubleBarrier::enter()
 {
     auto *barrier = currentAs<EtcdDoubleBarrier>();
@@ -149,7 +151,8 @@ bool EtcdQmlDoubleBarrier::enter()
 }
 
 /*! \qmlmethod bool DoubleBarrier::leave()
-    Leaves; left() follows. False when not running or not \c DoubleBarrier.Inside. */
+    Leaves; left() follows. Returns \c false when not running or not
+    \c DoubleBarrier.Inside. */
 bool EtcdQmlDoubleBarrier::leave()
 {
     auto *barrier = currentAs<EtcdDoubleBarrier>();

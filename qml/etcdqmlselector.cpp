@@ -50,7 +50,8 @@ void EtcdQmlLeaderSelector::setAutoRequeue(bool requeue)
 }
 
 /*! \qmlmethod bool LeaderSelector::relinquish()
-    Gives up the leadership, or withdraws while campaigning. False when there is neither. */
+    Gives up the leadership, or withdraws while campaigning. Returns \c false when there is
+    neither. */
 bool EtcdQmlLeaderSelector::relinquish()
 {
     auto *selector = currentAs<EtcdLeaderSelector>();
@@ -61,7 +62,8 @@ bool EtcdQmlLeaderSelector::relinquish()
 }
 
 /*! \qmlmethod bool LeaderSelector::requeue()
-    Starts the next term after termFinished(). False when not running or not idle. */
+    Starts the next term after termFinished(). Returns \c false when not running or not
+    idle. */
 bool EtcdQmlLeaderSelector::requeue()
 {
     auto *selector = currentAs<EtcdLeaderSelector>();

@@ -21,6 +21,8 @@ import xml.etree.ElementTree as ET
 GENERATED = re.compile(r'^(qt_\w+|metaObject|staticMetaObject|d_func|q_func|d_ptr|'
                        r'QPrivateSignal|QtGadgetHelper|tr|trUtf8|QMetaTypeId|anonymous)$')
 ACCESS = re.compile(r'^\s*(public|protected|private)\b[^:]*:|^\s*(Q_SIGNALS|signals)\s*:')
+# Where the public headers are: the library's and the test kit's (EtcdQt::TestKit).
+PUBLIC_DIRS = ('lib/include/', 'tests/shared/')
 HEAD = re.compile(r'^\s*(?:template\s*<.*>\s*)?(class|struct)\s+(?:\w+\s+)*?(\w+)\s*(?:final)?\s*'
                   r'(?::[^;{]*)?\{?\s*$')
 
@@ -63,7 +65,8 @@ def main():
         if node.get('status') != 'internal' or node.tag in ('module', 'qmlmodule'):
             continue
         name, path = node.get('name', ''), node.get('filepath', '')
-        if GENERATED.match(name) or '/include/' not in path or 'Internal' in node.get('fullname', ''):
+        public = path.replace(root, '').startswith(PUBLIC_DIRS) and path.endswith('.h')
+        if GENERATED.match(name) or not public or 'Internal' in node.get('fullname', ''):
             continue
         if path not in cache:
             with open(path, encoding='utf-8') as f:

@@ -39,17 +39,17 @@ milliseconds remaining(const QDeadlineTimer &deadline)
 */
 
 /*!
-    \fn [[nodiscard]] int EtcdTestCluster::size() const
+    \fn int EtcdTestCluster::size() const
     Returns the number of members.
 */
 
 /*!
-    \fn [[nodiscard]] std::chrono::milliseconds EtcdTestCluster::heartbeatInterval() const
+    \fn std::chrono::milliseconds EtcdTestCluster::heartbeatInterval() const
     Returns raft's heartbeat interval for the members (50 ms unless set).
 */
 
 /*!
-    \fn [[nodiscard]] std::chrono::milliseconds EtcdTestCluster::electionTimeout() const
+    \fn std::chrono::milliseconds EtcdTestCluster::electionTimeout() const
     Returns raft's election timeout for the members (500 ms unless set).
 */
 

@@ -334,7 +334,7 @@ bool FaultProxy::start()
 }
 
 /*!
-    \fn [[nodiscard]] quint16 FaultProxy::port() const
+    \fn quint16 FaultProxy::port() const
     Returns the port the proxy listens on, 0 before start().
 */
 
