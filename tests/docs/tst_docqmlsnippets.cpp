@@ -72,6 +72,34 @@ const QList<Snippet> kSnippets = {
         {u"gate.state === Barrier.Set"_s, u"waiter.waiterCount === 1"_s,
             u"!maintenanceOver && gate.removeBarrier()"_s, u"maintenanceOver"_s},
         false}, // the gate was removed
+    {u"selector.qml"_s,
+        {u"scheduler.isLeader && scheduler.fencingToken.valid"_s, u"scheduler.relinquish()"_s,
+            u"rounds === 1 && scheduler.isLeader"_s}}, // requeued by itself, and alone: won
+    {u"semaphore.qml"_s,
+        {u"[encoderSlot, second, third].filter(s => s.held).length === 2"_s,
+            // The first holder gives its permit back; the one waiting in line gets it.
+            u"[encoderSlot, second, third].filter(s => s.held)[0].active = false, true"_s,
+            u"[encoderSlot, second, third].filter(s => s.held).length === 2"
+            u" && [encoderSlot, second, third].filter(s => !s.active).every(s => !s.held)"_s}},
+    {u"readwritelock.qml"_s,
+        {u"reader.held && otherReader.held"_s, u"writer.active = true"_s,
+            u"reader.active = false, otherReader.active = false, true"_s,
+            u"writer.held && writer.fencingToken.valid && !reader.held && !otherReader.held"_s}},
+    {u"countedbarrier.qml"_s,
+        {u"batch.arrive()"_s, u"batch.waiting && batch.waiterCount === 1"_s,
+            u"batchesDone === 0 && otherWorker.arrive()"_s,
+            u"batchesDone === 1 && !batch.waiting && !otherWorker.waiting"_s},
+        false}, // tripped: every member left, its lease revoked
+    {u"doublebarrier.qml"_s,
+        {u"job.phase === DoubleBarrier.Entering && job.enterWaiterCount === 1"_s,
+            u"!jobOver && partner.enter()"_s,
+            u"jobOver && job.phase === DoubleBarrier.Outside"
+            u" && partner.phase === DoubleBarrier.Outside"_s},
+        false}, // both left
+    {u"counter.qml"_s,
+        {u"tickets.increment()"_s, u"tickets.value === 101"_s, u"tickets.add(5)"_s,
+            u"tickets.value === 106"_s},
+        false}, // a counter has no lease
     {u"latch.qml"_s,
         {u"ready.count === 2 && !ready.open"_s, u"ready.countDown()"_s, u"ready.count === 1"_s,
             u"ready.countDown()"_s, u"ready.open"_s},
