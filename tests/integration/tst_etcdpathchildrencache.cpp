@@ -8,6 +8,7 @@
 #include <etcdtestserver.h>
 
 #include <QtCore/qtimer.h>
+#include <QtTest/qabstractitemmodeltester.h>
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
@@ -72,6 +73,7 @@ private Q_SLOTS:
     void resyncReportsWhatChangedDuringAPartition();
     void survivesEtcdRestart();
     void typedValuesAndCodecFailures();
+    void modelFollowsRowByRow();
     void badInput();
 
 private:
@@ -387,6 +389,58 @@ void tst_EtcdPathChildrenCache::typedValuesAndCodecFailures()
     QCOMPARE(errors.size(), 2);
     QVERIFY(errors.last().at(1).value<EtcdStatus>().message().contains(u"/pc/typed/worse"_s));
     remove("/pc/typed/", true);
+}
+
+// The model under QAbstractItemModelTester: its first load is one insertion, then every
+// change is a row inserted, removed or changed, and nothing ever resets it.
+void tst_EtcdPathChildrenCache::modelFollowsRowByRow()
+{
+    using Model = EtcdPathChildrenModel;
+    remove("/pc/model/", true);
+    QVERIFY(putMany("/pc/model/", 0, 5));
+    EtcdPathChildrenCache cache(m_client.get(), "/pc/model");
+    Model model(&cache);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
+    QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+    QSignalSpy removedRows(&model, &QAbstractItemModel::rowsRemoved);
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    cache.start();
+    QVERIFY(waitStarted(cache));
+    QCOMPARE(model.rowCount(), 5);
+    QCOMPARE(inserted.size(), 1);
+    QCOMPARE(model.index(4).data(Model::NameRole).toString(), u"c00004"_s);
+    QCOMPARE(model.index(4).data(Model::ValueRole).toString(), u"v4"_s);
+
+    const qint64 binary = put("/pc/model/c00002", "\xff\x01"_ba);
+    QTRY_COMPARE_WITH_TIMEOUT(changed.size(), 1, kWaitMs);
+    QCOMPARE(changed.first().at(0).toModelIndex().row(), 2);
+    QCOMPARE(model.index(2).data(Model::ValueRole).toString(), u"ff01"_s); // not UTF-8: hex
+    QCOMPARE(model.index(2).data(Model::RawValueRole).toByteArray(), "\xff\x01"_ba);
+    QCOMPARE(model.index(2).data(Model::ModRevisionRole).toLongLong(), binary);
+    QCOMPARE(model.index(2).data(Model::VersionRole).toLongLong(), 2);
+    put("/pc/model/a/b", "nested");
+    QTRY_COMPARE_WITH_TIMEOUT(inserted.size(), 2, kWaitMs);
+    QCOMPARE(inserted.last().at(1).toInt(), 0);
+    QCOMPARE(model.index(0).data(Model::KeyRole).toString(), u"/pc/model/a/b"_s);
+    remove("/pc/model/c00004");
+    QTRY_COMPARE_WITH_TIMEOUT(removedRows.size(), 1, kWaitMs);
+    QCOMPARE(removedRows.last().at(1).toInt(), 5);
+    QCOMPARE(model.rowCount(), 5);
+    QCOMPARE(model.rowOf(u"c00003"_s), 4);
+
+    cache.clear(); // one removal of every row
+    QCOMPARE(removedRows.size(), 2);
+    QCOMPARE(model.rowCount(), 0);
+    QSignalSpy rebuilt(&cache, &EtcdPathChildrenCache::rebuilt);
+    cache.rebuild(); // a row inserted per child
+    QVERIFY(rebuilt.wait(kWaitMs));
+    QCOMPARE(model.rowCount(), 5);
+    QCOMPARE(inserted.size(), 7);
+    model.setValueFormat(Model::ValueFormat::Hex);
+    QCOMPARE(model.index(1).data(Model::ValueRole).toString(), u"7630"_s); // "v0"
+    QCOMPARE(resets.size(), 0);
+    remove("/pc/model/", true);
 }
 
 void tst_EtcdPathChildrenCache::badInput()
