@@ -69,6 +69,7 @@ private Q_SLOTS:
     void startModes();
     void loadsManyChildrenInPages();
     void rebuildNeverEmptiesTheCache();
+    void rebuildReportsEachChangeOnce();
     void clearThenRebuild();
     void resyncReportsWhatChangedDuringAPartition();
     void survivesEtcdRestart();
@@ -214,21 +215,40 @@ void tst_EtcdPathChildrenCache::startModes()
     QTRY_COMPARE_WITH_TIMEOUT(changes.list, QStringList(u"updated x 1b 1 %1"_s.arg(x)), kWaitMs);
 }
 
-// More children than a page: one snapshot at one revision, sorted by name.
+// More children than a page, read through a proxy that holds etcd's answers back 300 ms, and
+// children added while the pages are read: every page is pinned to the first one's
+// revision, so the additions are not in the snapshot but come, each once, as additions from
+// the watch (an unpinned last page would hold them, and the watch would then call them
+// updates). The snapshot is sorted by name.
 void tst_EtcdPathChildrenCache::loadsManyChildrenInPages()
 {
     remove("/pc/many/", true);
     QVERIFY(putMany("/pc/many/", 0, 2500));
-    EtcdPathChildrenCache cache(m_client.get(), "/pc/many");
+    ProxiedClient side(m_server.clientPort());
+    QVERIFY(side.started);
+    QVERIFY_OK(await(side.client.get("/pc/many/none")).status); // connected before the delay
+    side.proxy.setDelay(300ms);
+    EtcdPathChildrenCache cache(&side.client, "/pc/many");
+    Changes changes(&cache);
     QSignalSpy initialized(&cache, &EtcdPathChildrenCache::initialized);
     cache.start(Mode::PostInitializedEvent);
+    // The first page is answered (its ~40 KB wait in the proxy; smaller held bytes may be
+    // HTTP/2 frames sent before etcd read the range): the snapshot's revision is set.
+    QVERIFY(QTest::qWaitFor([&] { return side.proxy.heldBytes() > 16 * 1024; }, kWaitMs));
+    const qint64 late1 = put("/pc/many/z1", "late");
+    const qint64 late2 = put("/pc/many/z2", "late");
     QVERIFY(waitStarted(cache));
-    QCOMPARE(cache.count(), 2500);
+    QCOMPARE(initialized.size(), 1);
+    const auto snapshot = initialized.first().at(0).value<QList<EtcdKeyValue>>();
+    QCOMPARE(snapshot.size(), 2500);
+    QVERIFY(initialized.first().at(1).toLongLong() < late1);
+    QTRY_COMPARE_WITH_TIMEOUT(changes.list,
+        QStringList({u"added z1 late %1"_s.arg(late1), u"added z2 late %1"_s.arg(late2)}), kWaitMs);
+    QCOMPARE(cache.count(), 2502);
     const QStringList names = cache.names();
     QCOMPARE(names.first(), u"c00000"_s);
-    QCOMPARE(names.last(), u"c02499"_s);
+    QCOMPARE(names.at(2499), u"c02499"_s);
     QCOMPARE(cache.currentData(u"c01234"_s)->value, "v1234"_ba);
-    QCOMPARE(initialized.first().at(0).value<QList<EtcdKeyValue>>().size(), 2500);
     remove("/pc/many/", true);
 }
 
@@ -275,6 +295,39 @@ void tst_EtcdPathChildrenCache::rebuildNeverEmptiesTheCache()
     const auto fresh = await(m_client->get("/pc/rebuild/", {.prefix = true}));
     QCOMPARE(cache.currentData(), fresh->keyValues());
     remove("/pc/rebuild/", true);
+}
+
+// Changes whose events are still on their way (the proxy holds etcd's bytes back) when
+// rebuild() reads: the read reports them, and their events, which arrive while the read is
+// out, are held back and then dropped as seen: each change is reported once.
+void tst_EtcdPathChildrenCache::rebuildReportsEachChangeOnce()
+{
+    remove("/pc/once/", true);
+    put("/pc/once/a", "1");
+    put("/pc/once/b", "2");
+    ProxiedClient side(m_server.clientPort());
+    QVERIFY(side.started);
+    EtcdPathChildrenCache cache(&side.client, "/pc/once");
+    Changes changes(&cache);
+    cache.start();
+    QVERIFY(waitStarted(cache));
+    side.proxy.setDelay(400ms); // etcd's answers and events reach the cache 400 ms late
+    const qint64 a = put("/pc/once/a", "1b");
+    remove("/pc/once/b");
+    const qint64 c = put("/pc/once/c", "3");
+    QSignalSpy rebuilt(&cache, &EtcdPathChildrenCache::rebuilt);
+    cache.rebuild(); // before any of those events arrived
+    QVERIFY(changes.list.isEmpty());
+    QVERIFY(rebuilt.wait(kWaitMs));
+    const qint64 at = cache.revision();
+    QVERIFY(at >= c);
+    side.proxy.setMode(FaultProxy::Mode::Pass);
+    const qint64 fence = put("/pc/once/fence", "f");
+    QTRY_COMPARE_WITH_TIMEOUT(changes.list.size(), 5, kWaitMs);
+    QCOMPARE(changes.list,
+        QStringList({u"updated a 1b 1 %1"_s.arg(a), u"added c 3 %1"_s.arg(c),
+            u"removed b 2 %1"_s.arg(at), u"rebuilt"_s, u"added fence f %1"_s.arg(fence)}));
+    remove("/pc/once/", true);
 }
 
 void tst_EtcdPathChildrenCache::clearThenRebuild()
