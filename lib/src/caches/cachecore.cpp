@@ -1,0 +1,266 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+#include "cachecore_p.h"
+
+#include "recipelayer_p.h"
+
+#include <EtcdQt/etcdcodec.h>
+#include <EtcdQt/etcdrecipe.h>
+#include <EtcdQt/etcdwatch.h>
+
+#include <QtCore/qtimer.h>
+
+namespace Etcd::Internal {
+
+namespace {
+constexpr std::chrono::milliseconds kResyncRetry(1000); // a re-read etcd did not answer
+} // namespace
+
+QList<CacheChange> cacheDiff(const CacheEntries &from, const CacheEntries &to, qint64 revision)
+{
+    QList<CacheChange> changes;
+    QList<CacheChange> removals;
+    auto a = from.cbegin();
+    auto b = to.cbegin();
+    using Kind = CacheChange::Kind;
+    while (a != from.cend() || b != to.cend()) {
+        if (b == to.cend() || (a != from.cend() && a.key() < b.key())) {
+            removals.append({Kind::Removed, a.key(), {}, a.value(), revision});
+            ++a;
+        } else if (a == from.cend() || b.key() < a.key()) {
+            changes.append({Kind::Added, b.key(), b.value(), {}, b.value().modRevision});
+            ++b;
+        } else {
+            if (!(a.value() == b.value()))
+                changes.append(
+                    {Kind::Updated, b.key(), b.value(), a.value(), b.value().modRevision});
+            ++a;
+            ++b;
+        }
+    }
+    return changes + removals;
+}
+
+CacheCore::CacheCore(EtcdRecipe *owner, const QByteArray &key, bool prefix, Hooks hooks)
+    : m_owner(owner), m_key(key), m_rangeEnd(prefix ? Etcd::prefixEnd(key) : QByteArray()),
+      m_hooks(std::move(hooks))
+{ }
+
+CacheCore::~CacheCore() = default;
+
+QString CacheCore::nameOf(const QByteArray &key) const
+{
+    return m_rangeEnd.isEmpty() ? QString() : QString::fromUtf8(key.mid(m_key.size()));
+}
+
+void CacheCore::setValidator(std::function<bool(const QByteArray &)> validator)
+{
+    m_validator = std::move(validator);
+}
+
+void CacheCore::start(bool snapshot)
+{
+    if (snapshot)
+        return read(Purpose::Load);
+    follow(0); // from now, filled by events alone
+}
+
+void CacheCore::rebuild()
+{
+    if (m_stopped || (!m_watch && !m_live))
+        return; // not started: its first read is the build
+    m_rebuildAsked = true;
+    if (!m_reading) // a re-read already out answers this rebuild too
+        read(Purpose::Rebuild);
+}
+
+void CacheCore::clear()
+{
+    m_entries.clear();
+}
+
+void CacheCore::stop()
+{
+    m_stopped = true;
+    ++m_readGeneration; // an answer still out is ignored
+    if (m_watch) {
+        m_watch->cancel(); // nothing more from it; deleted later, as we may be inside its signal
+        m_watch.release()->deleteLater();
+    }
+}
+
+void CacheCore::read(Purpose purpose)
+{
+    const int generation = ++m_readGeneration;
+    if (purpose != Purpose::Load)
+        m_reading = true; // events hold back until the read is in
+    if (purpose == Purpose::Resync)
+        m_resyncing = true;
+    readPaged(m_owner ? m_owner->client() : nullptr, m_owner, m_key, m_rangeEnd,
+        [this, generation, purpose](const EtcdStatus &s, PagedSnapshot snapshot) {
+            if (generation == m_readGeneration && !m_stopped)
+                answered(purpose, s, std::move(snapshot));
+        });
+}
+
+void CacheCore::answered(Purpose purpose, const EtcdStatus &s, PagedSnapshot snapshot)
+{
+    QPointer<EtcdRecipe> guard(m_owner);
+    if (purpose == Purpose::Load) {
+        if (!s.isOk())
+            return fail(s);
+        for (const EtcdKeyValue &kv : std::as_const(snapshot.keyValues)) {
+            m_entries.insert(nameOf(kv.key), kv);
+            validate(kv);
+            if (!guard || m_stopped)
+                return;
+        }
+        m_seenThrough = m_revision = snapshot.revision;
+        if (m_hooks.loaded)
+            m_hooks.loaded(snapshot);
+        if (guard && !m_stopped)
+            follow(snapshot.revision + 1); // anchored: nothing after the read slips by
+        return;
+    }
+    if (!s.isOk()) {
+        if (m_hooks.error)
+            m_hooks.error(s);
+        if (!guard || m_stopped)
+            return;
+        if (m_resyncing) { // the watch waits for this read: try again until etcd answers
+            const int generation = m_readGeneration;
+            QTimer::singleShot(kResyncRetry, m_owner, [this, generation] {
+                if (generation == m_readGeneration && !m_stopped)
+                    read(Purpose::Resync);
+            });
+            return;
+        }
+        m_reading = m_rebuildAsked = false; // the rebuild failed: carry on from events
+        applyEvents(std::exchange(m_heldBack, {}));
+        return;
+    }
+    if (!reconcile(snapshot))
+        return;
+    m_reading = false;
+    if (!applyEvents(std::exchange(m_heldBack, {})))
+        return;
+    const bool resynced = std::exchange(m_resyncing, false);
+    const bool rebuilt = std::exchange(m_rebuildAsked, false);
+    if (resynced && m_watch)
+        m_watch->resync(snapshot.revision + 1);
+    if (resynced && m_hooks.resynced)
+        m_hooks.resynced(snapshot.revision);
+    if (guard && !m_stopped && rebuilt && m_hooks.rebuilt)
+        m_hooks.rebuilt();
+}
+
+// The watch from `revision` on (0: now). After a compacted gap it re-reads and reports the
+// differences (the watch waits for that, AwaitResync); a plain resumption needs nothing.
+void CacheCore::follow(qint64 revision)
+{
+    WatchFollower f;
+    f.events = [this](const QList<EtcdWatchEvent> &events) { onEvents(events); };
+    f.active = [this] {
+        if (!std::exchange(m_live, true) && m_hooks.live)
+            m_hooks.live();
+    };
+    f.reconnected = [this](qint64 compactedAt) {
+        if (compactedAt > 0 && !m_stopped)
+            read(Purpose::Resync);
+    };
+    f.failed = [this](const EtcdStatus &why) { fail(why); };
+    EtcdWatchOptions o;
+    o.prefix = !m_rangeEnd.isEmpty();
+    o.startRevision = revision;
+    m_watch = RecipeLayer::followWatch(
+        m_owner, m_key, o, EtcdWatch::ResyncMode::AwaitResync, std::move(f));
+}
+
+void CacheCore::onEvents(const QList<EtcdWatchEvent> &events)
+{
+    if (m_stopped)
+        return;
+    if (m_reading) // a re-read is out: what it saw must come first
+        m_heldBack += events;
+    else
+        applyEvents(events);
+}
+
+// False when a hook closed or destroyed the owner: nothing more is applied then.
+bool CacheCore::applyEvents(const QList<EtcdWatchEvent> &events)
+{
+    for (const EtcdWatchEvent &e : events) {
+        if (e.revision <= m_seenThrough)
+            continue; // the re-read had it
+        m_revision = std::max(m_revision, e.revision);
+        const QString name = nameOf(e.keyValue.key);
+        const auto known = m_entries.constFind(name);
+        CacheChange c;
+        c.name = name;
+        c.revision = e.revision;
+        if (e.type == EtcdWatchEvent::Type::Delete) {
+            if (known == m_entries.cend())
+                continue; // the cache never held it
+            c.kind = CacheChange::Kind::Removed;
+            c.previous = known.value();
+        } else {
+            c.kind
+                = known == m_entries.cend() ? CacheChange::Kind::Added : CacheChange::Kind::Updated;
+            c.current = e.keyValue;
+            if (known != m_entries.cend())
+                c.previous = known.value();
+        }
+        if (!apply(c))
+            return false;
+    }
+    return true;
+}
+
+bool CacheCore::apply(const CacheChange &c)
+{
+    QPointer<EtcdRecipe> guard(m_owner);
+    if (c.kind == CacheChange::Kind::Removed) {
+        m_entries.remove(c.name);
+    } else {
+        m_entries.insert(c.name, c.current);
+        validate(c.current); // reported, and still cached and signalled
+        if (!guard || m_stopped)
+            return false;
+    }
+    if (m_hooks.changed)
+        m_hooks.changed(c);
+    return guard && !m_stopped;
+}
+
+bool CacheCore::reconcile(const PagedSnapshot &snapshot)
+{
+    CacheEntries now;
+    for (const EtcdKeyValue &kv : snapshot.keyValues)
+        now.insert(nameOf(kv.key), kv);
+    for (const CacheChange &c : cacheDiff(m_entries, now, snapshot.revision)) {
+        if (!apply(c))
+            return false;
+    }
+    m_seenThrough = std::max(m_seenThrough, snapshot.revision);
+    m_revision = std::max(m_revision, snapshot.revision);
+    return true;
+}
+
+void CacheCore::validate(const EtcdKeyValue &kv)
+{
+    if (!m_validator || m_validator(kv.value) || !m_hooks.error)
+        return;
+    m_hooks.error(EtcdStatus(Etcd::ErrorCode::FailedPrecondition,
+        EtcdRecipe::tr("the value of %1 at revision %2 does not decode")
+            .arg(QString::fromUtf8(kv.key))
+            .arg(kv.modRevision)));
+}
+
+void CacheCore::fail(const EtcdStatus &why)
+{
+    stop();
+    if (m_hooks.failed)
+        m_hooks.failed(why);
+}
+
+} // namespace Etcd::Internal
