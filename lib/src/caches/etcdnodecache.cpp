@@ -43,16 +43,27 @@ using namespace Etcd::Internal;
     Constructs a typed cache of \a key on \a client; the codec is the untyped cache's
     validator. */
 
+/*!
+    \typedef EtcdTypedNodeCache::Value
+    The codec's value type.
+*/
+
 /*! \fn template <class Codec> EtcdNodeCache *EtcdTypedNodeCache<Codec>::untyped() const
-    The untyped cache, which carries the signals. */
+    Returns the untyped cache, which carries the signals. */
 
-/*! \fn template <class Codec> std::optional<typename Codec::Value>
-        EtcdTypedNodeCache<Codec>::value() const
-    The decoded value; nullopt when the key does not exist or its value does not decode. */
+// clang-format off
+/*!
+    \fn template <class Codec> std::optional<Value> EtcdTypedNodeCache<Codec>::value() const
+    Returns the decoded value; nullopt when the key does not exist or its value does not
+    decode.
+*/
 
-/*! \fn template <class Codec> std::optional<typename Codec::Value>
-        EtcdTypedNodeCache<Codec>::decode(const QByteArray &bytes)
-    Decodes \a bytes as a signal of the untyped cache carries them. */
+/*!
+    \fn template <class Codec> std::optional<Value> EtcdTypedNodeCache<Codec>::decode(const QByteArray &bytes)
+    Returns \a bytes decoded (nullopt when they do not decode), for the values the untyped
+    cache's signals carry.
+*/
+// clang-format on
 
 /*! \fn template <class Codec> void EtcdTypedNodeCache<Codec>::start()
     Starts the untyped cache. */
@@ -150,7 +161,8 @@ void EtcdNodeCachePrivate::fail(const EtcdStatus &why)
         Q_EMIT q->failed(why);
 }
 
-/*! Constructs a cache of \a key on \a client; no I/O until start(). */
+/*! Constructs a cache of \a key on \a client; no I/O until start(). \a parent is the
+    QObject parent. */
 EtcdNodeCache::EtcdNodeCache(EtcdClient *client, const QByteArray &key, QObject *parent)
     : EtcdRecipe(client, QStringLiteral("NodeCache[%1]").arg(QString::fromUtf8(key)), parent),
       d_ptr(new EtcdNodeCachePrivate(this, key))

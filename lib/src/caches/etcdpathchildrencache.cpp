@@ -56,21 +56,50 @@ using namespace Etcd::Internal;
     Constructs a typed cache of the children of \a path on \a client; the codec is the
     untyped cache's validator. */
 
-/*! \fn template <class Codec> EtcdPathChildrenCache *EtcdTypedPathChildrenCache<Codec>::untyped()
-        const
-    The untyped cache, which carries the signals. */
+/*!
+    \typedef EtcdTypedPathChildrenCache::Value
+    The codec's value type.
+*/
 
-/*! \fn template <class Codec> QList<typename EtcdTypedPathChildrenCache<Codec>::Child>
-        EtcdTypedPathChildrenCache<Codec>::currentData() const
-    Every child sorted by name, with its decoded value (nullopt where it does not decode). */
+/*!
+    \variable EtcdTypedPathChildrenCache::Child::name
+    \brief the child's name: its key without the cache's path.
+*/
 
-/*! \fn template <class Codec> std::optional<typename Codec::Value>
-        EtcdTypedPathChildrenCache<Codec>::currentData(const QString &name) const
-    The decoded value of the child \a name; nullopt when absent or when it does not decode. */
+/*!
+    \variable EtcdTypedPathChildrenCache::Child::keyValue
+    \brief the child's key-value as etcd has it.
+*/
 
-/*! \fn template <class Codec> std::optional<typename Codec::Value>
-        EtcdTypedPathChildrenCache<Codec>::decode(const EtcdKeyValue &kv)
-    Decodes the value of \a kv as a signal of the untyped cache carries it. */
+/*!
+    \variable EtcdTypedPathChildrenCache::Child::value
+    \brief the value decoded; nullopt when the bytes do not decode.
+*/
+
+// clang-format off
+/*!
+    \fn template <class Codec> EtcdPathChildrenCache *EtcdTypedPathChildrenCache<Codec>::untyped() const
+    Returns the untyped cache, which carries the signals.
+*/
+
+/*!
+    \fn template <class Codec> QList<Child> EtcdTypedPathChildrenCache<Codec>::currentData() const
+    Returns every child sorted by name, with its decoded value (nullopt where it does not
+    decode).
+*/
+
+/*!
+    \fn template <class Codec> std::optional<Value> EtcdTypedPathChildrenCache<Codec>::currentData(const QString &name) const
+    Returns the decoded value of the child \a name; nullopt when absent or when it does not
+    decode.
+*/
+
+/*!
+    \fn template <class Codec> std::optional<Value> EtcdTypedPathChildrenCache<Codec>::decode(const EtcdKeyValue &kv)
+    Returns the value of \a kv decoded (nullopt when it does not decode), for the
+    key-values the untyped cache's signals carry.
+*/
+// clang-format on
 
 /*! \fn template <class Codec> void EtcdTypedPathChildrenCache<Codec>::start(
         EtcdPathChildrenCache::StartMode mode)
@@ -229,7 +258,8 @@ void EtcdPathChildrenCachePrivate::fail(const EtcdStatus &why)
         Q_EMIT q->failed(why);
 }
 
-/*! Constructs a cache of the children of \a path on \a client; no I/O until start(). */
+/*! Constructs a cache of the children of \a path on \a client; no I/O until start().
+    \a parent is the QObject parent. */
 EtcdPathChildrenCache::EtcdPathChildrenCache(
     EtcdClient *client, const QByteArray &path, QObject *parent)
     : EtcdRecipe(

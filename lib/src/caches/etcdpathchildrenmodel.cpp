@@ -185,7 +185,8 @@ QVariant EtcdPathChildrenModelPrivate::valueOf(const QByteArray &bytes) const
     return text;
 }
 
-/*! Constructs an empty model; setCache() gives it its rows. */
+/*! Constructs an empty model; setCache() gives it its rows. \a parent is the QObject
+    parent. */
 EtcdPathChildrenModel::EtcdPathChildrenModel(QObject *parent)
     : EtcdPathChildrenModel(nullptr, parent)
 { }
@@ -222,8 +223,8 @@ void EtcdPathChildrenModel::setCache(EtcdPathChildrenCache *cache)
     Q_EMIT cacheChanged();
 }
 
-/*! \property EtcdPathChildrenModel::valueFormat How the \c value role shows the bytes
-    (default Auto). */
+/*! \property EtcdPathChildrenModel::valueFormat
+    \brief how the \c value role shows the bytes (default Auto). */
 EtcdPathChildrenModel::ValueFormat EtcdPathChildrenModel::valueFormat() const
 {
     return d_func()->format;
