@@ -47,7 +47,10 @@ function(etcdqt_test_pch target libs)
   if(NOT ETCDQT_PCH)
     return()
   endif()
-  string(MD5 _key "${CMAKE_CURRENT_BINARY_DIR};${libs}")
+  # Keyed by the directory relative to the build tree, not its absolute path: the holder's
+  # name is in every test's compile command, and clones in other folders must share ccache hits.
+  file(RELATIVE_PATH _dir ${PROJECT_BINARY_DIR} ${CMAKE_CURRENT_BINARY_DIR})
+  string(MD5 _key "${_dir};${libs}")
   string(SUBSTRING "${_key}" 0 8 _key)
   get_directory_property(_keys ETCDQT_PCH_KEYS)
   if(NOT _keys)
