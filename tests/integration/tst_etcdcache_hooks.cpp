@@ -7,6 +7,8 @@
 
 #include <etcdtestserver.h>
 
+#include <QtCore/qelapsedtimer.h>
+
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
 using State = EtcdRecipe::ConnectionState;
@@ -30,6 +32,7 @@ private Q_SLOTS:
     void destroyedOnSuspendedAndOnReconnected_data();
     void destroyedOnSuspendedAndOnReconnected();
     void nodeCacheDestroyedOnUpdated();
+    void nestedEventLoopKeepsRevisionOrder();
 
 private:
     bool putBatch(const QByteArray &prefix, int n, const QByteArray &value);
@@ -223,6 +226,43 @@ void tst_EtcdCacheHooks::nodeCacheDestroyedOnUpdated()
     QCOMPARE(updates, 1);
     QCOMPARE(changes, 0); // valueChanged follows updated(), which destroyed it
     QVERIFY_OK(await(m_client->remove("/hooks/node")).status);
+}
+
+// A listener that runs a nested event loop (a modal dialog, a blocking wait) while a batch is
+// reported lets newer events in: they must wait for the rest of the batch, or the cache
+// would report c before b although b's revision is older.
+void tst_EtcdCacheHooks::nestedEventLoopKeepsRevisionOrder()
+{
+    QVERIFY_OK(await(m_client->remove("/hooks/nested/", {.prefix = true})).status);
+    EtcdPathChildrenCache cache(m_client.get(), "/hooks/nested");
+    EtcdPathChildrenCache witness(m_client.get(), "/hooks/nested"); // same stream
+    QStringList order;
+    bool cameInside = false;
+    bool witnessed = false;
+    connect(&cache, &EtcdPathChildrenCache::childAdded, this, [&](const QString &name) {
+        order.append(name);
+        if (name != u"c0"_s)
+            return;
+        m_client->put("/hooks/nested/d", "newer"); // the reply deletes itself
+        // The nested loop runs until the witness has d (its event came down the stream),
+        // then as long again: d's event for this cache comes in meanwhile.
+        QElapsedTimer t;
+        t.start();
+        witnessed
+            = QTest::qWaitFor([&] { return witness.currentData(u"d"_s).has_value(); }, kWaitMs);
+        const int took = int(t.elapsed());
+        cameInside = QTest::qWaitFor([&] { return order.contains(u"d"_s); }, took + 200);
+    });
+    cache.start();
+    witness.start();
+    QTRY_VERIFY_WITH_TIMEOUT(cache.isStarted() && witness.isStarted(), kWaitMs);
+    QVERIFY(putBatch("/hooks/nested/", 3, "1"));
+    QTRY_COMPARE_WITH_TIMEOUT(order.size(), 4, 2 * kWaitMs);
+    QVERIFY(witnessed);
+    QVERIFY(!cameInside);
+    QCOMPARE(order, QStringList({u"c0"_s, u"c1"_s, u"c2"_s, u"d"_s}));
+    QCOMPARE(cache.currentData(), witness.currentData());
+    QVERIFY_OK(await(m_client->remove("/hooks/nested/", {.prefix = true})).status);
 }
 
 QTEST_GUILESS_MAIN(tst_EtcdCacheHooks)
