@@ -180,7 +180,9 @@ void CacheCore::onEvents(const QList<EtcdWatchEvent> &events)
 {
     if (m_stopped)
         return;
-    if (m_reading) // a re-read is out: what it saw must come first
+    // A re-read is out: what it saw must come first. Or a listener runs a nested event loop
+    // while a batch is reported: these are newer than the rest of it.
+    if (m_reading || m_applying)
         m_heldBack += events;
     else
         applyEvents(events);
@@ -189,6 +191,7 @@ void CacheCore::onEvents(const QList<EtcdWatchEvent> &events)
 // False when a hook closed or destroyed the owner: nothing more is applied then.
 bool CacheCore::applyEvents(const QList<EtcdWatchEvent> &events)
 {
+    const bool outermost = !std::exchange(m_applying, true);
     for (const EtcdWatchEvent &e : events) {
         if (e.revision <= m_seenThrough)
             continue; // the re-read had it
@@ -213,7 +216,13 @@ bool CacheCore::applyEvents(const QList<EtcdWatchEvent> &events)
         if (!apply(c))
             return false;
     }
-    return true;
+    if (!outermost)
+        return true;
+    m_applying = false;
+    // What a nested event loop brought in meanwhile; after a re-read's answer if one is out.
+    if (m_reading || m_heldBack.isEmpty())
+        return true;
+    return applyEvents(std::exchange(m_heldBack, {}));
 }
 
 bool CacheCore::apply(const CacheChange &c)

@@ -99,11 +99,12 @@ private:
     std::function<bool(const QByteArray &)> m_validator;
     CacheEntries m_entries;
     std::unique_ptr<EtcdWatch> m_watch;
-    QList<EtcdWatchEvent> m_heldBack; // arrived while a re-read was out
+    QList<EtcdWatchEvent> m_heldBack; // arrived while a re-read was out, or inside a report
     qint64 m_revision = 0;
     qint64 m_seenThrough = 0; // events at or below it are in the entries already
     int m_readGeneration = 0; // a newer read supersedes an older one
     bool m_reading = false;
+    bool m_applying = false; // events are being reported (a listener may nest an event loop)
     bool m_resyncing = false;
     bool m_rebuildAsked = false;
     bool m_live = false;
