@@ -16,16 +16,34 @@ QString text(const QByteArray &bytes)
 /*!
     \class EtcdQmlCache
     \internal
-    The base of NodeCache and PathChildrenCache: \c ready and resynced(revision).
+    The base of NodeCache and PathChildrenCache: \c ready and resynced(revision). A library
+    cache stops for good when its first read fails (etcd unreachable for longer than the
+    client's retries) or its watch ends; the item then starts over when its client is
+    connected again, so that a cache started before etcd was up still fills.
 */
 
-EtcdQmlCache::EtcdQmlCache(QObject *parent) : EtcdQmlRecipe(parent) { }
+EtcdQmlCache::EtcdQmlCache(QObject *parent) : EtcdQmlRecipe(parent)
+{
+    connect(this, &EtcdQmlRecipe::clientChanged, this, &EtcdQmlCache::followClientState);
+}
 
 EtcdQmlCache::~EtcdQmlCache() = default;
 
 void EtcdQmlCache::recipeStopped()
 {
+    m_failed = false;
     setReady(false);
+}
+
+void EtcdQmlCache::followClientState()
+{
+    disconnect(m_clientState);
+    if (!client())
+        return;
+    m_clientState = connect(client(), &EtcdQmlClient::stateChanged, this, [this] {
+        if (m_failed && client()->state() == EtcdQmlClient::Connected)
+            restart();
+    });
 }
 
 void EtcdQmlCache::setReady(bool ready)

@@ -12,8 +12,9 @@
 #include <functional>
 #include <optional>
 
-// What the two caches share: `ready` once the first read is in and the watch is live, and
-// resynced() after a re-read that a compaction forced.
+// What the two caches share: `ready` once the first read is in and the watch is live,
+// resynced() after a re-read that a compaction forced, and a fresh start once the client is
+// connected again after the library cache failed (its first read found etcd unreachable).
 class EtcdQmlCache : public EtcdQmlRecipe
 {
     Q_OBJECT
@@ -44,13 +45,17 @@ protected:
         });
         connect(cache, &Cache::resynced, this,
             [this](qint64 revision) { Q_EMIT resynced(double(revision)); });
+        connect(cache, &Cache::failed, this, [this] { m_failed = true; });
     }
     void recipeStopped() override;
 
 private:
     void setReady(bool ready);
+    void followClientState();
 
     bool m_ready = false;
+    bool m_failed = false; // the library cache gave up: start over once connected
+    QMetaObject::Connection m_clientState;
 };
 
 class EtcdQmlNodeCache : public EtcdQmlCache
