@@ -278,6 +278,31 @@ RecipeTestCase {
         compare(cache.value("n"), "2")
     }
 
+    // A cache started while etcd is away fails its first read, and starts over by itself once
+    // its client is connected again: it fills without being switched off and on.
+    function test_cacheStartedWhileEtcdIsAwayFillsLater() {
+        const path = uniquePath("children-away")
+        const seed = make(childrenComponent, { path: path, active: true })
+        tryCompare(seed, "ready", true, 10000)
+        put(path + "/w", "1")
+        tryCompare(seed, "count", 1, 10000)
+
+        verify(etcdTest.stopEtcd()) // qmllint disable unqualified
+        tryVerify(() => etcd.state !== EtcdClient.Connected, 10000)
+        const cache = make(childrenComponent, { path: path })
+        const errors = spyOn(cache, "errorOccurred")
+        cache.active = true
+        errors.wait(20000) // the first read, out of retries
+        compare(cache.ready, false)
+        compare(cache.count, 0)
+
+        verify(etcdTest.startEtcd()) // qmllint disable unqualified
+        tryCompare(cache, "ready", true, 20000)
+        compare(cache.count, 1)
+        compare(cache.value("w"), "1")
+        compare(cache.running, true)
+    }
+
     // An empty key or path is refused with InvalidArgument, and nothing starts.
     function test_emptyKeyOrPathIsRefused() {
         const cache = make(childrenComponent, { path: "" })

@@ -67,6 +67,11 @@ public:
         warnOnFailure(m_client->remove(key.toUtf8()), "remove", key);
     }
 
+    // Stops etcd (SIGTERM, waited for) and starts it again on the same ports and data: for
+    // the tests of what items do while etcd is away. Blocks the test for as long.
+    Q_INVOKABLE bool stopEtcd() { return m_server && m_server->stop(); }
+    Q_INVOKABLE bool startEtcd() { return m_server && m_server->restart(); }
+
     // The TTL etcd granted lease `leaseIdText` (decimal), in seconds; -1 when it cannot say.
     // Waits for etcd's answer in a local event loop, at most 5 s.
     Q_INVOKABLE int grantedTtl(const QString &leaseIdText)
