@@ -7,7 +7,24 @@
 #include <EtcdQt/etcdreplies.h>
 #include <EtcdQt/etcdwatch.h>
 
+#include "keyvaluefields_p.h"
+
 #include <algorithm>
+
+using namespace Etcd::Internal;
+
+namespace {
+using M = EtcdQmlKeyValueModel;
+// The Watch's roles, whose names QML delegates use; values as UTF-8 text.
+constexpr KeyValueRole watchRoles[] = {
+    {M::KeyRole, KeyValueField::Key, "key"},
+    {M::ValueRole, KeyValueField::Value, "value"},
+    {M::CreateRevisionRole, KeyValueField::CreateRevision, "createRevision"},
+    {M::ModRevisionRole, KeyValueField::ModRevision, "modRevision"},
+    {M::VersionRole, KeyValueField::Version, "version"},
+    {M::LeaseRole, KeyValueField::Lease, "lease"},
+};
+} // namespace
 
 EtcdQmlKeyValueModel::EtcdQmlKeyValueModel(QObject *parent) : QAbstractListModel(parent) { }
 
@@ -20,36 +37,16 @@ QVariant EtcdQmlKeyValueModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const EtcdKeyValue &kv = m_rows.at(index.row());
-    switch (role) {
-    case Qt::DisplayRole:
-    case KeyRole:
-        return QString::fromUtf8(kv.key);
-    case ValueRole:
-        return QString::fromUtf8(kv.value);
-    case CreateRevisionRole:
-        return kv.createRevision;
-    case ModRevisionRole:
-        return kv.modRevision;
-    case VersionRole:
-        return kv.version;
-    case LeaseRole:
-        return kv.lease;
-    default:
+    const std::optional<KeyValueField> field
+        = fieldOfRole(watchRoles, role == Qt::DisplayRole ? KeyRole : role);
+    if (!field)
         return {};
-    }
+    return keyValueField(m_rows.at(index.row()), *field, ValueText::Text);
 }
 
 QHash<int, QByteArray> EtcdQmlKeyValueModel::roleNames() const
 {
-    return {
-        {KeyRole, QByteArrayLiteral("key")},
-        {ValueRole, QByteArrayLiteral("value")},
-        {CreateRevisionRole, QByteArrayLiteral("createRevision")},
-        {ModRevisionRole, QByteArrayLiteral("modRevision")},
-        {VersionRole, QByteArrayLiteral("version")},
-        {LeaseRole, QByteArrayLiteral("lease")},
-    };
+    return roleNamesOf(watchRoles);
 }
 
 QVariant EtcdQmlKeyValueModel::value(const QString &key) const
@@ -57,7 +54,7 @@ QVariant EtcdQmlKeyValueModel::value(const QString &key) const
     const QByteArray k = key.toUtf8();
     const qsizetype i = lowerBound(k);
     if (i < m_rows.size() && m_rows.at(i).key == k)
-        return QString::fromUtf8(m_rows.at(i).value);
+        return valueText(m_rows.at(i).value, ValueText::Text);
     return {};
 }
 

@@ -50,6 +50,28 @@ public:
         });
     }
 
+    // Writes `value` at `key` (no lease) from outside the item under test; the test waits
+    // for what the items see, a failure is a warning.
+    Q_INVOKABLE void put(const QString &key, const QString &value)
+    {
+        if (!m_client)
+            return;
+        warnOnFailure(m_client->put(key.toUtf8(), value.toUtf8()), "put", key);
+    }
+
+    // Deletes `key` from outside the item under test.
+    Q_INVOKABLE void remove(const QString &key)
+    {
+        if (!m_client)
+            return;
+        warnOnFailure(m_client->remove(key.toUtf8()), "remove", key);
+    }
+
+    // Stops etcd (SIGTERM, waited for) and starts it again on the same ports and data: for
+    // the tests of what items do while etcd is away. Blocks the test for as long.
+    Q_INVOKABLE bool stopEtcd() { return m_server && m_server->stop(); }
+    Q_INVOKABLE bool startEtcd() { return m_server && m_server->restart(); }
+
     // The TTL etcd granted lease `leaseIdText` (decimal), in seconds; -1 when it cannot say.
     // Waits for etcd's answer in a local event loop, at most 5 s.
     Q_INVOKABLE int grantedTtl(const QString &leaseIdText)
@@ -116,6 +138,14 @@ public Q_SLOTS:
     }
 
 private:
+    void warnOnFailure(EtcdReply *reply, const char *what, const QString &key)
+    {
+        connect(reply, &EtcdReply::finished, this, [what, key](const EtcdStatus &status) {
+            if (!status.isOk())
+                qWarning() << what << key << "failed:" << status;
+        });
+    }
+
     std::unique_ptr<EtcdTestServer> m_server;
     std::unique_ptr<EtcdClient> m_client;
 };

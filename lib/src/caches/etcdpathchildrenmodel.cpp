@@ -3,8 +3,11 @@
 #include <EtcdQt/etcdpathchildrencache.h>
 #include <EtcdQt/etcdpathchildrenmodel.h>
 
+#include "keyvaluefields_p.h"
+
 #include <QtCore/qpointer.h>
-#include <QtCore/qstringconverter.h>
+
+using namespace Etcd::Internal;
 
 /*!
     \class EtcdPathChildrenModel
@@ -46,6 +49,23 @@
 /*! \fn void EtcdPathChildrenModel::countChanged()
     Emitted when the number of rows changed. */
 
+namespace {
+using M = EtcdPathChildrenModel;
+// Every role but the name, which is the cache's and not a field of the key-value.
+constexpr KeyValueRole childRoles[] = {
+    {M::KeyRole, KeyValueField::Key, "key"},
+    {M::ValueRole, KeyValueField::Value, "value"},
+    {M::RawValueRole, KeyValueField::RawValue, "rawValue"},
+    {M::CreateRevisionRole, KeyValueField::CreateRevision, "createRevision"},
+    {M::ModRevisionRole, KeyValueField::ModRevision, "modRevision"},
+    {M::VersionRole, KeyValueField::Version, "version"},
+    {M::LeaseRole, KeyValueField::Lease, "lease"},
+};
+static_assert(int(ValueText::Auto) == int(M::ValueFormat::Auto)
+    && int(ValueText::Text) == int(M::ValueFormat::Text)
+    && int(ValueText::Hex) == int(M::ValueFormat::Hex));
+} // namespace
+
 class EtcdPathChildrenModelPrivate
 {
 public:
@@ -61,7 +81,6 @@ public:
     void replaceAll(const QStringList &toNames, const QList<EtcdKeyValue> &toRows);
     void sync();
     void follow();
-    QVariant valueOf(const QByteArray &bytes) const;
 
     EtcdPathChildrenModel *q = nullptr;
     QPointer<EtcdPathChildrenCache> cache;
@@ -173,18 +192,6 @@ void EtcdPathChildrenModelPrivate::follow()
     QObject::connect(c, &QObject::destroyed, q, [this] { replaceAll({}, {}); });
 }
 
-QVariant EtcdPathChildrenModelPrivate::valueOf(const QByteArray &bytes) const
-{
-    using F = EtcdPathChildrenModel::ValueFormat;
-    if (format == F::Hex)
-        return QString::fromLatin1(bytes.toHex());
-    QStringDecoder decoder(QStringDecoder::Utf8);
-    const QString text = decoder(bytes);
-    if (format == F::Auto && decoder.hasError())
-        return QString::fromLatin1(bytes.toHex());
-    return text;
-}
-
 /*! Constructs an empty model; setCache() gives it its rows. \a parent is the QObject
     parent. */
 EtcdPathChildrenModel::EtcdPathChildrenModel(QObject *parent)
@@ -255,37 +262,21 @@ QVariant EtcdPathChildrenModel::data(const QModelIndex &index, int role) const
     Q_D(const EtcdPathChildrenModel);
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const EtcdKeyValue &kv = d->rows.at(index.row());
-    switch (role) {
-    case Qt::DisplayRole:
-    case NameRole:
+    if (role == Qt::DisplayRole || role == NameRole)
         return d->names.at(index.row());
-    case KeyRole:
-        return QString::fromUtf8(kv.key);
-    case ValueRole:
-        return d->valueOf(kv.value);
-    case RawValueRole:
-        return kv.value;
-    case CreateRevisionRole:
-        return kv.createRevision;
-    case ModRevisionRole:
-        return kv.modRevision;
-    case VersionRole:
-        return kv.version;
-    case LeaseRole:
-        return kv.lease;
-    default:
+    const std::optional<KeyValueField> field = fieldOfRole(childRoles, role);
+    if (!field)
         return {};
-    }
+    return keyValueField(d->rows.at(index.row()), *field, ValueText(int(d->format)));
 }
 
 /*! The roles' names for QML delegates: \c name, \c key, \c value, \c rawValue,
     \c createRevision, \c modRevision, \c version, \c lease. */
 QHash<int, QByteArray> EtcdPathChildrenModel::roleNames() const
 {
-    return {{NameRole, "name"}, {KeyRole, "key"}, {ValueRole, "value"}, {RawValueRole, "rawValue"},
-        {CreateRevisionRole, "createRevision"}, {ModRevisionRole, "modRevision"},
-        {VersionRole, "version"}, {LeaseRole, "lease"}};
+    QHash<int, QByteArray> names = roleNamesOf(childRoles);
+    names.insert(NameRole, QByteArrayLiteral("name"));
+    return names;
 }
 
 /*! The row of the child \a name; -1 when there is none. */

@@ -1,0 +1,143 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+
+// etcdqt-worker-roster [--endpoint URL] [--path PATH] [--demo] [--language LANG]
+//                      [--screenshot FILE]
+// A window listing the live workers under a path (PathChildrenCache), each on a lease, and
+// a demo worker of its own to start and stop. SIGINT and SIGTERM close the window.
+
+#include <QtCore/qcommandlineparser.h>
+#include <QtCore/qlocale.h>
+#include <QtCore/qsocketnotifier.h>
+#include <QtCore/qtranslator.h>
+#include <QtGui/qguiapplication.h>
+#include <QtGui/qimage.h>
+#include <QtQml/qqmlapplicationengine.h>
+#include <QtQuick/qquickwindow.h>
+
+#include <csignal>
+#include <memory>
+
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace {
+
+int g_signalPipe[2] = {-1, -1};
+
+// SIGINT/SIGTERM close the windows, as the window manager would: the demo worker's lease
+// is revoked as its window goes, so the others see it leave at once.
+void closeWindowsOnSignals(QGuiApplication &app)
+{
+    if (::socketpair(AF_UNIX, SOCK_STREAM, 0, g_signalPipe) != 0)
+        return;
+    auto *notifier = new QSocketNotifier(g_signalPipe[0], QSocketNotifier::Read, &app);
+    QObject::connect(notifier, &QSocketNotifier::activated, &app, [notifier] {
+        char byte = 0;
+        if (::read(g_signalPipe[0], &byte, 1) != 1)
+            return;
+        notifier->setEnabled(false);
+        std::signal(SIGINT, SIG_DFL); // a second signal ends it at once
+        std::signal(SIGTERM, SIG_DFL);
+        const QWindowList windows = QGuiApplication::topLevelWindows();
+        for (QWindow *window : windows)
+            window->close();
+    });
+    const auto handler = [](int) {
+        const char byte = 1;
+        [[maybe_unused]] const auto written = ::write(g_signalPipe[1], &byte, 1);
+    };
+    std::signal(SIGINT, handler);
+    std::signal(SIGTERM, handler);
+}
+
+// Saves the window to `file` when it is asked to close, as it looks then (for the test and
+// the README's picture).
+class ScreenshotOnClose : public QObject
+{
+public:
+    ScreenshotOnClose(QQuickWindow *window, const QString &file)
+        : QObject(window), m_window(window), m_file(file)
+    {
+        window->installEventFilter(this);
+    }
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override
+    {
+        if (watched == m_window && event->type() == QEvent::Close && !m_saved) {
+            m_saved = true;
+            if (!m_window->grabWindow().save(m_file))
+                qWarning("worker-roster: could not save %s", qUtf8Printable(m_file));
+        }
+        return false;
+    }
+
+private:
+    QQuickWindow *m_window;
+    QString m_file;
+    bool m_saved = false;
+};
+
+void installTranslator(QGuiApplication &app, const QString &language)
+{
+    const QLocale locale = language.isEmpty() ? QLocale() : QLocale(language);
+    auto *translator = new QTranslator(&app);
+    if (translator->load(
+            locale, QStringLiteral("worker-roster"), QStringLiteral("_"), QStringLiteral(":/i18n")))
+        QCoreApplication::installTranslator(translator);
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QGuiApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("etcdqt-worker-roster"));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("The live workers under an etcd path."));
+    parser.addHelpOption();
+    const QCommandLineOption endpoint(QStringLiteral("endpoint"), QStringLiteral("etcd's URL."),
+        QStringLiteral("url"), QStringLiteral("http://127.0.0.1:2379"));
+    const QCommandLineOption path(QStringLiteral("path"),
+        QStringLiteral("Where the workers register."), QStringLiteral("path"),
+        QStringLiteral("/examples/worker-roster"));
+    const QCommandLineOption demo(
+        QStringLiteral("demo"), QStringLiteral("Start this window's demo worker at once."));
+    const QCommandLineOption language(QStringLiteral("language"),
+        QStringLiteral("The interface language (de, en, ...; default: the system's)."),
+        QStringLiteral("lang"));
+    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
+        QStringLiteral("Save the window as this PNG when it closes."), QStringLiteral("file"));
+    parser.addOptions({endpoint, path, demo, language, screenshot});
+    parser.process(app);
+    installTranslator(app, parser.value(language));
+
+    auto engine = std::make_unique<QQmlApplicationEngine>();
+#ifdef ETCDQT_QML_IMPORT_PATH
+    engine->addImportPath(QStringLiteral(ETCDQT_QML_IMPORT_PATH));
+#endif
+    engine->setInitialProperties({
+        {QStringLiteral("endpoint"), parser.value(endpoint)},
+        {QStringLiteral("rosterPath"), parser.value(path)},
+        {QStringLiteral("demoAtStart"), parser.isSet(demo)},
+    });
+    QObject::connect(
+        engine.get(), &QQmlApplicationEngine::objectCreationFailed, &app,
+        [] { QCoreApplication::exit(1); }, Qt::QueuedConnection);
+    // Qt 6.4 has no loadFromModule: the module's files are at qrc:/<URI>/.
+    engine->load(QUrl(QStringLiteral("qrc:/WorkerRoster/Main.qml")));
+    if (engine->rootObjects().isEmpty())
+        return 1;
+    auto *window = qobject_cast<QQuickWindow *>(engine->rootObjects().constFirst());
+    if (window && parser.isSet(screenshot))
+        new ScreenshotOnClose(window, parser.value(screenshot));
+
+    closeWindowsOnSignals(app);
+    const int status = app.exec();
+    // Closing the window ended the loop; destroying the items now revokes the demo worker's
+    // lease, and the module lets that revoke reach etcd before the application is gone.
+    engine.reset();
+    return status;
+}
