@@ -1303,7 +1303,7 @@ void tst_EtcdqtCli::cacheWatchAsText()
     QVERIFY2(waitFor("changes follow"), text.constData());
     QCOMPARE(QString::fromUtf8(text).split(u'\n', Qt::SkipEmptyParts),
         (QStringList {u"x/y = \"hello\"  (created %1, modified %1, version 1, lease -)"_s.arg(a),
-            u"-- snapshot: 1 children at revision %1; changes follow"_s.arg(a)}));
+            u"-- snapshot: 1 child at revision %1; changes follow"_s.arg(a)}));
     const qint64 updated = put("/cli/cachetext/x/y"_ba, "bye"_ba);
     const qint64 removed = remove("/cli/cachetext/x/y"_ba);
     QVERIFY2(waitFor("removed"), text.constData());

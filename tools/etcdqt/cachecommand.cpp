@@ -90,8 +90,9 @@ public:
     {
         if (!m_json)
             return printText(
-                QStringLiteral("-- snapshot: %1 children at revision %2; changes follow")
+                QStringLiteral("-- snapshot: %1 %2 at revision %3; changes follow")
                     .arg(count)
+                    .arg(count == 1 ? QStringLiteral("child") : QStringLiteral("children"))
                     .arg(revision));
         emitLine({{QStringLiteral("event"), QStringLiteral("snapshot")},
             {QStringLiteral("revision"), revision}, {QStringLiteral("count"), count}});
