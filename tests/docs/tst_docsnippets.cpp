@@ -53,6 +53,10 @@ private Q_SLOTS:
     void barriersCountDownLatch();
     void counters();
     void cliCounterAdd();
+    void cachesNodeCache();
+    void cachesPathChildren();
+    void cachesModel();
+    void cachesTyped();
     void testKitPartition();
     void testKitPause();
     void testKitCluster();
@@ -399,6 +403,74 @@ void tst_DocSnippets::cliCounterAdd()
 #else
     QSKIP("built without the etcdqt tool (ETCDQT_BUILD_TOOLS=OFF)");
 #endif
+}
+
+void tst_DocSnippets::cachesNodeCache()
+{
+    QVERIFY(finished(m_other->put("/config/maintenance"_ba, "off"_ba)));
+    snippets::followMaintenanceFlag(m_client.get(), m_owner.get());
+    QTRY_COMPARE_WITH_TIMEOUT(m_log->count(u"maintenance is off"_s), 1, 10000);
+    EtcdPutReply *on = m_other->put("/config/maintenance"_ba, "on"_ba);
+    on->setAutoDelete(false);
+    QVERIFY(finished(on));
+    const qint64 onAt = on->revision();
+    delete on;
+    QTRY_COMPARE_WITH_TIMEOUT(m_log->count(u"maintenance off -> on at %1"_s.arg(onAt)), 1, 10000);
+    EtcdDeleteReply *unset = m_other->remove("/config/maintenance"_ba);
+    unset->setAutoDelete(false);
+    QVERIFY(finished(unset));
+    const qint64 unsetAt = unset->revision();
+    delete unset;
+    QTRY_COMPARE_WITH_TIMEOUT(m_log->count(u"maintenance unset at %1"_s.arg(unsetAt)), 1, 10000);
+}
+
+void tst_DocSnippets::cachesPathChildren()
+{
+    QVERIFY(finished(m_other->put("/workers/eu/w1"_ba, "a"_ba)));
+    EtcdPutReply *last = m_other->put("/workers/us/w2"_ba, "b"_ba);
+    last->setAutoDelete(false);
+    QVERIFY(finished(last));
+    const qint64 snapshotAt = last->revision();
+    delete last;
+    EtcdPathChildrenCache *workers = snippets::followWorkers(m_client.get(), m_owner.get());
+    QTRY_COMPARE_WITH_TIMEOUT(
+        m_log->count(u"2 workers at revision %1"_s.arg(snapshotAt)), 1, 10000);
+    QCOMPARE(workers->names(), (QStringList {u"eu/w1"_s, u"us/w2"_s}));
+    QVERIFY(finished(m_other->put("/workers/eu/w3"_ba, "c"_ba)));
+    QVERIFY(finished(m_other->remove("/workers/us/w2"_ba)));
+    QTRY_COMPARE_WITH_TIMEOUT(m_log->count(u"left: us/w2 was b"_s), 1, 10000);
+    QCOMPARE(m_log->count(u"joined: eu/w3 c"_s), 1);
+    QCOMPARE(m_log->count(u"joined: "_s), 1); // the snapshot is not reported child by child
+    QCOMPARE(workers->names(), (QStringList {u"eu/w1"_s, u"eu/w3"_s}));
+}
+
+void tst_DocSnippets::cachesModel()
+{
+    EtcdPathChildrenCache *workers = snippets::followWorkers(m_client.get(), m_owner.get());
+    EtcdPathChildrenModel *model = snippets::workersModel(workers, m_owner.get());
+    QTRY_COMPARE_WITH_TIMEOUT(m_log->count(u"0 workers at revision"_s), 1, 10000);
+    QVERIFY(finished(m_other->put("/workers/b"_ba, "2"_ba)));
+    QTRY_COMPARE_WITH_TIMEOUT(m_log->count(u"row 0 b 2"_s), 1, 10000);
+    QVERIFY(finished(m_other->put("/workers/a"_ba, "1"_ba))); // sorted: before b
+    QTRY_COMPARE_WITH_TIMEOUT(m_log->count(u"row 0 a 1"_s), 1, 10000);
+    QVERIFY(finished(m_other->put("/workers/c"_ba, "3"_ba)));
+    QTRY_COMPARE_WITH_TIMEOUT(m_log->count(u"row 2 c 3"_s), 1, 10000);
+    QCOMPARE(model->rowCount(), 3);
+}
+
+void tst_DocSnippets::cachesTyped()
+{
+    QVERIFY(finished(m_other->put("/services/api"_ba, R"({"port":8080})"_ba)));
+    QVERIFY(finished(m_other->put("/services/bad"_ba, "not json"_ba)));
+    const auto services = snippets::followServices(m_client.get(), m_owner.get());
+    QTRY_COMPARE_WITH_TIMEOUT(m_log->count(u"bad service entry:"_s), 1, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(services->currentData().size(), 2, 10000);
+    QVERIFY(services->currentData(u"api"_s).has_value());
+    QVERIFY(!services->currentData(u"bad"_s).has_value()); // cached, but does not decode
+    QVERIFY(finished(m_other->put("/services/web"_ba, R"({"port":80})"_ba)));
+    QTRY_COMPARE_WITH_TIMEOUT(m_log->count(u"web on port 80"_s), 1, 10000);
+    QCOMPARE(m_log->count(u"on port"_s), 1); // the initial build is not reported child by child
+    QCOMPARE(services->currentData().size(), 3);
 }
 
 void tst_DocSnippets::testKitPartition()

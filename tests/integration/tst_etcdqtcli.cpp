@@ -248,6 +248,10 @@ private Q_SLOTS:
     void latchAndCounterRefuseBadInput();
     void inspectDecodesElectionMutexAndSemaphore();
     void inspectRefusesBadInput();
+    void cacheWatchPrintsSnapshotThenChanges();
+    void cacheWatchAsText();
+    void cacheWatchReportsWhatChangedWhileCutOff();
+    void cacheWatchRefusesBadInput();
 
 private:
     QByteArray value(const QByteArray &key);
@@ -258,6 +262,8 @@ private:
     void verifyNoLeasesWithin(int ms);
     QStringList barrierArgs(const QString &verb, const QString &path) const;
     EtcdKeyValue barrierKey(const QString &path);
+    qint64 put(const QByteArray &key, const QByteArray &value, qint64 lease = 0);
+    qint64 remove(const QByteArray &key, bool prefix = false);
     QList<qint64> leasesSince(const QList<qint64> &before);
     QElapsedTimer m_clock;
     EtcdTestServer m_server;
@@ -398,7 +404,7 @@ void tst_EtcdqtCli::unreachableEtcdFails()
 {
     const QStringList wrong = notFailedUnreachable({{u"lease"_s, u"keep"_s, u"/k"_s, u"v"_s},
         {u"elect"_s, u"/e"_s}, {u"observe"_s, u"/e"_s}, {u"lock"_s, u"/l"_s, u"--"_s, u"true"_s},
-        {u"incr"_s, u"/l"_s, u"/c"_s, u"--count"_s, u"1"_s}});
+        {u"incr"_s, u"/l"_s, u"/c"_s, u"--count"_s, u"1"_s}, {u"cache"_s, u"watch"_s, u"/c"_s}});
     QVERIFY2(wrong.isEmpty(), qPrintable(wrong.join(u"; "_s)));
 }
 
@@ -1205,6 +1211,183 @@ void tst_EtcdqtCli::inspectRefusesBadInput()
 {
     const QList<QStringList> cases {
         {u"inspect"_s, u"--frob"_s}, {u"inspect"_s, u"/a"_s, u"/b"_s}, {u"inspect"_s, u""_s}};
+    const QStringList wrong = notRefusedWithOneLine(cases);
+    QVERIFY2(wrong.isEmpty(), qPrintable(wrong.join(u"; "_s)));
+}
+
+qint64 tst_EtcdqtCli::put(const QByteArray &key, const QByteArray &value, qint64 lease)
+{
+    const auto r = await(m_client->put(key, value, {.lease = lease}));
+    return r.status.isOk() ? r->revision() : -1;
+}
+
+qint64 tst_EtcdqtCli::remove(const QByteArray &key, bool prefix)
+{
+    EtcdDeleteOptions options;
+    options.prefix = prefix;
+    const auto r = await(m_client->remove(key, options));
+    return r.status.isOk() ? r->revision() : -1;
+}
+
+namespace {
+// The lines after the snapshot line, each as "event name value|- previous|- revision".
+QStringList changesAfterSnapshot(const Tool &tool)
+{
+    QStringList changes;
+    bool after = false;
+    for (const Tool::Line &line : tool.lines) {
+        const QJsonObject &o = line.json;
+        const QString event = o.value(u"event"_s).toString();
+        if (after) {
+            changes.append(u"%1 %2 %3 %4 %5"_s.arg(event, o.value(u"name"_s).toString(u"-"_s),
+                o.value(u"value"_s).toString(u"-"_s), o.value(u"previous"_s).toString(u"-"_s),
+                QString::number(o.value(u"revision"_s).toInteger())));
+        }
+        after = after || event == u"snapshot"_s;
+    }
+    return changes;
+}
+} // namespace
+
+// The snapshot, one line per child in name order (nested names keep their '/', a sibling
+// that only shares the prefix's spelling is not a child, binary values come as hex), then
+// its end with the read's revision; then every change in revision order with the exact
+// previous value.
+void tst_EtcdqtCli::cacheWatchPrintsSnapshotThenChanges()
+{
+    QVERIFY(remove("/cli/cache"_ba, true) > 0);
+    const qint64 a = put("/cli/cache/a"_ba, "1"_ba);
+    const qint64 nested = put("/cli/cache/b/c"_ba, "2"_ba);
+    const qint64 bin = put("/cli/cache/bin"_ba, QByteArray::fromHex("00ff"));
+    const qint64 sibling = put("/cli/cachex"_ba, "not a child"_ba);
+    QVERIFY(a > 0 && nested > a && bin > nested && sibling > bin);
+    Tool tool(m_clock,
+        {u"--endpoints"_s, m_server.clientUrl().toString(), u"cache"_s, u"watch"_s, u"/cli/cache"_s,
+            u"--json"_s});
+    QTRY_VERIFY2_WITH_TIMEOUT(tool.has(u"snapshot"_s), tool.transcript().constData(), 4 * kTtlMs);
+    QCOMPARE(tool.events(), (QStringList {u"child"_s, u"child"_s, u"child"_s, u"snapshot"_s}));
+    const QJsonObject first = tool.lines.at(0).json;
+    QCOMPARE(first,
+        (QJsonObject {{u"event"_s, u"child"_s}, {u"name"_s, u"a"_s}, {u"key"_s, u"/cli/cache/a"_s},
+            {u"value"_s, u"1"_s}, {u"createRevision"_s, a}, {u"modRevision"_s, a},
+            {u"version"_s, 1}, {u"lease"_s, QJsonValue::Null}}));
+    QCOMPARE(tool.lines.at(1).json.value(u"name"_s).toString(), u"b/c"_s);
+    QCOMPARE(tool.lines.at(1).json.value(u"modRevision"_s).toInteger(), nested);
+    QCOMPARE(tool.lines.at(2).json.value(u"name"_s).toString(), u"bin"_s);
+    QCOMPARE(tool.lines.at(2).json.value(u"valueHex"_s).toString(), u"00ff"_s);
+    QVERIFY(!tool.lines.at(2).json.contains(u"value"_s));
+    QCOMPARE(tool.lines.at(3).json,
+        (QJsonObject {{u"event"_s, u"snapshot"_s}, {u"revision"_s, sibling}, {u"count"_s, 3}}));
+
+    const auto lease = await(m_client->grantLease(std::chrono::seconds(kTtlMs / 1000)));
+    QVERIFY_OK(lease.status);
+    const qint64 updated = put("/cli/cache/a"_ba, "10"_ba);
+    const qint64 added = put("/cli/cache/d/e/f"_ba, "3"_ba, lease->leaseId());
+    const qint64 removed = remove("/cli/cache/b/c"_ba);
+    put("/cli/cachex"_ba, "still not a child"_ba);
+    const qint64 last = put("/cli/cache/a"_ba, "11"_ba);
+    const QStringList expected {u"updated a 10 1 %1"_s.arg(updated),
+        u"added d/e/f 3 - %1"_s.arg(added), u"removed b/c - 2 %1"_s.arg(removed),
+        u"updated a 11 10 %1"_s.arg(last)};
+    QTRY_COMPARE_WITH_TIMEOUT(changesAfterSnapshot(tool), expected, 2 * kTtlMs);
+    const QJsonObject addition = tool.lines.at(5).json;
+    QCOMPARE(addition.value(u"key"_s).toString(), u"/cli/cache/d/e/f"_s);
+    QCOMPARE(addition.value(u"lease"_s).toString(), QString::number(lease->leaseId(), 16));
+    QVERIFY_OK(await(m_client->revokeLease(lease->leaseId())).status);
+    QTRY_COMPARE_WITH_TIMEOUT(changesAfterSnapshot(tool).size(), 5, 2 * kTtlMs);
+    QVERIFY(changesAfterSnapshot(tool).last().startsWith(u"removed d/e/f - 3 "_s));
+
+    tool.sendSignal(SIGINT);
+    QVERIFY2(tool.exitsWith(0, kTtlMs), tool.transcript().constData());
+    QVERIFY(tool.log.isEmpty());
+    remove("/cli/cache"_ba, true);
+}
+
+// Without --json: the same events, as lines for people.
+void tst_EtcdqtCli::cacheWatchAsText()
+{
+    QVERIFY(remove("/cli/cachetext"_ba, true) > 0);
+    const qint64 a = put("/cli/cachetext/x/y"_ba, "hello"_ba);
+    QProcess p;
+    p.start(QStringLiteral(ETCDQT_CLI),
+        {u"--endpoints"_s, m_server.clientUrl().toString(), u"cache"_s, u"watch"_s,
+            u"/cli/cachetext/"_s});
+    QByteArray text;
+    const auto waitFor = [&p, &text](const QByteArray &part) {
+        return QTest::qWaitFor(
+            [&] {
+                text += p.readAllStandardOutput();
+                return text.contains(part);
+            },
+            2 * kTtlMs);
+    };
+    QVERIFY2(waitFor("changes follow"), text.constData());
+    QCOMPARE(QString::fromUtf8(text).split(u'\n', Qt::SkipEmptyParts),
+        (QStringList {u"x/y = \"hello\"  (created %1, modified %1, version 1, lease -)"_s.arg(a),
+            u"-- snapshot: 1 child at revision %1; changes follow"_s.arg(a)}));
+    const qint64 updated = put("/cli/cachetext/x/y"_ba, "bye"_ba);
+    const qint64 removed = remove("/cli/cachetext/x/y"_ba);
+    QVERIFY2(waitFor("removed"), text.constData());
+    QVERIFY2(text.endsWith(u"updated x/y = \"bye\" (was \"hello\") at revision %1\n"
+                           u"removed x/y (was \"bye\") at revision %2\n"_s.arg(updated)
+                               .arg(removed)
+                               .toUtf8()),
+        text.constData());
+    ::kill(pid_t(p.processId()), SIGTERM);
+    QVERIFY(p.waitForFinished(kTtlMs));
+    QCOMPARE(p.exitCode(), 0);
+}
+
+// Cut off (every connection reset) while a child is updated, one removed and one added, and
+// their history compacted away: once through again the cache re-reads and prints each
+// difference as an ordinary change, then a resynced line; the watch goes on.
+void tst_EtcdqtCli::cacheWatchReportsWhatChangedWhileCutOff()
+{
+    QVERIFY(remove("/cli/cacheresync"_ba, true) > 0);
+    put("/cli/cacheresync/a"_ba, "1"_ba);
+    put("/cli/cacheresync/b"_ba, "2"_ba);
+    FaultProxy proxy(u"127.0.0.1"_s, m_server.clientPort());
+    QVERIFY(proxy.start());
+    Tool tool(m_clock,
+        {u"--endpoints"_s, proxy.endpoint(), u"cache"_s, u"watch"_s, u"/cli/cacheresync"_s,
+            u"--json"_s});
+    QTRY_VERIFY2_WITH_TIMEOUT(tool.has(u"snapshot"_s), tool.transcript().constData(), 4 * kTtlMs);
+    // A change seen is a live watch: only a live watch is suspended by a fault.
+    const qint64 warm = put("/cli/cacheresync/warm"_ba, "w"_ba);
+    QTRY_COMPARE_WITH_TIMEOUT(
+        changesAfterSnapshot(tool), QStringList {u"added warm w - %1"_s.arg(warm)}, 2 * kTtlMs);
+    proxy.setMode(FaultProxy::Mode::Reset);
+    QTRY_VERIFY2_WITH_TIMEOUT(tool.has(u"suspended"_s), tool.transcript().constData(), 4 * kTtlMs);
+    const qint64 updated = put("/cli/cacheresync/a"_ba, "1x"_ba);
+    remove("/cli/cacheresync/b"_ba);
+    const qint64 added = put("/cli/cacheresync/c/d"_ba, "3"_ba);
+    QVERIFY_OK(await(m_client->compact(added)).status);
+    proxy.setMode(FaultProxy::Mode::Pass);
+    QTRY_VERIFY2_WITH_TIMEOUT(tool.has(u"resynced"_s), tool.transcript().constData(), 8 * kTtlMs);
+    const qint64 at = tool.event(u"resynced"_s)->json.value(u"revision"_s).toInteger();
+    QVERIFY(at >= added);
+    QStringList changes = changesAfterSnapshot(tool).mid(1);
+    changes.removeAll(u"suspended - - - 0"_s);
+    changes.removeAll(u"reconnected - - - 0"_s);
+    QCOMPARE(changes,
+        (QStringList {u"updated a 1x 1 %1"_s.arg(updated), u"added c/d 3 - %1"_s.arg(added),
+            u"removed b - 2 %1"_s.arg(at), u"resynced - - - %1"_s.arg(at)}));
+    QVERIFY(tool.has(u"reconnected"_s));
+    const qint64 after = put("/cli/cacheresync/e"_ba, "4"_ba);
+    QTRY_COMPARE_WITH_TIMEOUT(
+        changesAfterSnapshot(tool).last(), u"added e 4 - %1"_s.arg(after), 2 * kTtlMs);
+    tool.sendSignal(SIGTERM);
+    QVERIFY2(tool.exitsWith(0, kTtlMs), tool.transcript().constData());
+    remove("/cli/cacheresync"_ba, true);
+}
+
+void tst_EtcdqtCli::cacheWatchRefusesBadInput()
+{
+    const QList<QStringList> cases {{u"cache"_s}, {u"cache"_s, u"watch"_s},
+        {u"cache"_s, u"watch"_s, u""_s}, {u"cache"_s, u"watch"_s, u""_s, u"--json"_s},
+        {u"cache"_s, u"watch"_s, u"/p"_s, u"--frob"_s},
+        {u"cache"_s, u"--frob"_s, u"watch"_s, u"/p"_s}, {u"cache"_s, u"watch"_s, u"/a"_s, u"/b"_s},
+        {u"cache"_s, u"list"_s, u"/p"_s}, {u"cache"_s, u"/p"_s}};
     const QStringList wrong = notRefusedWithOneLine(cases);
     QVERIFY2(wrong.isEmpty(), qPrintable(wrong.join(u"; "_s)));
 }

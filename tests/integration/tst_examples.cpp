@@ -20,6 +20,7 @@ private Q_SLOTS:
     void runs_data();
     void runs();
     void selfHealingClosesOnCtrlC();
+    void liveConfigAppliesEachChange();
 
 private:
     void verifyNoLeases();
@@ -119,6 +120,10 @@ void tst_Examples::runs_data()
                u"worker 1 counted down: 2 left"_s, u"opened (signal) at count 0"_s,
                u"await() on a worker thread returned true"_s, u"removed /example/latch"_s,
                u"closed"_s};
+    QTest::newRow("liveconfig") << QStringLiteral(EXAMPLE_LIVECONFIG) << QStringList {u"1"_s}
+                                << QStringList {u"watching /example/config/app from revision"_s,
+                                       u"defaults: log level info, greeting \"hello\""_s,
+                                       u"closed"_s};
 }
 
 void tst_Examples::runs()
@@ -158,6 +163,59 @@ void tst_Examples::selfHealingClosesOnCtrlC()
     QCOMPARE(p.exitCode(), 0);
     QCOMPARE(await(m_client->get("/example/barrier"_ba))->keyValues().size(), 0);
     verifyNoLeases();
+}
+
+// The live configuration applies the value it found, then each change as it is made; a
+// value that is no settings document is reported and changes nothing; a deletion brings the
+// defaults back; Ctrl+C ends it.
+void tst_Examples::liveConfigAppliesEachChange()
+{
+    const QByteArray key = "/example/config/app"_ba;
+    auto put = [this, key](const QByteArray &value) {
+        const auto r = await(m_client->put(key, value));
+        return r.status.isOk() ? r->revision() : -1;
+    };
+    const qint64 initial = put(R"({"greeting":"hi"})"_ba);
+    QVERIFY(initial > 0);
+    QProcess p;
+    p.start(QStringLiteral(EXAMPLE_LIVECONFIG), {m_server.clientUrl().toString()});
+    QString output;
+    const auto printed = [&p, &output](const QString &line) {
+        return QTest::qWaitFor(
+            [&] {
+                output += QString::fromUtf8(p.readAllStandardOutput());
+                return output.contains(line + u'\n');
+            },
+            10000);
+    };
+    QVERIFY2(printed(u"applied revision %1: log level info, greeting \"hi\""_s.arg(initial)),
+        qPrintable(output));
+    const qint64 debug = put(R"({"logLevel":"debug","greeting":"hey"})"_ba);
+    QVERIFY2(printed(u"applied revision %1: log level debug, greeting \"hey\""_s.arg(debug)),
+        qPrintable(output));
+    const qint64 broken = put("{not json"_ba);
+    QVERIFY2(printed(u"rejected revision %1 (not a settings document: {not json); keeping log "
+                     u"level debug"_s.arg(broken)),
+        qPrintable(output));
+    const qint64 unknown = put(R"({"logLevel":"loud"})"_ba);
+    QVERIFY2(printed(u"rejected revision %1 (not a settings document: {\"logLevel\":\"loud\"}); "
+                     u"keeping log level debug"_s.arg(unknown)),
+        qPrintable(output));
+    const auto removed = await(m_client->remove(key));
+    QVERIFY_OK(removed.status);
+    QVERIFY2(printed(u"deleted at revision %1, defaults: log level info, greeting \"hello\""_s.arg(
+                 removed->revision())),
+        qPrintable(output));
+    ::kill(pid_t(p.processId()), SIGINT);
+    QVERIFY(p.waitForFinished(5000));
+    QCOMPARE(p.exitCode(), 0);
+    output += QString::fromUtf8(p.readAllStandardOutput());
+    QVERIFY2(output.endsWith(u"closed\n"_s), qPrintable(output));
+    // Applying the debug level turned this category's debug output on, in that order.
+    const QByteArray log = p.readAllStandardError();
+    QVERIFY2(log.indexOf("hey") >= 0 && log.indexOf("debug logging is on") > log.indexOf("hey"),
+        log.constData());
+    QCOMPARE(log.count("debug logging is on"), 1);
 }
 
 QTEST_GUILESS_MAIN(tst_Examples)

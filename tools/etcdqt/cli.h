@@ -67,5 +67,6 @@ int barrierCommand(const Globals &globals, QStringList args);
 int latchCommand(const Globals &globals, QStringList args);
 int counterCommand(const Globals &globals, QStringList args);
 int inspectCommand(const Globals &globals, QStringList args);
+int cacheCommand(const Globals &globals, QStringList args);
 
 } // namespace Cli

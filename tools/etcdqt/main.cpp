@@ -24,7 +24,8 @@ const char *const kUsage
       "  counter get <path>\n"
       "  counter add <path> [N]\n"
       "  lease keep <key> <value> --ttl S [--no-heal]\n"
-      "  inspect [prefix] [--json] [--watch]\n";
+      "  inspect [prefix] [--json] [--watch]\n"
+      "  cache watch <prefix> [--json]   (the snapshot, then every change, until a signal)\n";
 } // namespace
 
 int main(int argc, char **argv)
@@ -60,5 +61,7 @@ int main(int argc, char **argv)
         return Cli::counterCommand(globals, args);
     if (command == QLatin1String("inspect"))
         return Cli::inspectCommand(globals, args);
+    if (command == QLatin1String("cache"))
+        return Cli::cacheCommand(globals, args);
     return Cli::fail(QStringLiteral("unknown command: %1 (try etcdqt help)").arg(command));
 }

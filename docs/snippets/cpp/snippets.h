@@ -12,6 +12,7 @@
 
 #include <chrono>
 #include <functional>
+#include <memory>
 
 class EtcdAtomicCounter;
 class EtcdBarrier;
@@ -25,11 +26,17 @@ class EtcdLeaderObserver;
 class EtcdLeaderSelector;
 class EtcdLeasedKeys;
 class EtcdMutex;
+class EtcdNodeCache;
+class EtcdPathChildrenCache;
+class EtcdPathChildrenModel;
 class EtcdReadWriteLock;
 class EtcdSelfHealingKeepAlive;
 class EtcdSemaphore;
 class EtcdTransientKeyValue;
 class QUrl;
+struct EtcdJsonCodec;
+template <class Codec>
+class EtcdTypedPathChildrenCache;
 
 namespace snippets {
 
@@ -70,6 +77,13 @@ EtcdCountDownLatch *waitForWorkers(EtcdClient *client, int workers, QObject *own
 // Counters (counters.cpp)
 EtcdAtomicCounter *countRequests(EtcdClient *client, QObject *owner);
 void takeTicketOnWorker(EtcdAtomicCounter *counter);
+
+// Caches (caches.cpp)
+EtcdNodeCache *followMaintenanceFlag(EtcdClient *client, QObject *owner);
+EtcdPathChildrenCache *followWorkers(EtcdClient *client, QObject *owner);
+EtcdPathChildrenModel *workersModel(EtcdPathChildrenCache *workers, QObject *owner);
+std::unique_ptr<EtcdTypedPathChildrenCache<EtcdJsonCodec>> followServices(
+    EtcdClient *client, QObject *owner);
 
 // The command line (cli.cpp)
 void addWithTheCli(const QString &etcdqt, const QUrl &endpoint, QObject *owner);
