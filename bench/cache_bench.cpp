@@ -162,58 +162,108 @@ void benchCacheLoad(const QUrl &url, const QString &scenario, int children, int 
         {u"cpu_p50_ms"_s, percentile(cpu, 0.5)}, {u"page_size"_s, 1000}});
 }
 
-// The writer is another client in a thread of its own (as another process would be): its
-// put's reply is not served in the owner thread before the event, as in the raw floor, where
-// a second connection's reader thread stamps the event.
+namespace {
+
+// The writer of cache_event_latency: another client in a thread of its own (as another
+// process would be), so its put's reply is not served in the owner thread before the event;
+// in the raw floor too a second connection's reader thread stamps the event.
+class Writer
+{
+public:
+    explicit Writer(const QUrl &url)
+    {
+        m_thread.start();
+        m_context.moveToThread(&m_thread);
+        QMetaObject::invokeMethod(
+            &m_context,
+            [this, url] {
+                m_client = new EtcdClient({url});
+                m_client->connectToEndpoints();
+            },
+            Qt::BlockingQueuedConnection);
+    }
+    ~Writer()
+    {
+        QMetaObject::invokeMethod(
+            &m_context, [this] { delete m_client; }, Qt::BlockingQueuedConnection);
+        m_thread.quit();
+        m_thread.wait();
+    }
+    // Puts in the writer's thread, stamping when the put was asked for.
+    void put(const QByteArray &key, const QByteArray &value)
+    {
+        QMetaObject::invokeMethod(&m_context, [this, key, value] {
+            m_sent = now();
+            m_client->put(key, value); // deletes itself once answered
+        });
+    }
+    [[nodiscard]] qint64 sent() const { return m_sent; }
+
+private:
+    QThread m_thread;
+    QObject m_context;
+    EtcdClient *m_client = nullptr;
+    std::atomic<qint64> m_sent {0};
+};
+
+// n updates of the children under `prefix`, one after another: put -> `*seen` counted past
+// the put's number, `*seenAt` stamped in this thread.
+std::vector<double> updateLatencies(
+    Writer &writer, const QByteArray &prefix, int n, const int *seen, const qint64 *seenAt)
+{
+    std::vector<double> lat;
+    for (int i = 0; i < n; ++i) {
+        const int before = *seen;
+        writer.put(prefix + childName(i % kEventChildren), childValue(i + kEventChildren));
+        spinUntil([&] { return *seen > before; });
+        lat.push_back(msBetween(writer.sent(), *seenAt));
+    }
+    return lat;
+}
+
+} // namespace
+
+// Also watch_p50_ms/watch_p99_ms: the same puts seen by a plain EtcdWatch on the prefix on the
+// same client (the cache gone), right after: what the cache adds to the client's watch.
 void benchCacheEventLatency(const QUrl &url, int n)
 {
     EtcdClient reader({url});
     reader.connectToEndpoints();
     const QByteArray path = "/bench/cache/events"_ba;
     seed(reader, path, kEventChildren);
-    QThread writerThread;
-    writerThread.start();
-    QObject writerContext;
-    writerContext.moveToThread(&writerThread);
-    EtcdClient *writer = nullptr;
-    QMetaObject::invokeMethod(
-        &writerContext,
-        [&] {
-            writer = new EtcdClient({url});
-            writer->connectToEndpoints();
-        },
-        Qt::BlockingQueuedConnection);
-    EtcdPathChildrenCache cache(&reader, path);
+    Writer writer(url);
     qint64 seenAt = 0;
     int seen = 0;
-    QObject::connect(&cache, &EtcdPathChildrenCache::childUpdated, &cache, [&] {
-        seenAt = now();
-        ++seen;
-    });
-    cache.start(EtcdPathChildrenCache::StartMode::BuildInitialCache);
-    spinUntil([&] { return cache.isStarted(); });
-    std::vector<double> lat;
-    std::atomic<qint64> sent {0};
+    std::vector<double> lat, watchLat;
     QElapsedTimer wall;
-    wall.start();
-    for (int i = 0; i < n; ++i) {
-        const QByteArray key = cache.prefix() + childName(i % kEventChildren);
-        const QByteArray value = childValue(i + kEventChildren);
-        QMetaObject::invokeMethod(&writerContext, [&, key, value] {
-            sent = now();
-            writer->put(key, value); // deletes itself once answered
+    {
+        EtcdPathChildrenCache cache(&reader, path);
+        QObject::connect(&cache, &EtcdPathChildrenCache::childUpdated, &cache, [&] {
+            seenAt = now();
+            ++seen;
         });
-        spinUntil([&] { return seen > i; });
-        lat.push_back(msBetween(sent, seenAt));
+        cache.start(EtcdPathChildrenCache::StartMode::BuildInitialCache);
+        spinUntil([&] { return cache.isStarted(); });
+        wall.start();
+        lat = updateLatencies(writer, cache.prefix(), n, &seen, &seenAt);
     }
     const double seconds = double(wall.nsecsElapsed()) / 1e9;
-    QMetaObject::invokeMethod(
-        &writerContext, [&] { delete writer; }, Qt::BlockingQueuedConnection);
-    writerThread.quit();
-    writerThread.wait();
-    emitLine({{u"scenario"_s, u"cache_event_latency"_s}, {u"n"_s, n},
-        {u"children"_s, kEventChildren}, {u"p50_ms"_s, percentile(lat, 0.5)},
-        {u"p99_ms"_s, percentile(lat, 0.99)}, {u"ops_per_s"_s, n / seconds}});
+    {
+        EtcdWatch watch(&reader, path + '/', {.prefix = true});
+        QObject::connect(
+            &watch, &EtcdWatch::eventsReceived, &watch, [&](const QList<EtcdWatchEvent> &events) {
+                seenAt = now();
+                seen += int(events.size());
+            });
+        watch.start();
+        spinUntil([&] { return watch.state() == EtcdWatch::State::Active; });
+        watchLat = updateLatencies(writer, path + '/', n, &seen, &seenAt);
+    }
+    emitLine(
+        {{u"scenario"_s, u"cache_event_latency"_s}, {u"n"_s, n}, {u"children"_s, kEventChildren},
+            {u"p50_ms"_s, percentile(lat, 0.5)}, {u"p99_ms"_s, percentile(lat, 0.99)},
+            {u"ops_per_s"_s, n / seconds}, {u"watch_p50_ms"_s, percentile(watchLat, 0.5)},
+            {u"watch_p99_ms"_s, percentile(watchLat, 0.99)}});
 }
 
 // The heap (and RSS) a loaded cache of `children` holds, per child, against the target
