@@ -65,7 +65,9 @@
 //   cache_load_100k       the same with 100,000 children
 //   cache_event_latency   put from one client (in a thread of its own) -> childUpdated() in the
 //                         owner thread of a second client's cache of 100 children, min(N, 1000)
-//                         puts one after another (compared with the peers' s5)
+//                         puts one after another (compared with the peers' s5); also
+//                         watch_p50_ms/watch_p99_ms: the same with a plain EtcdWatch on the
+//                         prefix instead of the cache
 //   cache_memory          the heap (mallinfo2, every arena) and RSS a loaded cache of 100,000
 //                         children holds, per child, against 2 x (key + value bytes) + 100 B
 //   etcdqt-bench ENDPOINT_URL election_candidate PATH TTL_S   child mode of the crash scenario:
