@@ -144,4 +144,9 @@ void benchLockUncontendedWorker(const QUrl &url, int n);
 void benchLockContended(const QUrl &url, int seconds);
 void benchLockRpcPattern(const QUrl &url, int n);
 
+// The cache scenarios (cache_bench.cpp).
+void benchCacheLoad(const QUrl &url, const QString &scenario, int children, int reps);
+void benchCacheEventLatency(const QUrl &url, int n);
+void benchCacheMemory(const QUrl &url, int children);
+
 } // namespace Bench

@@ -55,6 +55,21 @@
 //                         a lease granted per cycle and kept alive, the used one revoked),
 //                         and the same with parts left out; one line per variant (see
 //                         lock_bench.cpp's kPatterns), the variants taking turns
+//   cache_load_10k        an EtcdPathChildrenCache of 10,000 children (24-byte names, 64-byte
+//                         values, seeded untimed in txns of 128 puts) started in
+//                         PostInitializedEvent mode: start() -> initialized() (every child in)
+//                         in the owner thread, p50 over 5 loads after an untimed one, one
+//                         client; also started_p50_ms (-> started(), the watch live) and
+//                         cpu_p50_ms (this process's CPU, every thread, per load). The floor
+//                         is raw_floor.cpp's paged read of the same keys
+//   cache_load_100k       the same with 100,000 children
+//   cache_event_latency   put from one client (in a thread of its own) -> childUpdated() in the
+//                         owner thread of a second client's cache of 100 children, min(N, 1000)
+//                         puts one after another (compared with the peers' s5); also
+//                         watch_p50_ms/watch_p99_ms: the same with a plain EtcdWatch on the
+//                         prefix instead of the cache
+//   cache_memory          the heap (mallinfo2, every arena) and RSS a loaded cache of 100,000
+//                         children holds, per child, against 2 x (key + value bytes) + 100 B
 //   etcdqt-bench ENDPOINT_URL election_candidate PATH TTL_S   child mode of the crash scenario:
 #include "benchutil.h"
 
@@ -288,6 +303,14 @@ int main(int argc, char **argv)
                 qEnvironmentVariableIsSet("LOCK_SECONDS")
                     ? qEnvironmentVariableIntValue("LOCK_SECONDS")
                     : 10);
+        else if (scenario == u"cache_load_10k")
+            benchCacheLoad(client.endpoints().first(), scenario, 10000, 5);
+        else if (scenario == u"cache_load_100k")
+            benchCacheLoad(client.endpoints().first(), scenario, 100000, 5);
+        else if (scenario == u"cache_event_latency")
+            benchCacheEventLatency(client.endpoints().first(), std::min(n, 1000));
+        else if (scenario == u"cache_memory")
+            benchCacheMemory(client.endpoints().first(), 100000);
         else
             qFatal("unknown scenario %s", qPrintable(scenario));
     }

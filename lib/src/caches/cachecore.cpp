@@ -16,31 +16,6 @@ namespace {
 constexpr std::chrono::milliseconds kResyncRetry(1000); // a re-read etcd did not answer
 } // namespace
 
-QList<CacheChange> cacheDiff(const CacheEntries &from, const CacheEntries &to, qint64 revision)
-{
-    QList<CacheChange> changes;
-    QList<CacheChange> removals;
-    auto a = from.cbegin();
-    auto b = to.cbegin();
-    using Kind = CacheChange::Kind;
-    while (a != from.cend() || b != to.cend()) {
-        if (b == to.cend() || (a != from.cend() && a.key() < b.key())) {
-            removals.append({Kind::Removed, a.key(), {}, a.value(), revision});
-            ++a;
-        } else if (a == from.cend() || b.key() < a.key()) {
-            changes.append({Kind::Added, b.key(), b.value(), {}, b.value().modRevision});
-            ++b;
-        } else {
-            if (!(a.value() == b.value()))
-                changes.append(
-                    {Kind::Updated, b.key(), b.value(), a.value(), b.value().modRevision});
-            ++a;
-            ++b;
-        }
-    }
-    return changes + removals;
-}
-
 CacheCore::CacheCore(EtcdRecipe *owner, const QByteArray &key, bool prefix, Hooks hooks)
     : m_owner(owner), m_key(key), m_rangeEnd(prefix ? Etcd::prefixEnd(key) : QByteArray()),
       m_hooks(std::move(hooks))
@@ -50,7 +25,31 @@ CacheCore::~CacheCore() = default;
 
 QString CacheCore::nameOf(const QByteArray &key) const
 {
-    return m_rangeEnd.isEmpty() ? QString() : QString::fromUtf8(key.mid(m_key.size()));
+    if (m_rangeEnd.isEmpty())
+        return {};
+    const qsizetype from = std::min(m_key.size(), key.size());
+    return QString::fromUtf8(key.constData() + from, key.size() - from);
+}
+
+const EtcdKeyValue *CacheCore::find(const QString &name) const
+{
+    const QByteArray key = m_rangeEnd.isEmpty() ? m_key : m_key + name.toUtf8();
+    const auto it = m_entries.find(QByteArrayView(key));
+    return it == m_entries.cend() ? nullptr : &*it;
+}
+
+QStringList CacheCore::names() const
+{
+    QStringList out;
+    out.reserve(qsizetype(m_entries.size()));
+    for (const EtcdKeyValue &kv : m_entries)
+        out.append(nameOf(kv.key));
+    return out;
+}
+
+QList<EtcdKeyValue> CacheCore::values() const
+{
+    return QList<EtcdKeyValue>(m_entries.cbegin(), m_entries.cend());
 }
 
 void CacheCore::setValidator(std::function<bool(const QByteArray &)> validator)
@@ -110,7 +109,7 @@ void CacheCore::answered(Purpose purpose, const EtcdStatus &s, PagedSnapshot sna
         if (!s.isOk())
             return fail(s);
         for (const EtcdKeyValue &kv : std::as_const(snapshot.keyValues)) {
-            m_entries.insert(nameOf(kv.key), kv);
+            store(kv); // in key order: each goes in at the end, without a search
             validate(kv);
             if (!guard || m_stopped)
                 return;
@@ -196,22 +195,21 @@ bool CacheCore::applyEvents(const QList<EtcdWatchEvent> &events)
         if (e.revision <= m_seenThrough)
             continue; // the re-read had it
         m_revision = std::max(m_revision, e.revision);
-        const QString name = nameOf(e.keyValue.key);
-        const auto known = m_entries.constFind(name);
+        const auto known = m_entries.find(QByteArrayView(e.keyValue.key));
         CacheChange c;
-        c.name = name;
+        c.name = nameOf(e.keyValue.key);
         c.revision = e.revision;
         if (e.type == EtcdWatchEvent::Type::Delete) {
             if (known == m_entries.cend())
                 continue; // the cache never held it
             c.kind = CacheChange::Kind::Removed;
-            c.previous = known.value();
+            c.previous = *known;
         } else {
             c.kind
                 = known == m_entries.cend() ? CacheChange::Kind::Added : CacheChange::Kind::Updated;
             c.current = e.keyValue;
             if (known != m_entries.cend())
-                c.previous = known.value();
+                c.previous = *known;
         }
         if (!apply(c))
             return false;
@@ -229,9 +227,10 @@ bool CacheCore::apply(const CacheChange &c)
 {
     QPointer<EtcdRecipe> guard(m_owner);
     if (c.kind == CacheChange::Kind::Removed) {
-        m_entries.remove(c.name);
+        if (const auto it = m_entries.find(QByteArrayView(c.previous.key)); it != m_entries.cend())
+            m_entries.erase(it);
     } else {
-        m_entries.insert(c.name, c.current);
+        store(c.current);
         validate(c.current); // reported, and still cached and signalled
         if (!guard || m_stopped)
             return false;
@@ -241,12 +240,57 @@ bool CacheCore::apply(const CacheChange &c)
     return guard && !m_stopped;
 }
 
+// Puts `kv` in, in place of the entry of its key if there is one. A key after every other
+// (a snapshot read in key order) goes in at the end without a search.
+void CacheCore::store(const EtcdKeyValue &kv)
+{
+    if (m_entries.empty() || m_entries.crbegin()->key < kv.key) {
+        m_entries.emplace_hint(m_entries.cend(), kv);
+        return;
+    }
+    const auto it = m_entries.find(QByteArrayView(kv.key));
+    if (it == m_entries.cend()) {
+        m_entries.insert(kv);
+        return;
+    }
+    // Same key, same place: the node is taken out, given the new value and put back.
+    const auto next = std::next(it);
+    auto node = m_entries.extract(it);
+    node.value() = kv;
+    m_entries.insert(next, std::move(node));
+}
+
+// What it takes to turn the entries into `to` (key-values in key order, as a read returns
+// them), additions and updates before removals: a reader that looks while the changes are
+// applied one by one never sees fewer entries than both ends hold. Removals found this way
+// carry `revision`.
+QList<CacheChange> CacheCore::diff(const QList<EtcdKeyValue> &to, qint64 revision) const
+{
+    QList<CacheChange> changes;
+    QList<CacheChange> removals;
+    auto a = m_entries.cbegin();
+    auto b = to.cbegin();
+    using Kind = CacheChange::Kind;
+    while (a != m_entries.cend() || b != to.cend()) {
+        if (b == to.cend() || (a != m_entries.cend() && a->key < b->key)) {
+            removals.append({Kind::Removed, nameOf(a->key), {}, *a, revision});
+            ++a;
+        } else if (a == m_entries.cend() || b->key < a->key) {
+            changes.append({Kind::Added, nameOf(b->key), *b, {}, b->modRevision});
+            ++b;
+        } else {
+            if (!(*a == *b))
+                changes.append({Kind::Updated, nameOf(b->key), *b, *a, b->modRevision});
+            ++a;
+            ++b;
+        }
+    }
+    return changes + removals;
+}
+
 bool CacheCore::reconcile(const PagedSnapshot &snapshot)
 {
-    CacheEntries now;
-    for (const EtcdKeyValue &kv : snapshot.keyValues)
-        now.insert(nameOf(kv.key), kv);
-    for (const CacheChange &c : cacheDiff(m_entries, now, snapshot.revision)) {
+    for (const CacheChange &c : diff(snapshot.keyValues, snapshot.revision)) {
         if (!apply(c))
             return false;
     }

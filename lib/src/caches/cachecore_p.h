@@ -11,12 +11,14 @@
 #include <EtcdQt/etcdstatus.h>
 #include <EtcdQt/etcdwatchevent.h>
 
-#include <QtCore/qmap.h>
+#include <QtCore/qbytearrayview.h>
 #include <QtCore/qpointer.h>
 #include <QtCore/qstring.h>
+#include <QtCore/qstringlist.h>
 
 #include <functional>
 #include <memory>
+#include <set>
 
 class EtcdRecipe;
 class EtcdWatch;
@@ -34,13 +36,27 @@ struct CacheChange
     qint64 revision = 0; // the change's revision; for a removal found by a re-read, the read's
 };
 
-using CacheEntries = QMap<QString, EtcdKeyValue>;
+// Orders key-values by key, and finds one by its key alone.
+struct ByKey
+{
+    using is_transparent = void;
+    bool operator()(const EtcdKeyValue &a, const EtcdKeyValue &b) const { return a.key < b.key; }
+    bool operator()(const EtcdKeyValue &a, QByteArrayView b) const
+    {
+        return QByteArrayView(a.key) < b;
+    }
+    bool operator()(QByteArrayView a, const EtcdKeyValue &b) const
+    {
+        return a < QByteArrayView(b.key);
+    }
+};
 
-// What it takes to turn `from` into `to`, in name order, additions and updates before
-// removals: a reader that looks while the changes are applied one by one never sees fewer
-// entries than both ends hold. Removals found this way carry `revision`.
-ETCDQT_AUTOTEST_EXPORT QList<CacheChange> cacheDiff(
-    const CacheEntries &from, const CacheEntries &to, qint64 revision);
+// What a cache holds, in key order: etcd's, and the children's names' (a name is its key
+// without the prefix, and every key shares the prefix). One tree node per key-value and
+// nothing else: its key is the only copy of the name, which is made from it when a signal
+// or a caller wants one. A 100,000-child cache is mostly these nodes and the key and value
+// bytes they share with what the transport decoded.
+using CacheEntries = std::set<EtcdKeyValue, ByKey>;
 
 // The state machine both caches share: a snapshot by paged reads pinned to one revision, then
 // one watch anchored at that revision + 1 (through the recipe layer, so its suspensions and
@@ -75,6 +91,10 @@ public:
     void stop();
 
     [[nodiscard]] const CacheEntries &entries() const { return m_entries; }
+    // The entry of `name` (empty: a node cache's key); nullptr when absent.
+    [[nodiscard]] const EtcdKeyValue *find(const QString &name) const;
+    [[nodiscard]] QStringList names() const;
+    [[nodiscard]] QList<EtcdKeyValue> values() const;
     [[nodiscard]] qint64 revision() const { return m_revision; }
     [[nodiscard]] QString nameOf(const QByteArray &key) const;
     // Values it refuses are still cached and reported, and each refusal is an error.
@@ -88,6 +108,8 @@ private:
     void onEvents(const QList<EtcdWatchEvent> &events);
     bool applyEvents(const QList<EtcdWatchEvent> &events);
     bool apply(const CacheChange &change);
+    void store(const EtcdKeyValue &kv);
+    [[nodiscard]] QList<CacheChange> diff(const QList<EtcdKeyValue> &to, qint64 revision) const;
     bool reconcile(const PagedSnapshot &snapshot);
     void validate(const EtcdKeyValue &kv);
     void fail(const EtcdStatus &why);

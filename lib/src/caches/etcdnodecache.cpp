@@ -186,7 +186,7 @@ QByteArray EtcdNodeCache::value() const
 /*! \property EtcdNodeCache::exists Whether the key exists, as last seen. */
 bool EtcdNodeCache::exists() const
 {
-    return d_func()->core.entries().contains(QString());
+    return !d_func()->core.entries().empty();
 }
 
 /*! \property EtcdNodeCache::modRevision The revision of the key's last change; 0 when absent. */
@@ -198,7 +198,8 @@ qint64 EtcdNodeCache::modRevision() const
 /*! The key-value as last seen (all fields 0 or empty when the key does not exist). */
 EtcdKeyValue EtcdNodeCache::keyValue() const
 {
-    return d_func()->core.entries().value(QString());
+    const CacheEntries &entries = d_func()->core.entries();
+    return entries.empty() ? EtcdKeyValue() : *entries.cbegin();
 }
 
 /*! The revision the copy is current at: the read's, or the last change's seen since. */

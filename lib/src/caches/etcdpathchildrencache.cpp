@@ -319,30 +319,29 @@ qint64 EtcdPathChildrenCache::revision() const
 /*! Every child cached, sorted by name. */
 QList<EtcdKeyValue> EtcdPathChildrenCache::currentData() const
 {
-    return d_func()->core.entries().values();
+    return d_func()->core.values();
 }
 
 /*! The child named \a name (relative to prefix(), not the full key); nullopt when absent. */
 std::optional<EtcdKeyValue> EtcdPathChildrenCache::currentData(const QString &name) const
 {
-    const CacheEntries &entries = d_func()->core.entries();
-    const auto it = entries.constFind(name);
-    return it == entries.cend() ? std::nullopt : std::optional(it.value());
+    const EtcdKeyValue *kv = d_func()->core.find(name);
+    return kv ? std::optional(*kv) : std::nullopt;
 }
 
 /*! The names of every child cached, sorted. */
 QStringList EtcdPathChildrenCache::names() const
 {
-    return d_func()->core.entries().keys();
+    return d_func()->core.names();
 }
 
 /*! Every child's value by name. */
 QMap<QString, QByteArray> EtcdPathChildrenCache::currentDataAsMap() const
 {
+    Q_D(const EtcdPathChildrenCache);
     QMap<QString, QByteArray> out;
-    const CacheEntries &entries = d_func()->core.entries();
-    for (auto it = entries.cbegin(); it != entries.cend(); ++it)
-        out.insert(it.key(), it.value().value);
+    for (const EtcdKeyValue &kv : d->core.entries())
+        out.insert(d->core.nameOf(kv.key), kv.value);
     return out;
 }
 
@@ -404,7 +403,7 @@ void EtcdPathChildrenCache::rebuild()
 void EtcdPathChildrenCache::clear()
 {
     Q_D(EtcdPathChildrenCache);
-    if (d->core.entries().isEmpty())
+    if (d->core.entries().empty())
         return;
     d->core.clear();
     QPointer<EtcdPathChildrenCache> guard(this);

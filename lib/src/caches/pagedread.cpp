@@ -52,15 +52,17 @@ void pageAnswered(const RunPtr &run, const QByteArray &from, EtcdRangeReply *rep
     }
     if (!s.isOk())
         return run->done(s, {});
-    QList<EtcdKeyValue> page = reply->keyValues();
-    if (first)
+    const QList<EtcdKeyValue> page = reply->keyValues();
+    if (first) {
         run->snapshot.revision = reply->revision();
+        run->snapshot.keyValues.reserve(qsizetype(reply->count())); // every key, in one go
+    }
     const bool more = reply->hasMore() && !page.isEmpty() && !run->rangeEnd.isEmpty();
-    const QByteArray last = page.isEmpty() ? QByteArray() : page.last().key;
-    run->snapshot.keyValues += std::move(page);
-    if (more)
-        return nextPage(run, last + '\0');
-    run->done(EtcdStatus(), std::move(run->snapshot));
+    if (more) // asked first: this page is copied while etcd reads the next
+        nextPage(run, page.last().key + '\0');
+    run->snapshot.keyValues += page;
+    if (!more)
+        run->done(EtcdStatus(), std::move(run->snapshot));
 }
 
 void nextPage(const RunPtr &run, const QByteArray &from)
