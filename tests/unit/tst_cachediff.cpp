@@ -1,20 +1,23 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
 // cacheDiff, what a cache reports after a re-read (rebuild() or a resync over a compacted
-// gap): every difference once, with the exact value held before, in name order, additions
+// gap): every difference once, with the exact value held before, in key order, additions
 // and updates before removals so that a reader never sees the cache shrink below both ends.
 #include "cachecore_p.h"
 
 #include <QtCore/qrandom.h>
 #include <QtTest/qtest.h>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 using Etcd::Internal::CacheChange;
-using Etcd::Internal::cacheDiff;
-using Etcd::Internal::CacheEntries;
 using Kind = CacheChange::Kind;
 
 namespace {
+
+// The test's view of a cache's contents: by name, which keeps the expectations short.
+using Entries = QMap<QString, EtcdKeyValue>;
 
 EtcdKeyValue kv(const QString &name, const QByteArray &value, qint64 mod, qint64 create = 0)
 {
@@ -27,12 +30,24 @@ EtcdKeyValue kv(const QString &name, const QByteArray &value, qint64 mod, qint64
     return k;
 }
 
-CacheEntries entries(const QList<EtcdKeyValue> &kvs)
+Entries entries(const QList<EtcdKeyValue> &kvs)
 {
-    CacheEntries out;
+    Entries out;
     for (const EtcdKeyValue &k : kvs)
         out.insert(QString::fromUtf8(k.key.mid(3)), k);
     return out;
+}
+
+// cacheDiff as a cache calls it: what it holds, and a read's key-values in key order.
+QList<CacheChange> cacheDiff(const Entries &from, const Entries &to, qint64 revision)
+{
+    Etcd::Internal::CacheEntries held;
+    for (const EtcdKeyValue &k : from)
+        held.insert(k);
+    QList<EtcdKeyValue> read = to.values();
+    std::sort(read.begin(), read.end(), Etcd::Internal::ByKey());
+    return Etcd::Internal::cacheDiff(
+        held, read, revision, [](const QByteArray &key) { return QString::fromUtf8(key.mid(3)); });
 }
 
 QStringList namesOf(const QList<CacheChange> &changes)
@@ -44,7 +59,7 @@ QStringList namesOf(const QList<CacheChange> &changes)
 }
 
 // Applies `c` as a cache does; false when it does not fit what `state` holds.
-bool applyTo(CacheEntries &state, const CacheChange &c)
+bool applyTo(Entries &state, const CacheChange &c)
 {
     const bool held = state.contains(c.name);
     switch (c.kind) {
@@ -68,9 +83,9 @@ bool applyTo(CacheEntries &state, const CacheChange &c)
 }
 
 // Random entries over a small name space (flat and nested names), for the properties.
-CacheEntries randomEntries(QRandomGenerator &random, qint64 maxRevision)
+Entries randomEntries(QRandomGenerator &random, qint64 maxRevision)
 {
-    CacheEntries out;
+    Entries out;
     const int n = int(random.bounded(12));
     for (int i = 0; i < n; ++i) {
         const int id = int(random.bounded(16));
@@ -104,15 +119,14 @@ void tst_CacheDiff::nothingToNothing()
 
 void tst_CacheDiff::equalEndsNeedNothing()
 {
-    const CacheEntries same = entries({kv(u"a"_s, "1", 3), kv(u"b/c"_s, "2", 4)});
+    const Entries same = entries({kv(u"a"_s, "1", 3), kv(u"b/c"_s, "2", 4)});
     QVERIFY(cacheDiff(same, same, 9).isEmpty());
 }
 
 // Each addition carries the added key-value and its own modRevision, not the read's.
 void tst_CacheDiff::emptyToFull()
 {
-    const CacheEntries to
-        = entries({kv(u"c"_s, "3", 7), kv(u"a"_s, "1", 5), kv(u"b"_s, "2", 6, 2)});
+    const Entries to = entries({kv(u"c"_s, "3", 7), kv(u"a"_s, "1", 5), kv(u"b"_s, "2", 6, 2)});
     const QList<CacheChange> changes = cacheDiff({}, to, 20);
     QCOMPARE(namesOf(changes), QStringList({u"a"_s, u"b"_s, u"c"_s}));
     for (const CacheChange &c : changes) {
@@ -130,7 +144,7 @@ void tst_CacheDiff::fullToEmpty()
 {
     EtcdKeyValue leased = kv(u"b"_s, "2", 6, 4);
     leased.lease = 0x1234;
-    const CacheEntries from = entries({kv(u"a"_s, "1", 5), leased});
+    const Entries from = entries({kv(u"a"_s, "1", 5), leased});
     const QList<CacheChange> changes = cacheDiff(from, {}, 20);
     QCOMPARE(namesOf(changes), QStringList({u"a"_s, u"b"_s}));
     for (const CacheChange &c : changes) {
@@ -146,9 +160,9 @@ void tst_CacheDiff::fullToEmpty()
 // A put of the same bytes is a change (its modRevision moved); so is any other field.
 void tst_CacheDiff::updatesByModRevisionOrValue()
 {
-    const CacheEntries from = entries({kv(u"same"_s, "x", 5), kv(u"rewritten"_s, "x", 5),
+    const Entries from = entries({kv(u"same"_s, "x", 5), kv(u"rewritten"_s, "x", 5),
         kv(u"revalued"_s, "x", 5), kv(u"released"_s, "x", 5)});
-    CacheEntries to = from;
+    Entries to = from;
     to[u"rewritten"_s].modRevision = 9; // put again with the same value
     to[u"rewritten"_s].version = 2;
     to[u"revalued"_s].value = "y";
@@ -164,11 +178,11 @@ void tst_CacheDiff::updatesByModRevisionOrValue()
     QCOMPARE(changes.at(2).revision, 9);
 }
 
-// Names compare as QStrings: "a" < "a/b" < "a0" < "b" ('/' sorts before the digits).
+// Keys compare as etcd's bytes: "a" < "a/b" < "a0" < "b" ('/' sorts before the digits).
 void tst_CacheDiff::nameOrderWithNestedNames()
 {
-    const CacheEntries from = entries({kv(u"a0"_s, "1", 2), kv(u"b"_s, "1", 2)});
-    const CacheEntries to = entries({kv(u"b"_s, "2", 8), kv(u"a/b"_s, "1", 7), kv(u"a"_s, "1", 6)});
+    const Entries from = entries({kv(u"a0"_s, "1", 2), kv(u"b"_s, "1", 2)});
+    const Entries to = entries({kv(u"b"_s, "2", 8), kv(u"a/b"_s, "1", 7), kv(u"a"_s, "1", 6)});
     const QList<CacheChange> changes = cacheDiff(from, to, 20);
     QCOMPARE(namesOf(changes), QStringList({u"a"_s, u"a/b"_s, u"b"_s, u"a0"_s}));
     QCOMPARE(changes.at(0).kind, Kind::Added);
@@ -183,12 +197,12 @@ void tst_CacheDiff::nameOrderWithNestedNames()
 // applying them one by one sees at least as many entries as both ends hold.
 void tst_CacheDiff::removalsComeLast()
 {
-    const CacheEntries from = entries({kv(u"a"_s, "1", 2), kv(u"b"_s, "1", 2)});
-    const CacheEntries to = entries({kv(u"b"_s, "2", 8), kv(u"c"_s, "1", 9)});
+    const Entries from = entries({kv(u"a"_s, "1", 2), kv(u"b"_s, "1", 2)});
+    const Entries to = entries({kv(u"b"_s, "2", 8), kv(u"c"_s, "1", 9)});
     const QList<CacheChange> changes = cacheDiff(from, to, 20);
     QCOMPARE(namesOf(changes), QStringList({u"b"_s, u"c"_s, u"a"_s}));
     QCOMPARE(changes.last().kind, Kind::Removed);
-    CacheEntries state = from;
+    Entries state = from;
     for (const CacheChange &c : changes) {
         QVERIFY(applyTo(state, c));
         QVERIFY(state.size() >= 2);
@@ -203,11 +217,11 @@ void tst_CacheDiff::properties()
 {
     QRandomGenerator random(17);
     for (int round = 0; round < 2000; ++round) {
-        const CacheEntries from = randomEntries(random, 10);
-        const CacheEntries to = randomEntries(random, 20);
+        const Entries from = randomEntries(random, 10);
+        const Entries to = randomEntries(random, 20);
         const qint64 at = 30;
         const QList<CacheChange> changes = cacheDiff(from, to, at);
-        CacheEntries state = from;
+        Entries state = from;
         const qsizetype floor = std::min(from.size(), to.size());
         QStringList seen;
         bool removing = false;

@@ -264,18 +264,19 @@ void CacheCore::store(const EtcdKeyValue &kv)
 // them), additions and updates before removals: a reader that looks while the changes are
 // applied one by one never sees fewer entries than both ends hold. Removals found this way
 // carry `revision`.
-QList<CacheChange> CacheCore::diff(const QList<EtcdKeyValue> &to, qint64 revision) const
+QList<CacheChange> cacheDiff(const CacheEntries &from, const QList<EtcdKeyValue> &to,
+    qint64 revision, const std::function<QString(const QByteArray &key)> &nameOf)
 {
     QList<CacheChange> changes;
     QList<CacheChange> removals;
-    auto a = m_entries.cbegin();
+    auto a = from.cbegin();
     auto b = to.cbegin();
     using Kind = CacheChange::Kind;
-    while (a != m_entries.cend() || b != to.cend()) {
-        if (b == to.cend() || (a != m_entries.cend() && a->key < b->key)) {
+    while (a != from.cend() || b != to.cend()) {
+        if (b == to.cend() || (a != from.cend() && a->key < b->key)) {
             removals.append({Kind::Removed, nameOf(a->key), {}, *a, revision});
             ++a;
-        } else if (a == m_entries.cend() || b->key < a->key) {
+        } else if (a == from.cend() || b->key < a->key) {
             changes.append({Kind::Added, nameOf(b->key), *b, {}, b->modRevision});
             ++b;
         } else {
@@ -290,7 +291,8 @@ QList<CacheChange> CacheCore::diff(const QList<EtcdKeyValue> &to, qint64 revisio
 
 bool CacheCore::reconcile(const PagedSnapshot &snapshot)
 {
-    for (const CacheChange &c : diff(snapshot.keyValues, snapshot.revision)) {
+    const auto name = [this](const QByteArray &key) { return nameOf(key); };
+    for (const CacheChange &c : cacheDiff(m_entries, snapshot.keyValues, snapshot.revision, name)) {
         if (!apply(c))
             return false;
     }

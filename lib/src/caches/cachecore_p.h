@@ -58,6 +58,15 @@ struct ByKey
 // bytes they share with what the transport decoded.
 using CacheEntries = std::set<EtcdKeyValue, ByKey>;
 
+// What it takes to turn `from` into `to` (a read's key-values, in key order): in key order,
+// additions and updates before removals, so that a reader who looks while the changes are
+// applied one by one never sees fewer entries than both ends hold. Additions and updates
+// carry their own modRevision, removals `revision` (the read's: a removal found by reading
+// has none of its own). `nameOf` names a key as the cache does.
+ETCDQT_AUTOTEST_EXPORT QList<CacheChange> cacheDiff(const CacheEntries &from,
+    const QList<EtcdKeyValue> &to, qint64 revision,
+    const std::function<QString(const QByteArray &key)> &nameOf);
+
 // The state machine both caches share: a snapshot by paged reads pinned to one revision, then
 // one watch anchored at that revision + 1 (through the recipe layer, so its suspensions and
 // resumptions are the owner's connection state). A compacted gap or rebuild() re-reads and
@@ -109,7 +118,6 @@ private:
     bool applyEvents(const QList<EtcdWatchEvent> &events);
     bool apply(const CacheChange &change);
     void store(const EtcdKeyValue &kv);
-    [[nodiscard]] QList<CacheChange> diff(const QList<EtcdKeyValue> &to, qint64 revision) const;
     bool reconcile(const PagedSnapshot &snapshot);
     void validate(const EtcdKeyValue &kv);
     void fail(const EtcdStatus &why);

@@ -316,7 +316,7 @@ qint64 EtcdPathChildrenCache::revision() const
     return d_func()->core.revision();
 }
 
-/*! Every child cached, sorted by name. */
+/*! Every child cached, sorted by name (in etcd's key order: by code point). */
 QList<EtcdKeyValue> EtcdPathChildrenCache::currentData() const
 {
     return d_func()->core.values();

@@ -69,13 +69,21 @@ static_assert(int(ValueText::Auto) == int(M::ValueFormat::Auto)
 class EtcdPathChildrenModelPrivate
 {
 public:
-    int lowerBound(const QString &name) const
+    // Rows are in key order, etcd's and the cache's (names, decoded from the keys, can sort
+    // differently and even coincide where a key is not UTF-8).
+    int lowerBound(const QByteArray &key) const
     {
-        return int(std::lower_bound(names.cbegin(), names.cend(), name) - names.cbegin());
+        const auto before
+            = [](const EtcdKeyValue &row, const QByteArray &k) { return row.key < k; };
+        return int(std::lower_bound(rows.cbegin(), rows.cend(), key, before) - rows.cbegin());
+    }
+    bool holds(int row, const QByteArray &key) const
+    {
+        return row < rows.size() && rows.at(row).key == key;
     }
     void added(const QString &name, const EtcdKeyValue &kv);
     void updated(const QString &name, const EtcdKeyValue &kv);
-    void removed(const QString &name);
+    void removed(const EtcdKeyValue &previous);
     void insertRow(int row, const QString &name, const EtcdKeyValue &kv);
     void removeRow(int row);
     void replaceAll(const QStringList &toNames, const QList<EtcdKeyValue> &toRows);
@@ -85,7 +93,7 @@ public:
     EtcdPathChildrenModel *q = nullptr;
     QPointer<EtcdPathChildrenCache> cache;
     EtcdPathChildrenModel::ValueFormat format = EtcdPathChildrenModel::ValueFormat::Auto;
-    QStringList names; // sorted, parallel to rows
+    QStringList names; // parallel to rows
     QList<EtcdKeyValue> rows; // the model's own copy: views read a row while it is removed
 };
 
@@ -107,8 +115,8 @@ void EtcdPathChildrenModelPrivate::removeRow(int row)
 
 void EtcdPathChildrenModelPrivate::added(const QString &name, const EtcdKeyValue &kv)
 {
-    const int row = lowerBound(name);
-    if (row < names.size() && names.at(row) == name)
+    const int row = lowerBound(kv.key);
+    if (holds(row, kv.key))
         return updated(name, kv);
     insertRow(row, name, kv);
     Q_EMIT q->countChanged();
@@ -116,23 +124,23 @@ void EtcdPathChildrenModelPrivate::added(const QString &name, const EtcdKeyValue
 
 void EtcdPathChildrenModelPrivate::updated(const QString &name, const EtcdKeyValue &kv)
 {
-    const int row = lowerBound(name);
-    if (row >= names.size() || names.at(row) != name)
+    const int row = lowerBound(kv.key);
+    if (!holds(row, kv.key))
         return added(name, kv);
     rows[row] = kv;
     Q_EMIT q->dataChanged(q->index(row), q->index(row));
 }
 
-void EtcdPathChildrenModelPrivate::removed(const QString &name)
+void EtcdPathChildrenModelPrivate::removed(const EtcdKeyValue &previous)
 {
-    const int row = lowerBound(name);
-    if (row >= names.size() || names.at(row) != name)
+    const int row = lowerBound(previous.key);
+    if (!holds(row, previous.key))
         return;
     removeRow(row);
     Q_EMIT q->countChanged();
 }
 
-// Row by row from what the model shows to `toNames`/`toRows` (both sorted by name), with one
+// Row by row from what the model shows to `toNames`/`toRows` (in key order), with one
 // insertion or removal of every row when one side is empty.
 void EtcdPathChildrenModelPrivate::replaceAll(
     const QStringList &toNames, const QList<EtcdKeyValue> &toRows)
@@ -151,9 +159,9 @@ void EtcdPathChildrenModelPrivate::replaceAll(
     } else {
         int i = 0;
         for (qsizetype j = 0; i < names.size() || j < toNames.size();) {
-            if (j == toNames.size() || (i < names.size() && names.at(i) < toNames.at(j))) {
+            if (j == toNames.size() || (i < names.size() && rows.at(i).key < toRows.at(j).key)) {
                 removeRow(i);
-            } else if (i == names.size() || toNames.at(j) < names.at(i)) {
+            } else if (i == names.size() || toRows.at(j).key < rows.at(i).key) {
                 insertRow(i++, toNames.at(j), toRows.at(j));
                 ++j;
             } else {
@@ -185,7 +193,8 @@ void EtcdPathChildrenModelPrivate::follow()
         [this](const QString &name, const EtcdKeyValue &kv) { added(name, kv); });
     QObject::connect(c, &C::childUpdated, q,
         [this](const QString &name, const EtcdKeyValue &kv) { updated(name, kv); });
-    QObject::connect(c, &C::childRemoved, q, [this](const QString &name) { removed(name); });
+    QObject::connect(c, &C::childRemoved, q,
+        [this](const QString &, const EtcdKeyValue &previous) { removed(previous); });
     // The initial snapshot comes without per-child signals; started() follows it.
     QObject::connect(c, &C::started, q, [this] { sync(); });
     QObject::connect(c, &C::cleared, q, [this] { sync(); });
@@ -283,6 +292,9 @@ QHash<int, QByteArray> EtcdPathChildrenModel::roleNames() const
 int EtcdPathChildrenModel::rowOf(const QString &name) const
 {
     Q_D(const EtcdPathChildrenModel);
-    const int row = d->lowerBound(name);
-    return row < d->names.size() && d->names.at(row) == name ? row : -1;
+    if (!d->cache)
+        return -1;
+    const QByteArray key = d->cache->prefix() + name.toUtf8();
+    const int row = d->lowerBound(key);
+    return d->holds(row, key) ? row : -1;
 }
