@@ -75,6 +75,7 @@ private Q_SLOTS:
     void survivesEtcdRestart();
     void typedValuesAndCodecFailures();
     void modelFollowsRowByRow();
+    void keysThatAreNotUtf8StayApart();
     void badInput();
 
 private:
@@ -494,6 +495,44 @@ void tst_EtcdPathChildrenCache::modelFollowsRowByRow()
     QCOMPARE(model.index(1).data(Model::ValueRole).toString(), u"7630"_s); // "v0"
     QCOMPARE(resets.size(), 0);
     remove("/pc/model/", true);
+}
+
+// Two keys whose bytes are not UTF-8 decode to the same name; both are cached, both are rows,
+// and removing one leaves the other. Order is etcd's: U+10000 (F0 90 80 80) after U+FFFD
+// (EF BF BD), where UTF-16 would put it first.
+void tst_EtcdPathChildrenCache::keysThatAreNotUtf8StayApart()
+{
+    using Model = EtcdPathChildrenModel;
+    remove("/pc/bytes/", true);
+    EtcdPathChildrenCache cache(m_client.get(), "/pc/bytes");
+    Model model(&cache);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    cache.start(EtcdPathChildrenCache::StartMode::BuildInitialCache);
+    QVERIFY(waitStarted(cache));
+    QSignalSpy added(&cache, &EtcdPathChildrenCache::childAdded);
+    put("/pc/bytes/\xfe\x01", "a");
+    put("/pc/bytes/\xff\x01", "b");
+    put("/pc/bytes/\xf0\x90\x80\x80", "astral");
+    put("/pc/bytes/\xef\xbf\xbd", "replacement");
+    QTRY_COMPARE_WITH_TIMEOUT(added.size(), 4, kWaitMs);
+    QCOMPARE(cache.count(), 4);
+    QCOMPARE(model.rowCount(), 4);
+    const QList<QByteArray> order {"/pc/bytes/\xef\xbf\xbd", "/pc/bytes/\xf0\x90\x80\x80",
+        "/pc/bytes/\xfe\x01", "/pc/bytes/\xff\x01"};
+    for (int row = 0; row < 4; ++row) {
+        QCOMPARE(cache.currentData().at(row).key, order.at(row));
+        QCOMPARE(model.index(row).data(Model::RawValueRole).toByteArray(),
+            cache.currentData().at(row).value);
+    }
+    QSignalSpy removed(&cache, &EtcdPathChildrenCache::childRemoved);
+    remove("/pc/bytes/\xfe\x01"); // the event may come while remove() awaits its answer
+    QTRY_COMPARE_WITH_TIMEOUT(removed.size(), 1, kWaitMs);
+    QCOMPARE(removed.first().at(1).value<EtcdKeyValue>().value, "a"_ba);
+    QCOMPARE(cache.count(), 3);
+    QCOMPARE(model.rowCount(), 3);
+    QCOMPARE(model.index(2).data(Model::RawValueRole).toByteArray(), "b"_ba);
+    QCOMPARE(model.rowOf(QString::fromUtf8("\xf0\x90\x80\x80")), 1);
+    remove("/pc/bytes/", true);
 }
 
 void tst_EtcdPathChildrenCache::badInput()
