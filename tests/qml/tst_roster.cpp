@@ -49,13 +49,8 @@ private:
 
 void tst_Roster::initTestCase()
 {
-    if (!EtcdTestServer::etcdAvailable()) {
-        if (qEnvironmentVariableIntValue("ETCDQT_REQUIRE_ETCD"))
-            QFAIL("etcd not found and ETCDQT_REQUIRE_ETCD=1");
-        QSKIP("etcd is not installed");
-    }
     m_server = std::make_unique<EtcdTestServer>();
-    QVERIFY2(m_server->start(), qPrintable(m_server->log()));
+    ETCDQT_START_OR_SKIP(*m_server);
 }
 
 // What the roster logged so far contains `needle`.

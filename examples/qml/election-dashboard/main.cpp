@@ -6,44 +6,14 @@
 // show the participants, and closing the leader's window hands leadership on. SIGINT and
 // SIGTERM close the window the same way.
 
+#include "windowsignals.h"
+
 #include <QtCore/qcommandlineparser.h>
-#include <QtCore/qsocketnotifier.h>
 #include <QtGui/qguiapplication.h>
 #include <QtGui/qwindow.h>
 #include <QtQml/qqmlapplicationengine.h>
 
-#include <csignal>
 #include <memory>
-
-#include <sys/socket.h>
-#include <unistd.h>
-
-static int g_signalPipe[2] = {-1, -1};
-
-// SIGINT/SIGTERM close the windows, as the window manager would: the same clean exit.
-static void closeWindowsOnSignals(QGuiApplication &app)
-{
-    if (::socketpair(AF_UNIX, SOCK_STREAM, 0, g_signalPipe) != 0)
-        return;
-    auto *notifier = new QSocketNotifier(g_signalPipe[0], QSocketNotifier::Read, &app);
-    QObject::connect(notifier, &QSocketNotifier::activated, &app, [notifier] {
-        char byte = 0;
-        if (::read(g_signalPipe[0], &byte, 1) != 1)
-            return;
-        notifier->setEnabled(false);
-        std::signal(SIGINT, SIG_DFL); // a second signal ends it at once
-        std::signal(SIGTERM, SIG_DFL);
-        const QWindowList windows = QGuiApplication::topLevelWindows();
-        for (QWindow *window : windows)
-            window->close();
-    });
-    const auto handler = [](int) {
-        const char byte = 1;
-        [[maybe_unused]] const auto written = ::write(g_signalPipe[1], &byte, 1);
-    };
-    std::signal(SIGINT, handler);
-    std::signal(SIGTERM, handler);
-}
 
 int main(int argc, char *argv[])
 {
@@ -83,7 +53,7 @@ int main(int argc, char *argv[])
     if (engine->rootObjects().isEmpty())
         return 1;
 
-    closeWindowsOnSignals(app);
+    ExampleUtil::closeWindowsOnSignals(app);
     const int status = app.exec();
     // Closing the window ended the loop; destroying the items now resigns and revokes, and the
     // module lets those revokes reach etcd before the application is gone.

@@ -6,50 +6,19 @@
 // A window listing the live workers under a path (PathChildrenCache), each on a lease, and
 // a demo worker of its own to start and stop. SIGINT and SIGTERM close the window.
 
+#include "windowsignals.h"
+
 #include <QtCore/qcommandlineparser.h>
 #include <QtCore/qlocale.h>
-#include <QtCore/qsocketnotifier.h>
 #include <QtCore/qtranslator.h>
 #include <QtGui/qguiapplication.h>
 #include <QtGui/qimage.h>
 #include <QtQml/qqmlapplicationengine.h>
 #include <QtQuick/qquickwindow.h>
 
-#include <csignal>
 #include <memory>
 
-#include <sys/socket.h>
-#include <unistd.h>
-
 namespace {
-
-int g_signalPipe[2] = {-1, -1};
-
-// SIGINT/SIGTERM close the windows, as the window manager would: the demo worker's lease
-// is revoked as its window goes, so the others see it leave at once.
-void closeWindowsOnSignals(QGuiApplication &app)
-{
-    if (::socketpair(AF_UNIX, SOCK_STREAM, 0, g_signalPipe) != 0)
-        return;
-    auto *notifier = new QSocketNotifier(g_signalPipe[0], QSocketNotifier::Read, &app);
-    QObject::connect(notifier, &QSocketNotifier::activated, &app, [notifier] {
-        char byte = 0;
-        if (::read(g_signalPipe[0], &byte, 1) != 1)
-            return;
-        notifier->setEnabled(false);
-        std::signal(SIGINT, SIG_DFL); // a second signal ends it at once
-        std::signal(SIGTERM, SIG_DFL);
-        const QWindowList windows = QGuiApplication::topLevelWindows();
-        for (QWindow *window : windows)
-            window->close();
-    });
-    const auto handler = [](int) {
-        const char byte = 1;
-        [[maybe_unused]] const auto written = ::write(g_signalPipe[1], &byte, 1);
-    };
-    std::signal(SIGINT, handler);
-    std::signal(SIGTERM, handler);
-}
 
 // Saves the window to `file` when it is asked to close, as it looks then (for the test and
 // the README's picture).
@@ -134,7 +103,7 @@ int main(int argc, char *argv[])
     if (window && parser.isSet(screenshot))
         new ScreenshotOnClose(window, parser.value(screenshot));
 
-    closeWindowsOnSignals(app);
+    ExampleUtil::closeWindowsOnSignals(app);
     const int status = app.exec();
     // Closing the window ended the loop; destroying the items now revokes the demo worker's
     // lease, and the module lets that revoke reach etcd before the application is gone.
