@@ -41,7 +41,11 @@ QVariant EtcdQmlKeyValueModel::data(const QModelIndex &index, int role) const
         = fieldOfRole(watchRoles, role == Qt::DisplayRole ? KeyRole : role);
     if (!field)
         return {};
-    return keyValueField(m_rows.at(index.row()), *field, ValueText::Text);
+    const EtcdKeyValue &kv = m_rows.at(index.row());
+    // Decimal text, as every lease id in the module: a JS number would round a 64-bit id.
+    if (*field == KeyValueField::Lease)
+        return Etcd::Qml::leaseIdToString(kv.lease);
+    return keyValueField(kv, *field, ValueText::Text);
 }
 
 QHash<int, QByteArray> EtcdQmlKeyValueModel::roleNames() const

@@ -52,6 +52,16 @@ Item {
         id: watchComponent
         Watch { prefix: true }
     }
+    // A Watch's rows as delegates see them (by role name).
+    Component {
+        id: watchRowsComponent
+        Repeater {
+            delegate: Item {
+                required property string key
+                required property string lease
+            }
+        }
+    }
     Component {
         id: latchComponent
         CountDownLatch {}
@@ -386,6 +396,10 @@ Item {
             // leaseId is published once the put is answered, and the watch may see the key
             // first: the event and the answer travel on different streams.
             tryVerify(() => kv.leaseId !== "", 5000)
+            // The lease role is the id exactly, as decimal text: a JS number would round it.
+            const rows = createTemporaryObject(watchRowsComponent, root, { model: watch.model })
+            compare(rows.count, 1)
+            compare(rows.itemAt(0).lease, kv.leaseId)
 
             kv.active = false // revokes the lease: the key goes with it, long before its TTL
             tryCompare(watch.model, "count", 0, 5000)
