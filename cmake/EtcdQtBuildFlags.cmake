@@ -53,7 +53,7 @@ set(_etcdqt_test_pch_headers
 
 # Gives `target` a test PCH shared with the tests of its directory that link the same
 # libraries (`libs`). A PCH is only valid with the same definitions, and those differ by
-# directory (QtTest's QT_TESTCASE_BUILDDIR) and by what is linked (QT_NETWORK_LIB, gRPC's
+# directory (QT_TESTCASE_BUILDDIR, were it not removed) and by what is linked (QT_NETWORK_LIB, gRPC's
 # _REENTRANT, ETCDQT_BUILDING_TESTS), so the holder links the same. Building a PCH costs about
 # what parsing its headers costs three test files, so the holders are made at the end of the
 # directory, only for sets of at least three tests: the others compile without one.
