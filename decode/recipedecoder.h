@@ -29,5 +29,10 @@ View decode(const Snapshot &snapshot);
 // lowercase hex strings (as etcdctl and the mutex keys spell them): they exceed 2^53.
 QJsonObject toJson(const View &view);
 QJsonObject toJson(const Recipe &recipe);
+// The spellings toJson() uses, for other JSON of keys (etcdqt cache watch): a lease id as
+// lowercase hex, null for none; bytes as text under `field` when they are UTF-8, else as hex
+// under `<field>Hex` (JSON strings hold no raw bytes).
+QJsonValue leaseJson(qint64 lease);
+void insertBytes(QJsonObject &o, const QString &field, const QByteArray &bytes);
 
 } // namespace Etcd::Decode

@@ -8,36 +8,35 @@
 
 namespace Etcd::Decode {
 
-namespace {
-QJsonValue leaseHex(qint64 lease)
+QJsonValue leaseJson(qint64 lease)
 {
     return lease == 0 ? QJsonValue(QJsonValue::Null) : QJsonValue(QString::number(lease, 16));
 }
 
-// Text when the bytes are UTF-8, else hex under "valueHex".
-void insertValue(QJsonObject &o, const QByteArray &value)
+void insertBytes(QJsonObject &o, const QString &field, const QByteArray &bytes)
 {
-    const QString text = QString::fromUtf8(value);
-    if (text.toUtf8() == value)
-        o.insert(QStringLiteral("value"), text);
+    const QString text = QString::fromUtf8(bytes);
+    if (text.toUtf8() == bytes)
+        o.insert(field, text);
     else
-        o.insert(QStringLiteral("valueHex"), QString::fromLatin1(value.toHex()));
+        o.insert(field + QLatin1String("Hex"), QString::fromLatin1(bytes.toHex()));
 }
 
+namespace {
 QJsonObject entryJson(const Entry &e)
 {
     QJsonObject o {{QStringLiteral("role"), roleName(e.role)},
         {QStringLiteral("key"), QString::fromUtf8(e.key)},
         {QStringLiteral("createRevision"), e.createRevision},
         {QStringLiteral("modRevision"), e.modRevision},
-        {QStringLiteral("lease"), leaseHex(e.lease)}};
+        {QStringLiteral("lease"), leaseJson(e.lease)}};
     if (e.side != Side::None)
         o.insert(QStringLiteral("side"), sideName(e.side));
     if (!e.owner.isEmpty())
         o.insert(QStringLiteral("owner"), e.owner);
     if (e.ttl >= 0)
         o.insert(QStringLiteral("ttl"), e.ttl);
-    insertValue(o, e.value);
+    insertBytes(o, QStringLiteral("value"), e.value);
     return o;
 }
 
@@ -47,7 +46,7 @@ QJsonValue fencingJson(const Entry *e)
     if (!e)
         return {};
     return QJsonObject {{QStringLiteral("key"), QString::fromUtf8(e->key)},
-        {QStringLiteral("lease"), leaseHex(e->lease)},
+        {QStringLiteral("lease"), leaseJson(e->lease)},
         {QStringLiteral("revision"), e->createRevision}};
 }
 
@@ -158,7 +157,7 @@ void insertFacts(QJsonObject &o, const Recipe &r)
         o.insert(QStringLiteral("latchOpen"), r.number == 0);
         return;
     case Kind::TransientKey:
-        insertValue(o, r.entries.first().value);
+        insertBytes(o, QStringLiteral("value"), r.entries.first().value);
         return;
     }
 }
@@ -187,8 +186,9 @@ QJsonObject toJson(const View &view)
         QJsonObject o {{QStringLiteral("key"), QString::fromUtf8(kv.key)},
             {QStringLiteral("createRevision"), kv.createRevision},
             {QStringLiteral("modRevision"), kv.modRevision},
-            {QStringLiteral("version"), kv.version}, {QStringLiteral("lease"), leaseHex(kv.lease)}};
-        insertValue(o, kv.value);
+            {QStringLiteral("version"), kv.version},
+            {QStringLiteral("lease"), leaseJson(kv.lease)}};
+        insertBytes(o, QStringLiteral("value"), kv.value);
         raw.append(o);
     }
     return {{QStringLiteral("prefix"), QString::fromUtf8(view.prefix)},

@@ -13,45 +13,18 @@
 // Exit status: 0 on a signal; 1 on bad input, an unreachable etcd or a failed watch.
 #include "cli.h"
 
+#include <recipedecoder.h>
+
 #include <EtcdQt/etcdpathchildrencache.h>
 
 #include <QtCore/qcoreapplication.h>
 
-#include <algorithm>
 #include <cstdio>
 
 namespace Cli {
 
 namespace {
 const QString kUsage = QStringLiteral("usage: cache watch <prefix> [--json]");
-
-bool isText(const QByteArray &bytes)
-{
-    return QString::fromUtf8(bytes).toUtf8() == bytes;
-}
-
-// Text when the bytes are UTF-8, else hex under `<field>Hex`: JSON strings hold no raw bytes.
-void insertBytes(QJsonObject &o, const QString &field, const QByteArray &bytes)
-{
-    if (isText(bytes))
-        o.insert(field, QString::fromUtf8(bytes));
-    else
-        o.insert(field + QLatin1String("Hex"), QString::fromLatin1(bytes.toHex()));
-}
-
-QJsonValue leaseJson(qint64 lease)
-{
-    return lease == 0 ? QJsonValue(QJsonValue::Null) : QJsonValue(QString::number(lease, 16));
-}
-
-// Quoted when printable text, else 0x-hex (the 8-byte numbers of counters, binary values).
-QString shown(const QByteArray &bytes)
-{
-    const bool printable = isText(bytes)
-        && std::none_of(bytes.cbegin(), bytes.cend(), [](char c) { return uchar(c) < 0x20; });
-    return printable ? QStringLiteral("\"%1\"").arg(QString::fromUtf8(bytes))
-                     : QStringLiteral("0x") + QString::fromLatin1(bytes.toHex());
-}
 
 void printText(const QString &line)
 {
@@ -71,7 +44,7 @@ public:
             return printText(
                 QStringLiteral("%1 = %2  (created %3, modified %4, version %5, "
                                "lease %6)")
-                    .arg(name, shown(kv.value))
+                    .arg(name, shownBytes(kv.value))
                     .arg(kv.createRevision)
                     .arg(kv.modRevision)
                     .arg(kv.version)
@@ -81,8 +54,8 @@ public:
             {QStringLiteral("createRevision"), kv.createRevision},
             {QStringLiteral("modRevision"), kv.modRevision},
             {QStringLiteral("version"), kv.version},
-            {QStringLiteral("lease"), leaseJson(kv.lease)}};
-        insertBytes(o, QStringLiteral("value"), kv.value);
+            {QStringLiteral("lease"), Etcd::Decode::leaseJson(kv.lease)}};
+        Etcd::Decode::insertBytes(o, QStringLiteral("value"), kv.value);
         emitLine(o);
     }
 
@@ -105,9 +78,9 @@ public:
         if (!m_json) {
             QString line = QStringLiteral("%1 %2").arg(event, name);
             if (current)
-                line += QStringLiteral(" = ") + shown(current->value);
+                line += QStringLiteral(" = ") + shownBytes(current->value);
             if (previous)
-                line += QStringLiteral(" (was %1)").arg(shown(previous->value));
+                line += QStringLiteral(" (was %1)").arg(shownBytes(previous->value));
             return printText(line + QStringLiteral(" at revision %1").arg(revision));
         }
         const QByteArray key = current ? current->key : previous->key;
@@ -115,11 +88,11 @@ public:
             {QStringLiteral("key"), QString::fromUtf8(key)},
             {QStringLiteral("revision"), revision}};
         if (current) {
-            insertBytes(o, QStringLiteral("value"), current->value);
-            o.insert(QStringLiteral("lease"), leaseJson(current->lease));
+            Etcd::Decode::insertBytes(o, QStringLiteral("value"), current->value);
+            o.insert(QStringLiteral("lease"), Etcd::Decode::leaseJson(current->lease));
         }
         if (previous)
-            insertBytes(o, QStringLiteral("previous"), previous->value);
+            Etcd::Decode::insertBytes(o, QStringLiteral("previous"), previous->value);
         emitLine(o);
     }
 

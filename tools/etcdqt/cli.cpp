@@ -7,6 +7,7 @@
 #include <QtCore/qsocketnotifier.h>
 #include <QtCore/qurl.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 
@@ -123,6 +124,16 @@ int fail(const QString &message)
 void note(const QString &message)
 {
     std::fprintf(stderr, "etcdqt: %s\n", qPrintable(message));
+}
+
+QString shownBytes(const QByteArray &bytes)
+{
+    const QString text = QString::fromUtf8(bytes);
+    const bool plain = text.toUtf8() == bytes
+        && std::none_of(bytes.cbegin(), bytes.cend(), [](char c) { return uchar(c) < 0x20; });
+    if (!plain)
+        return QStringLiteral("0x") + QString::fromLatin1(bytes.toHex());
+    return QStringLiteral("\"%1\"").arg(text);
 }
 
 void onTerminationSignal(std::function<void(int signal)> onSignal)

@@ -34,6 +34,9 @@ void emitLine(const QJsonObject &object);
 int fail(const QString &message);
 // A line on stderr about something that happened, not an error.
 void note(const QString &message);
+// Bytes for a terminal: quoted text, or 0x-hex for what a terminal should not get (not
+// UTF-8, or control characters: the 4- and 8-byte numbers of permits, counters and latches).
+QString shownBytes(const QByteArray &bytes);
 
 // Runs `onSignal(signal)` in the event loop on the first SIGINT or SIGTERM; a second one
 // ends the process at once.

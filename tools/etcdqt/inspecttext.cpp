@@ -1,10 +1,9 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
 #include "inspecttext.h"
+#include "cli.h"
 
 #include <QtCore/qstringlist.h>
-
-#include <algorithm>
 
 using namespace Etcd::Decode;
 
@@ -26,28 +25,17 @@ QString who(const Entry &e)
                              : QString::fromUtf8(e.value);
 }
 
-// Quoted text, or hex for bytes a terminal should not get (not UTF-8, or control characters:
-// the 4- and 8-byte numbers of permits, counters and latches).
-QString shown(const QByteArray &value)
-{
-    const QString text = QString::fromUtf8(value);
-    const bool plain = text.toUtf8() == value
-        && std::none_of(value.cbegin(), value.cend(), [](char c) { return uchar(c) < 0x20; });
-    if (!plain)
-        return QStringLiteral("0x") + QString::fromLatin1(value.toHex());
-    return QStringLiteral("\"%1\"").arg(text);
-}
-
 QString entryLine(const Entry &e)
 {
     QString role = roleName(e.role);
     if (e.side != Side::None)
         role += QLatin1Char(' ') + sideName(e.side);
-    QString line = QStringLiteral("  %1 %2  %3 rev %4 lease %5")
-                       .arg(role.leftJustified(13), e.role == Role::Value ? shown(e.value) : who(e),
-                           QString::fromUtf8(e.key))
-                       .arg(e.createRevision)
-                       .arg(lease(e.lease));
+    QString line
+        = QStringLiteral("  %1 %2  %3 rev %4 lease %5")
+              .arg(role.leftJustified(13), e.role == Role::Value ? shownBytes(e.value) : who(e),
+                  QString::fromUtf8(e.key))
+              .arg(e.createRevision)
+              .arg(lease(e.lease));
     if (e.ttl >= 0)
         line += QStringLiteral(" ttl %1s").arg(e.ttl);
     return line;
@@ -118,7 +106,7 @@ QString summary(const Recipe &r)
             .arg(r.number.value_or(0))
             .arg(r.number.value_or(0) == 0 ? QStringLiteral("open") : QStringLiteral("closed"));
     case Kind::TransientKey:
-        return shown(r.entries.first().value);
+        return shownBytes(r.entries.first().value);
     }
     return {};
 }
@@ -141,7 +129,7 @@ QString inspectText(const View &view)
     }
     for (const EtcdKeyValue &kv : view.raw) {
         lines.append(QStringLiteral("raw %1 = %2 rev %3 lease %4")
-                         .arg(QString::fromUtf8(kv.key), shown(kv.value))
+                         .arg(QString::fromUtf8(kv.key), shownBytes(kv.value))
                          .arg(kv.createRevision)
                          .arg(lease(kv.lease)));
     }
