@@ -288,8 +288,11 @@ void tst_DocSnippets::electionGuardedWrite()
     QTRY_VERIFY_WITH_TIMEOUT(read("/schedule/current"_ba).has_value(), 10000);
     QCOMPARE(read("/schedule/current"_ba)->value, "plan-42"_ba);
     // Once the term is over, the same write is refused: nothing overwrites a successor's.
+    QSignalSpy closed(latch, &EtcdRecipe::closed);
     latch->close();
     QVERIFY(!latch->hasLeadership());
+    // closed() follows the lease's revocation: until then the key, and so the term, lasts.
+    QTRY_COMPARE_WITH_TIMEOUT(closed.size(), 1, 10000);
     QVERIFY(finished(m_other->put("/schedule/current"_ba, "successor's"_ba)));
     snippets::writeAsLeader(latch);
     QTRY_COMPARE_WITH_TIMEOUT(m_log->count(u"not written: this term is over"_s), 1, 10000);
