@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <EtcdQt/etcdboolreply.h>
 #include <EtcdQt/etcdrecipe.h>
 #include <EtcdQt/etcdretrypolicy.h>
 
@@ -14,7 +15,7 @@ class ETCDQT_EXPORT EtcdTransientKeyValue : public EtcdRecipe
 {
     Q_OBJECT
     Q_PROPERTY(QByteArray key READ key CONSTANT)
-    Q_PROPERTY(QByteArray value READ value CONSTANT)
+    Q_PROPERTY(QByteArray value READ value NOTIFY valueChanged)
     Q_PROPERTY(qint64 leaseId READ leaseId NOTIFY leaseIdChanged)
 public:
     EtcdTransientKeyValue(EtcdClient *client, const QByteArray &key, const QByteArray &value,
@@ -28,6 +29,7 @@ public:
     [[nodiscard]] qint64 leaseId() const;
     [[nodiscard]] bool isHealthy() const override;
     [[nodiscard]] std::chrono::milliseconds remainingValidity() const;
+    EtcdBoolReply *setValue(const QByteArray &value);
 
 public Q_SLOTS:
     void start();
@@ -36,6 +38,7 @@ public Q_SLOTS:
 Q_SIGNALS:
     void started();
     void leaseIdChanged(qint64 leaseId);
+    void valueChanged();
     void leaseEvent(const EtcdLeaseEvent &event);
     void failed(const EtcdStatus &reason);
 

@@ -12,6 +12,8 @@
 
 #include <QtCore/qcoreapplication.h>
 
+#include <algorithm>
+
 using namespace Etcd::Internal;
 
 namespace {
@@ -41,12 +43,18 @@ void OwnedKey::start()
     o.startRevision = m_writtenAt + 1; // everything after the owner's write is someone else's
     WatchFollower f;
     f.events = [this](const QList<EtcdWatchEvent> &events) {
-        if (m_done || events.isEmpty())
-            return;
-        // The first change decides; the watch ends with it.
-        if (events.first().type == EtcdWatchEvent::Type::Delete)
-            return onDeleted();
-        end(Loss::Replaced);
+        for (const EtcdWatchEvent &e : events) {
+            if (m_done)
+                return;
+            if (isOwnWrite(e, m_leaseId)) { // the owner updated its value
+                m_writtenAt = e.keyValue.modRevision;
+                continue;
+            }
+            // The first change of someone else's decides; the watch ends with it.
+            if (e.type == EtcdWatchEvent::Type::Delete)
+                return onDeleted();
+            return end(Loss::Replaced);
+        }
     };
     f.reconnected = [this](qint64 compactedAt) {
         if (compactedAt > 0)
@@ -59,11 +67,14 @@ void OwnedKey::start()
     if (m_view) {
         const std::weak_ptr<LeaseView> view = m_view;
         const qint64 at = m_writtenAt;
+        const qint64 leaseId = m_leaseId;
         const auto following = m_following;
         f.guard = ArmedGuard {[following] { return following->load(); },
-            [view, at](const QList<EtcdWatchEvent> &events) {
+            [view, at, leaseId](const QList<EtcdWatchEvent> &events) {
                 const auto v = view.lock();
-                if (v && !events.isEmpty())
+                const auto foreign
+                    = [leaseId](const EtcdWatchEvent &e) { return !isOwnWrite(e, leaseId); };
+                if (v && std::any_of(events.begin(), events.end(), foreign))
                     v->loseKey(at);
             }};
     }
@@ -81,9 +92,16 @@ void OwnedKey::stopWatching()
     m_watch.release()->deleteLater();
 }
 
+// Only the owner writes with its lease (nobody else knows it): such a put is an update of its
+// own value (EtcdTransientKeyValue::setValue(), a service's updateService()).
+bool OwnedKey::isOwnWrite(const EtcdWatchEvent &e, qint64 leaseId)
+{
+    return e.type == EtcdWatchEvent::Type::Put && leaseId > 0 && e.keyValue.lease == leaseId;
+}
+
 bool OwnedKey::isOurs(const EtcdKeyValue &kv) const
 {
-    return kv.modRevision == m_writtenAt && kv.lease == m_leaseId;
+    return kv.modRevision >= m_writtenAt && kv.lease == m_leaseId;
 }
 
 // Deleted: by whoever, while the lease lives; with the lease, when it does not. A check

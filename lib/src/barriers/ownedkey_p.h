@@ -16,6 +16,7 @@
 
 class EtcdClient;
 class EtcdKeyValue;
+struct EtcdWatchEvent;
 class EtcdWatch;
 
 namespace Etcd::Internal {
@@ -23,9 +24,10 @@ namespace Etcd::Internal {
 // Follows a key its owner wrote (at `writtenAt`, on lease `leaseId`) and tells once how it
 // stopped being the owner's: deleted while that lease still lives (someone removed it),
 // deleted with its lease (an expiry or a revoke: the lease's own events follow), or written
-// over by someone else. The owner never writes the key again, so any change after that write
-// is one of these. Watches from writtenAt + 1; after a compaction gap it reads the key to
-// find out what the gap hid. The decision that the key is no longer owned is the engine
+// over by someone else. Any change after that write is one of these, except a put with the
+// owner's own lease, which is an update of the owner's value (only the owner knows its
+// lease). Watches from writtenAt + 1; after a compaction gap it reads the key to find out
+// what the gap hid. The decision that the key is no longer owned is the engine
 // thread's (issue 16): its watch guard makes `view` read 0 at the first change it sees,
 // before the owner thread hears of it and however busy that thread is.
 class OwnedKey : public QObject
@@ -50,6 +52,7 @@ private:
     void end(Loss how);
     void stopWatching();
     [[nodiscard]] bool isOurs(const EtcdKeyValue &kv) const;
+    [[nodiscard]] static bool isOwnWrite(const EtcdWatchEvent &e, qint64 leaseId);
 
     QPointer<EtcdClient> m_client;
     QByteArray m_key;

@@ -1,10 +1,13 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
+#include "clientcalls_p.h"
 #include "leaseops_p.h"
 #include "leaseview_p.h"
 #include "ownedkey_p.h"
+#include "recipereplies_p.h"
 
 #include <EtcdQt/etcdclient.h>
+#include <EtcdQt/etcdreplies.h>
 #include <EtcdQt/etcdselfhealingkeepalive.h>
 #include <EtcdQt/etcdtransientkeyvalue.h>
 
@@ -238,7 +241,7 @@ QByteArray EtcdTransientKeyValue::key() const
 }
 
 /*! \property EtcdTransientKeyValue::value
-    The bytes written at key(). */
+    The bytes written at key(), and by every heal; see setValue(). */
 QByteArray EtcdTransientKeyValue::value() const
 {
     return d_func()->value;
@@ -289,6 +292,44 @@ void EtcdTransientKeyValue::start()
     }
     setActive(true);
     d->lease->start();
+}
+
+/*!
+    Changes the bytes kept at key() to \a value: written now under the current lease when the
+    key is written (a transaction that commits only while the key is still on that lease),
+    and by every later heal. The reply's result() is true when etcd holds \a value now,
+    false when the key is not written at this moment (before started(), during a heal): the
+    next write writes \a value. Fails with FailedPrecondition after close() or failed(), and
+    when the key was no longer on this object's lease (someone else's now: failed() follows).
+    Of updates sent one after another, each commits in the order etcd receives them.
+*/
+EtcdBoolReply *EtcdTransientKeyValue::setValue(const QByteArray &value)
+{
+    Q_D(EtcdTransientKeyValue);
+    if (isClosed() || d->gaveUp)
+        return RecipeReplies::failedBool(
+            this, EtcdStatus(Etcd::ErrorCode::FailedPrecondition, tr("closed")));
+    if (std::exchange(d->value, value) != value)
+        Q_EMIT valueChanged();
+    EtcdBoolReply *reply = RecipeReplies::boolReply(this);
+    const qint64 leaseId = d->writtenUnder;
+    if (!isActive() || !d->ownKey || leaseId != d->lease->currentLeaseId()) {
+        RecipeReplies::finishLater(reply, false);
+        return reply;
+    }
+    EtcdPutOptions put;
+    put.lease = leaseId;
+    const EtcdTxn txn {{EtcdCompare::lease(d->key, Etcd::CompareResult::Equal, leaseId)},
+        {EtcdTxnOp::put(d->key, value, put)}, {}};
+    EtcdTxnReply *t = txnOn(client(), txn);
+    connect(t, &EtcdReply::finished, reply, [this, reply, t](const EtcdStatus &s) {
+        if (s.isOk() && !t->succeeded())
+            return RecipeReplies::finish(reply,
+                EtcdStatus(Etcd::ErrorCode::FailedPrecondition,
+                    tr("%1 is no longer on this object's lease").arg(QString::fromUtf8(key()))));
+        RecipeReplies::finish(reply, s, s.isOk(), t->revision());
+    });
+    return reply;
 }
 
 /*! Revokes the lease, so the key is deleted now. Idempotent. */
