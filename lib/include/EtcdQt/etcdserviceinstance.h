@@ -46,6 +46,7 @@ public:
     [[nodiscard]] static EtcdServiceInstance create(
         const QString &name, const QString &jsonPayload = {});
     [[nodiscard]] bool isDynamic() const noexcept;
+    [[nodiscard]] static QString typeName(ServiceType type);
     [[nodiscard]] EtcdStatus validate() const;
     [[nodiscard]] QByteArray toJson() const;
     [[nodiscard]] static std::optional<EtcdServiceInstance> fromJson(

@@ -189,6 +189,13 @@ bool EtcdServiceInstance::isDynamic() const noexcept
     return serviceType == ServiceType::Dynamic || serviceType == ServiceType::DynamicSequential;
 }
 
+/*! Returns \a type as the JSON spells it: "DYNAMIC", "STATIC", "PERMANENT", "DYNAMIC_SEQUENTIAL".
+ */
+QString EtcdServiceInstance::typeName(ServiceType type)
+{
+    return QString::fromLatin1(kTypeNames[size_t(type)]);
+}
+
 /*!
     Returns what makes this instance impossible to register (InvalidArgument: an empty name
     or id, either containing '/', which would nest its key; a port or SSL port outside

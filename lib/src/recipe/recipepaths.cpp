@@ -63,6 +63,21 @@ QByteArray doubleBarrierPhase(const QByteArray &barrierPath, const QByteArray &p
     return appendToPath(barrierPath, phase);
 }
 
+QByteArray serviceNamesPath(const QByteArray &servicePath)
+{
+    return appendToPath(servicePath, "names");
+}
+
+QByteArray serviceInstancesPath(const QByteArray &servicePath, const QString &name)
+{
+    return appendToPath(serviceNamesPath(servicePath), name.toUtf8());
+}
+
+QByteArray serviceInstanceKey(const QByteArray &servicePath, const QString &name, const QString &id)
+{
+    return appendToPath(serviceNamesPath(servicePath), (name + u'/' + id).toUtf8());
+}
+
 QByteArray leaseTag(qint64 leaseId)
 {
     static constexpr char kDigits[]

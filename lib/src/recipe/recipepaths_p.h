@@ -41,6 +41,14 @@ ETCDQT_AUTOTEST_EXPORT QByteArray countedWaitingKey(
 ETCDQT_AUTOTEST_EXPORT QByteArray doubleBarrierPhase(
     const QByteArray &barrierPath, const QByteArray &phase);
 
+// Service discovery: "<servicePath>/names", its "<names>/<name>" (an EtcdPathChildrenCache's
+// path: the instances are its children) and "<names>/<name>/<id>", one instance's key.
+ETCDQT_AUTOTEST_EXPORT QByteArray serviceNamesPath(const QByteArray &servicePath);
+ETCDQT_AUTOTEST_EXPORT QByteArray serviceInstancesPath(
+    const QByteArray &servicePath, const QString &name);
+ETCDQT_AUTOTEST_EXPORT QByteArray serviceInstanceKey(
+    const QByteArray &servicePath, const QString &name, const QString &id);
+
 inline constexpr int kTokenLength = 7;
 
 // kTokenLength characters of [0-9A-Za-z] naming a lease: the "<7 random>" of an entry that
