@@ -80,8 +80,9 @@ void EtcdServiceCachePrivate::load()
     byId.clear();
     for (const EtcdKeyValue &kv : children->currentData()) {
         if (auto s = decode(kv)) {
-            s->id = children->nameOf(kv.key);
-            byId[s->id] = {*std::move(s), kv.lease};
+            const QString id = children->nameOf(kv.key);
+            s->id = id;
+            byId[id] = {*std::move(s), kv.lease};
         }
     }
     list.reset();
