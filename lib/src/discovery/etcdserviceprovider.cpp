@@ -89,8 +89,8 @@ public:
     void cacheStarted();
 
     EtcdServiceProvider *q_ptr;
-    std::unique_ptr<EtcdServiceCache> owned;
     QPointer<EtcdServiceCache> cache;
+    bool owned = false; // cache is ours: a child, started, closed and deleted with us
     ProviderLogic logic;
     QTimer restoreTimer;
     int reportedCount = 0;
@@ -99,7 +99,7 @@ public:
 
 EtcdServiceProviderPrivate::EtcdServiceProviderPrivate(
     EtcdServiceProvider *q, EtcdServiceCache *c, bool own)
-    : q_ptr(q), owned(own ? c : nullptr), cache(c), restoreTimer(q)
+    : q_ptr(q), cache(c), owned(own), restoreTimer(q)
 {
     // Both are children of the provider, so that they move to its thread with it.
     if (own)
@@ -216,9 +216,11 @@ EtcdServiceProvider::EtcdServiceProvider(
 EtcdServiceProvider::~EtcdServiceProvider()
 {
     Q_D(EtcdServiceProvider);
-    if (d->cache)
-        QObject::disconnect(d->cache, nullptr, this, nullptr);
-    d->owned.reset();
+    if (!d->cache)
+        return;
+    QObject::disconnect(d->cache, nullptr, this, nullptr);
+    if (d->owned)
+        delete d->cache.data();
 }
 
 /*! The cache the provider picks from (null once a cache someone else owned was destroyed). */
@@ -354,8 +356,8 @@ void EtcdServiceProvider::start()
     if (isActive() || isClosed())
         return;
     setActive(true);
-    if (d->owned)
-        d->owned->start();
+    if (d->owned && d->cache)
+        d->cache->start();
     else if (d->cache && d->cache->isStarted())
         QTimer::singleShot(0, this, [d] { d->cacheStarted(); });
 }
@@ -372,8 +374,8 @@ void EtcdServiceProvider::close()
         return;
     d->restoreTimer.stop();
     markClosed();
-    if (d->owned)
-        d->owned->close();
+    if (d->owned && d->cache)
+        d->cache->close();
     else
         emitClosedAfter(nullptr);
 }
