@@ -149,4 +149,7 @@ void benchCacheLoad(const QUrl &url, const QString &scenario, int children, int 
 void benchCacheEventLatency(const QUrl &url, int n);
 void benchCacheMemory(const QUrl &url, int children);
 
+// The service discovery scenario (discovery_bench.cpp).
+void benchDiscoveryLookup(const QUrl &url);
+
 } // namespace Bench

@@ -70,6 +70,11 @@
 //                         prefix instead of the cache
 //   cache_memory          the heap (mallinfo2, every arena) and RSS a loaded cache of 100,000
 //                         children holds, per child, against 2 x (key + value bytes) + 100 B
+//   discovery_lookup      EtcdServiceProvider::instance() from a warm cache of 100 instances
+//                         (seeded untimed, no leases): ns per call, median of 15 batches of
+//                         200,000 calls, per built-in strategy (random_ns, round_robin_ns,
+//                         sticky_ns); copy_floor_ns: one instance copied out of a list, what
+//                         returning one by value costs alone. No RPC is timed; no peer has it
 //   etcdqt-bench ENDPOINT_URL election_candidate PATH TTL_S   child mode of the crash scenario:
 #include "benchutil.h"
 
@@ -311,6 +316,8 @@ int main(int argc, char **argv)
             benchCacheEventLatency(client.endpoints().first(), std::min(n, 1000));
         else if (scenario == u"cache_memory")
             benchCacheMemory(client.endpoints().first(), 100000);
+        else if (scenario == u"discovery_lookup")
+            benchDiscoveryLookup(client.endpoints().first());
         else
             qFatal("unknown scenario %s", qPrintable(scenario));
     }
