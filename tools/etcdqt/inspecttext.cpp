@@ -5,7 +5,6 @@
 
 #include <QtCore/qdatetime.h>
 #include <QtCore/qstringlist.h>
-#include <QtCore/qtimezone.h>
 
 using namespace Etcd::Decode;
 
@@ -35,7 +34,7 @@ QString instanceText(const EtcdServiceInstance &s)
         text += QLatin1Char(' ') + endpoint;
     text += s.enabled ? QStringLiteral(" enabled") : QStringLiteral(" disabled");
     text += QStringLiteral(" registered ")
-        + QDateTime::fromMSecsSinceEpoch(s.registrationTimeUtc, QTimeZone::UTC)
+        + QDateTime::fromMSecsSinceEpoch(s.registrationTimeUtc, Qt::UTC)
               .toString(Qt::ISODateWithMs);
     if (!s.jsonPayload.isEmpty())
         text += QStringLiteral(" payload ") + shownBytes(s.jsonPayload.toUtf8());
