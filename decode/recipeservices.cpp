@@ -40,11 +40,6 @@ std::optional<ServiceShape> serviceShape(const QByteArray &key)
     return ServiceShape {path, id};
 }
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("Etcd::Decode", text);
-}
-
 // The key names the instance; its JSON should say the same. A JSON without an id got a
 // random one from fromJson(), as the Kotlin reader would: the key's id is the one that counts.
 void reconcile(EtcdServiceInstance &s, const EtcdKeyValue &kv, const ServiceShape &shape,
@@ -53,15 +48,18 @@ void reconcile(EtcdServiceInstance &s, const EtcdKeyValue &kv, const ServiceShap
     const QString id = QString::fromUtf8(shape.id);
     if (s.id != id) {
         if (QJsonDocument::fromJson(kv.value).object().contains(QLatin1String("id")))
-            r.notes.append(tr("%1 holds the JSON of instance \"%2\": its key's id counts")
+            r.notes.append(QCoreApplication::translate(
+                "Etcd::Decode", "%1 holds the JSON of instance \"%2\": its key's id counts")
                                .arg(QString::fromUtf8(kv.key), s.id));
         s.id = id;
     }
     if (s.name != service)
         r.notes.append(
-            tr("%1 holds the JSON of service \"%2\"").arg(QString::fromUtf8(kv.key), s.name));
+            QCoreApplication::translate("Etcd::Decode", "%1 holds the JSON of service \"%2\"")
+                .arg(QString::fromUtf8(kv.key), s.name));
     if (kv.lease == 0)
-        r.notes.append(tr("%1 is on no lease: it outlives whoever registered it")
+        r.notes.append(QCoreApplication::translate(
+            "Etcd::Decode", "%1 is on no lease: it outlives whoever registered it")
                            .arg(QString::fromUtf8(kv.key)));
 }
 } // namespace
