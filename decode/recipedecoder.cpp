@@ -15,8 +15,8 @@ View decode(const Snapshot &snapshot)
         pool.keys.insert(kv.key, kv);
 
     View view {snapshot.prefix, snapshot.revision, {}, {}};
-    for (auto pass : {takeElections, takeSemaphores, takeCountedBarriers, takeReadWriteLocks,
-             takeLeaseNamedKeys, takeSingleKeys})
+    for (auto pass : {takeServices, takeElections, takeSemaphores, takeCountedBarriers,
+             takeReadWriteLocks, takeLeaseNamedKeys, takeSingleKeys})
         view.recipes.append(pass(pool));
     std::stable_sort(view.recipes.begin(), view.recipes.end(),
         [](const Recipe &a, const Recipe &b) { return a.path < b.path; });

@@ -5,6 +5,7 @@
 #include "recipedecoder.h"
 
 #include <QtCore/qjsonarray.h>
+#include <QtCore/qjsondocument.h>
 
 namespace Etcd::Decode {
 
@@ -125,6 +126,32 @@ QJsonObject countedJson(const Recipe &r, Side side)
         {QStringLiteral("expected"), QJsonValue()}};
 }
 
+// An instance as etcd-recipes writes it (its ten fields), and where etcd keeps it.
+QJsonObject instanceJson(const Entry &e)
+{
+    QJsonObject o = QJsonDocument::fromJson(e.service->toJson()).object();
+    o.insert(QStringLiteral("endpoint"), serviceEndpoint(*e.service));
+    o.insert(QStringLiteral("key"), QString::fromUtf8(e.key));
+    o.insert(QStringLiteral("lease"), leaseJson(e.lease));
+    if (e.ttl >= 0)
+        o.insert(QStringLiteral("ttl"), e.ttl);
+    return o;
+}
+
+void insertService(QJsonObject &o, const Recipe &r)
+{
+    o.insert(QStringLiteral("service"), serviceName(r));
+    const QByteArray names = r.path.left(r.path.lastIndexOf('/'));
+    // "<P>/names", or "names" alone for a service path that is empty.
+    o.insert(QStringLiteral("servicePath"), QString::fromUtf8(names.left(names.size() - 6)));
+    QJsonArray instances;
+    for (const Entry &e : r.entries) {
+        if (e.service)
+            instances.append(instanceJson(e));
+    }
+    o.insert(QStringLiteral("instances"), instances);
+}
+
 void insertFacts(QJsonObject &o, const Recipe &r)
 {
     switch (r.kind) {
@@ -159,6 +186,8 @@ void insertFacts(QJsonObject &o, const Recipe &r)
     case Kind::TransientKey:
         insertBytes(o, QStringLiteral("value"), r.entries.first().value);
         return;
+    case Kind::Service:
+        return insertService(o, r);
     }
 }
 } // namespace

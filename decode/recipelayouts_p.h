@@ -27,8 +27,10 @@ bool isToken(const QByteArray &bytes);
 // The client id of a token (its last 8 characters dropped).
 QString tokenOwner(const QByteArray &token);
 
-// Order matters: the named layouts first (LEADER, permits, ready, read-/write-), then keys
-// named after their own lease, then whatever single keys remain.
+// Order matters: service instances first (their JSON is the most specific test: a service
+// named "participants" must not read as an election), then the named layouts (LEADER, permits,
+// ready, read-/write-), then keys named after their own lease, then whatever single keys remain.
+QList<Recipe> takeServices(Pool &pool);
 QList<Recipe> takeElections(Pool &pool);
 QList<Recipe> takeSemaphores(Pool &pool);
 QList<Recipe> takeCountedBarriers(Pool &pool);

@@ -29,6 +29,25 @@ qsizetype Recipe::count(Role role) const
         entries.cbegin(), entries.cend(), [role](const Entry &e) { return e.role == role; });
 }
 
+QString serviceEndpoint(const EtcdServiceInstance &s)
+{
+    const int port = s.port >= 0 ? s.port : s.sslPort;
+    if (!s.address.isEmpty())
+        return port >= 0 ? QStringLiteral("%1:%2").arg(s.address).arg(port) : s.address;
+    return s.uri;
+}
+
+QString serviceRegistrant(const EtcdServiceInstance &s)
+{
+    const QString endpoint = serviceEndpoint(s);
+    return endpoint.isEmpty() ? s.id : endpoint;
+}
+
+QString serviceName(const Recipe &r)
+{
+    return QString::fromUtf8(r.path.mid(r.path.lastIndexOf('/') + 1));
+}
+
 // The names are the JSON vocabulary of `etcdqt inspect --json`: stable, lower-case.
 QString kindName(Kind kind)
 {
@@ -51,6 +70,8 @@ QString kindName(Kind kind)
         return QStringLiteral("number");
     case Kind::TransientKey:
         return QStringLiteral("transient");
+    case Kind::Service:
+        return QStringLiteral("service");
     }
     return {};
 }
@@ -76,6 +97,8 @@ QString roleName(Role role)
         return QStringLiteral("setter");
     case Role::Value:
         return QStringLiteral("value");
+    case Role::Instance:
+        return QStringLiteral("instance");
     }
     return {};
 }

@@ -5,6 +5,7 @@
 
 #include <EtcdQt/etcdfencing.h>
 #include <EtcdQt/etcdkeyvalue.h>
+#include <EtcdQt/etcdserviceinstance.h>
 
 #include <QtCore/qlist.h>
 #include <QtCore/qstring.h>
@@ -24,6 +25,7 @@ enum class Kind {
     DoubleBarrier, // two counted barriers, <B>/enter and <B>/leave
     Number, // 8 bytes big-endian, no lease: an atomic counter or a count-down latch
     TransientKey, // any other leased key
+    Service, // <P>/names/<service>/<id> = an etcd-recipes ServiceInstance JSON, leased
 };
 
 enum class Role {
@@ -36,6 +38,7 @@ enum class Role {
     Member, // counted barrier: a waiting member
     Setter, // barrier: the key that keeps it set
     Value, // counter, latch or transient key: the key itself
+    Instance, // service: one registered instance
 };
 
 enum class Side { None, Read, Write, Enter, Leave };
@@ -53,6 +56,8 @@ struct Entry
     qint64 version = 0;
     qint64 lease = 0;
     qint64 ttl = -1; // seconds left on the lease when known, else -1
+    // Service instances: the value read as etcd-recipes' JSON, its id the key's.
+    std::optional<EtcdServiceInstance> service;
 
     // What proves this ownership: the key, its lease, its create revision (a term token for
     // a leader, a fencing token for a lock holder).
@@ -80,6 +85,14 @@ struct View
     QList<Recipe> recipes; // by path
     QList<EtcdKeyValue> raw; // everything no recipe claimed, by key
 };
+
+// Where a service instance is reached: "address:port" (the SSL port when there is no other),
+// else the address, else the URI; empty when the instance names none.
+QString serviceEndpoint(const EtcdServiceInstance &instance);
+// Who registered an instance, as far as its JSON tells: its endpoint, else its id.
+QString serviceRegistrant(const EtcdServiceInstance &instance);
+// The service a Kind::Service recipe stands for: the last segment of its path.
+QString serviceName(const Recipe &recipe);
 
 QString kindName(Kind kind);
 QString roleName(Role role);

@@ -59,6 +59,18 @@
         <source>an atomic counter, or a count-down latch (open at 0): the layouts are the same</source>
         <translation>ein atomarer Zähler oder ein Countdown-Latch (offen bei 0): der Aufbau ist derselbe</translation>
     </message>
+    <message>
+        <source>%1 holds the JSON of instance &quot;%2&quot;: its key&apos;s id counts</source>
+        <translation>%1 enthält das JSON der Instanz „%2“: es gilt die ID des Schlüssels</translation>
+    </message>
+    <message>
+        <source>%1 holds the JSON of service &quot;%2&quot;</source>
+        <translation>%1 enthält das JSON des Dienstes „%2“</translation>
+    </message>
+    <message>
+        <source>%1 is on no lease: it outlives whoever registered it</source>
+        <translation>%1 hängt an keinem Lease: es überdauert, wer es registriert hat</translation>
+    </message>
 </context>
 <context>
     <name>Inspector::ConnectDialog</name>
@@ -298,6 +310,14 @@
         <source>--sandbox starts its own etcd: it cannot be combined with --endpoints.</source>
         <translation>--sandbox startet ein eigenes etcd und lässt sich nicht mit --endpoints kombinieren.</translation>
     </message>
+    <message>
+        <source>--profile cannot be combined with --endpoints or --sandbox.</source>
+        <translation>--profile lässt sich nicht mit --endpoints oder --sandbox kombinieren.</translation>
+    </message>
+    <message>
+        <source>No saved profile is called &quot;%1&quot;.</source>
+        <translation>Kein gespeichertes Profil heißt „%1“.</translation>
+    </message>
 </context>
 <context>
     <name>Inspector::LeaseClock</name>
@@ -407,6 +427,10 @@
     <message>
         <source>Which kind of event to show</source>
         <translation>Art der angezeigten Ereignisse</translation>
+    </message>
+    <message>
+        <source>Services</source>
+        <translation>Dienste</translation>
     </message>
 </context>
 <context>
@@ -726,6 +750,10 @@ Wert: %2</translation>
         <source>Lift barrier</source>
         <translation>Barriere aufheben</translation>
     </message>
+    <message>
+        <source>%1 leaves service %2: clients stop choosing it</source>
+        <translation>%1 verlässt den Dienst %2: Clients wählen es nicht mehr</translation>
+    </message>
 </context>
 <context>
     <name>Inspector::RecipeEvent</name>
@@ -797,6 +825,18 @@ Wert: %2</translation>
         <source>connection</source>
         <translation>Verbindung</translation>
     </message>
+    <message>
+        <source>instance registered</source>
+        <translation>Instanz registriert</translation>
+    </message>
+    <message>
+        <source>instance updated</source>
+        <translation>Instanz aktualisiert</translation>
+    </message>
+    <message>
+        <source>instance gone</source>
+        <translation>Instanz verschwunden</translation>
+    </message>
 </context>
 <context>
     <name>Inspector::RecipeModel</name>
@@ -838,6 +878,28 @@ Wert: %2</translation>
     <message>
         <source>Notes</source>
         <translation>Hinweise</translation>
+    </message>
+    <message>
+        <source>Key: %1
+Endpoint: %2
+URI: %3
+Enabled: %4
+Registered: %5
+Payload: %6</source>
+        <translation>Schlüssel: %1
+Endpunkt: %2
+URI: %3
+Aktiviert: %4
+Registriert: %5
+Nutzdaten: %6</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>ja</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>nein</translation>
     </message>
 </context>
 <context>
@@ -1025,6 +1087,35 @@ Wert: %2</translation>
         <source>due</source>
         <comment>TTL countdown ran out; etcd is asked again</comment>
         <translation>fällig</translation>
+    </message>
+    <message>
+        <source>service</source>
+        <translation>Dienst</translation>
+    </message>
+    <message>
+        <source>instance</source>
+        <translation>Instanz</translation>
+    </message>
+    <message>
+        <source>%1 at %2</source>
+        <comment>service instance id at address:port</comment>
+        <translation>%1 unter %2</translation>
+    </message>
+    <message>
+        <source>%1 (disabled)</source>
+        <comment>a disabled service instance</comment>
+        <translation>%1 (deaktiviert)</translation>
+    </message>
+    <message>
+        <source>no instances</source>
+        <translation>keine Instanzen</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n instance(s): %1</source>
+        <translation>
+            <numerusform>%n Instanz: %1</numerusform>
+            <numerusform>%n Instanzen: %1</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1214,6 +1305,18 @@ Wert: %2</translation>
     <message>
         <source>lease %1</source>
         <translation>Lease %1</translation>
+    </message>
+    <message>
+        <source>%1 registered with service %2</source>
+        <translation>%1 hat sich beim Dienst %2 registriert</translation>
+    </message>
+    <message>
+        <source>%1 of service %2 updated</source>
+        <translation>%1 des Dienstes %2 aktualisiert</translation>
+    </message>
+    <message>
+        <source>%1 left service %2</source>
+        <translation>%1 hat den Dienst %2 verlassen</translation>
     </message>
 </context>
 <context>

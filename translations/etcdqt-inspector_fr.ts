@@ -59,6 +59,18 @@
         <source>an atomic counter, or a count-down latch (open at 0): the layouts are the same</source>
         <translation>un compteur atomique ou un loquet à décompte (ouvert à 0)&#xa0;: les structures sont identiques</translation>
     </message>
+    <message>
+        <source>%1 holds the JSON of instance &quot;%2&quot;: its key&apos;s id counts</source>
+        <translation>%1 contient le JSON de l’instance «&#xa0;%2&#xa0;»&#xa0;: l’identifiant de la clé prévaut</translation>
+    </message>
+    <message>
+        <source>%1 holds the JSON of service &quot;%2&quot;</source>
+        <translation>%1 contient le JSON du service «&#xa0;%2&#xa0;»</translation>
+    </message>
+    <message>
+        <source>%1 is on no lease: it outlives whoever registered it</source>
+        <translation>%1 n’est sur aucun bail&#xa0;: il survit à qui l’a enregistré</translation>
+    </message>
 </context>
 <context>
     <name>Inspector::ConnectDialog</name>
@@ -298,6 +310,14 @@
         <source>--sandbox starts its own etcd: it cannot be combined with --endpoints.</source>
         <translation>--sandbox démarre son propre etcd&#xa0;: impossible de le combiner avec --endpoints.</translation>
     </message>
+    <message>
+        <source>--profile cannot be combined with --endpoints or --sandbox.</source>
+        <translation>--profile ne peut pas être combiné avec --endpoints ou --sandbox.</translation>
+    </message>
+    <message>
+        <source>No saved profile is called &quot;%1&quot;.</source>
+        <translation>Aucun profil enregistré ne s’appelle «&#xa0;%1&#xa0;».</translation>
+    </message>
 </context>
 <context>
     <name>Inspector::LeaseClock</name>
@@ -407,6 +427,10 @@
     <message>
         <source>Which kind of event to show</source>
         <translation>Type d&apos;événements à afficher</translation>
+    </message>
+    <message>
+        <source>Services</source>
+        <translation>Services</translation>
     </message>
 </context>
 <context>
@@ -726,6 +750,10 @@ Valeur&#xa0;: %2</translation>
         <source>Lift barrier</source>
         <translation>Lever la barrière</translation>
     </message>
+    <message>
+        <source>%1 leaves service %2: clients stop choosing it</source>
+        <translation>%1 quitte le service %2&#xa0;: les clients ne le choisissent plus</translation>
+    </message>
 </context>
 <context>
     <name>Inspector::RecipeEvent</name>
@@ -797,6 +825,18 @@ Valeur&#xa0;: %2</translation>
         <source>connection</source>
         <translation>connexion</translation>
     </message>
+    <message>
+        <source>instance registered</source>
+        <translation>instance enregistrée</translation>
+    </message>
+    <message>
+        <source>instance updated</source>
+        <translation>instance mise à jour</translation>
+    </message>
+    <message>
+        <source>instance gone</source>
+        <translation>instance disparue</translation>
+    </message>
 </context>
 <context>
     <name>Inspector::RecipeModel</name>
@@ -838,6 +878,28 @@ Valeur&#xa0;: %2</translation>
     <message>
         <source>Notes</source>
         <translation>Remarques</translation>
+    </message>
+    <message>
+        <source>Key: %1
+Endpoint: %2
+URI: %3
+Enabled: %4
+Registered: %5
+Payload: %6</source>
+        <translation>Clé&#xa0;: %1
+Point d’accès&#xa0;: %2
+URI&#xa0;: %3
+Activée&#xa0;: %4
+Enregistrée&#xa0;: %5
+Charge utile&#xa0;: %6</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>oui</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>non</translation>
     </message>
 </context>
 <context>
@@ -1025,6 +1087,35 @@ Valeur&#xa0;: %2</translation>
         <source>due</source>
         <comment>TTL countdown ran out; etcd is asked again</comment>
         <translation>échu</translation>
+    </message>
+    <message>
+        <source>service</source>
+        <translation>service</translation>
+    </message>
+    <message>
+        <source>instance</source>
+        <translation>instance</translation>
+    </message>
+    <message>
+        <source>%1 at %2</source>
+        <comment>service instance id at address:port</comment>
+        <translation>%1 à %2</translation>
+    </message>
+    <message>
+        <source>%1 (disabled)</source>
+        <comment>a disabled service instance</comment>
+        <translation>%1 (désactivée)</translation>
+    </message>
+    <message>
+        <source>no instances</source>
+        <translation>aucune instance</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n instance(s): %1</source>
+        <translation>
+            <numerusform>%n instance&#xa0;: %1</numerusform>
+            <numerusform>%n instances&#xa0;: %1</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1214,6 +1305,18 @@ Valeur&#xa0;: %2</translation>
     <message>
         <source>lease %1</source>
         <translation>bail %1</translation>
+    </message>
+    <message>
+        <source>%1 registered with service %2</source>
+        <translation>%1 s’est enregistré auprès du service %2</translation>
+    </message>
+    <message>
+        <source>%1 of service %2 updated</source>
+        <translation>%1 du service %2 mis à jour</translation>
+    </message>
+    <message>
+        <source>%1 left service %2</source>
+        <translation>%1 a quitté le service %2</translation>
     </message>
 </context>
 <context>

@@ -173,6 +173,7 @@ const QList<QList<T>> kGroups = {
     {T::BarrierSet, T::BarrierLifted, T::MemberArrived, T::BarrierTripped},
     {T::NumberChanged},
     {T::KeyAppeared, T::KeyVanished},
+    {T::InstanceRegistered, T::InstanceUpdated, T::InstanceGone},
     {T::Anomaly, T::Flapping, T::Connection},
 };
 } // namespace
@@ -183,9 +184,9 @@ LogPage::LogPage(QAbstractItemModel *log, QWidget *parent)
       m_follow(new QCheckBox(tr("F&ollow"), this)), m_proxy(new EventFilterProxy(this)),
       m_view(static_cast<QTableView *>(itemView(false, this)))
 {
-    m_types->addItems(
-        {tr("All events"), tr("Leadership"), tr("Locks and semaphores"), tr("Barriers"),
-            tr("Counters and latches"), tr("Transient keys"), tr("Anomalies and alerts")});
+    m_types->addItems({tr("All events"), tr("Leadership"), tr("Locks and semaphores"),
+        tr("Barriers"), tr("Counters and latches"), tr("Transient keys"), tr("Services"),
+        tr("Anomalies and alerts")});
     m_types->setToolTip(tr("Which kind of event to show"));
     m_history->setChecked(true);
     m_follow->setChecked(true);

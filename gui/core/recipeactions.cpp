@@ -60,6 +60,10 @@ QString effectOf(const Recipe &r, const Entry &e)
     case Role::Value:
         return QCoreApplication::translate("Inspector::RecipeActions", "key %1 is deleted")
             .arg(QString::fromUtf8(e.key));
+    case Role::Instance:
+        return QCoreApplication::translate(
+            "Inspector::RecipeActions", "%1 leaves service %2: clients stop choosing it")
+            .arg(who, serviceName(r));
     }
     return {};
 }

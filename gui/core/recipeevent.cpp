@@ -44,6 +44,12 @@ QString typeName(RecipeEvent::Type type)
         return QCoreApplication::translate("Inspector::RecipeEvent", "flapping");
     case T::Connection:
         return QCoreApplication::translate("Inspector::RecipeEvent", "connection");
+    case T::InstanceRegistered:
+        return QCoreApplication::translate("Inspector::RecipeEvent", "instance registered");
+    case T::InstanceUpdated:
+        return QCoreApplication::translate("Inspector::RecipeEvent", "instance updated");
+    case T::InstanceGone:
+        return QCoreApplication::translate("Inspector::RecipeEvent", "instance gone");
     }
     return {};
 }

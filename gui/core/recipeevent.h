@@ -32,6 +32,9 @@ struct RecipeEvent
         Anomaly, // lease anomalies (text says which)
         Flapping, // an election handed off >= 4 times in 15 minutes
         Connection, // the session's own state: connected, reconnecting, resynced
+        InstanceRegistered, // a service instance appeared (actor: who registered it)
+        InstanceUpdated, // its JSON changed (enabled, payload, address...)
+        InstanceGone, // unregistered, or its lease ended
     };
 
     QDateTime time; // local clock when seen (history: when replayed)

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "viewdiff.h"
 
+#include "recipetext.h"
+
 #include <QtCore/qcoreapplication.h>
 #include <QtCore/qhash.h>
 #include <QtCore/qset.h>
@@ -48,6 +50,8 @@ public:
             return number();
         case Kind::TransientKey:
             return transient();
+        case Kind::Service:
+            return service();
         }
     }
 
@@ -219,6 +223,31 @@ private:
             add(Type::KeyVanished, actorOf(b.entries.first()), tr("%1 vanished").arg(path(b)));
     }
 
+    // An instance is its key: a new key registered, a gone one ended, a changed value updated
+    // (a heal under a new lease keeps the key, and says nothing a person must act on).
+    void service()
+    {
+        const auto before = byKey(b, Role::Instance);
+        const auto after = byKey(a, Role::Instance);
+        const QString name = serviceName(a);
+        for (const Entry &e : a.entries) {
+            const Entry *was = before.value(e.key);
+            if (!was)
+                add(Type::InstanceRegistered, actorOf(e),
+                    tr("%1 registered with service %2").arg(RecipeText::who(e), name),
+                    laterOf(e.createRevision));
+            else if (was->value != e.value)
+                add(Type::InstanceUpdated, actorOf(e),
+                    tr("%1 of service %2 updated").arg(RecipeText::who(e), name),
+                    laterOf(e.modRevision));
+        }
+        for (const Entry &e : b.entries) {
+            if (!after.contains(e.key))
+                add(Type::InstanceGone, actorOf(e),
+                    tr("%1 left service %2").arg(RecipeText::who(e), name));
+        }
+    }
+
     const Recipe &b;
     const Recipe &a;
     qint64 m_since; // the previous view's revision
@@ -256,6 +285,8 @@ QHash<QByteArray, const Recipe *> byIdentity(const View &v)
 
 QString actorOf(const Entry &entry)
 {
+    if (entry.service)
+        return serviceRegistrant(*entry.service);
     if (!entry.owner.isEmpty())
         return entry.owner;
     if (entry.lease != 0)

@@ -42,6 +42,19 @@ const Entry *principal(const Recipe &r)
     return r.kind == Kind::TransientKey || r.kind == Kind::Number ? r.first(Role::Value) : nullptr;
 }
 
+// What a service instance's JSON says, beyond the columns.
+QString instanceToolTip(const Entry &e)
+{
+    const EtcdServiceInstance &s = *e.service;
+    return RecipeModel::tr("Key: %1\nEndpoint: %2\nURI: %3\nEnabled: %4\nRegistered: %5\n"
+                           "Payload: %6")
+        .arg(RecipeText::printable(e.key, ModelStyle::kToolTipChars),
+            serviceEndpoint(s).isEmpty() ? RecipeText::none() : serviceEndpoint(s),
+            s.uri.isEmpty() ? RecipeText::none() : s.uri,
+            s.enabled ? RecipeModel::tr("yes") : RecipeModel::tr("no"), RecipeText::registered(s),
+            RecipeText::printable(s.jsonPayload.toUtf8(), ModelStyle::kToolTipChars));
+}
+
 // Path and kind; the decoder could in principle name two recipes of one kind at one path
 // (two election layouts side by side), so an ordinal tells those apart. The view is sorted
 // by path, so only the same-path recipes just before need looking at.
@@ -322,13 +335,17 @@ QVariant RecipeModel::entryData(const Entry &e, int column, int role) const
         }
         return {};
     case Qt::ToolTipRole:
+        if (e.service)
+            return instanceToolTip(e);
         return tr("Key: %1\nValue: %2")
             .arg(RecipeText::printable(e.key, ModelStyle::kToolTipChars),
                 RecipeText::printable(e.value, ModelStyle::kToolTipChars));
     case Qt::ForegroundRole:
         if (anomaliesOf(e.lease))
             return ModelStyle::anomaly();
-        return e.role == Role::Waiter ? ModelStyle::muted() : QVariant();
+        // A waiter does not hold yet; a disabled instance is not to be chosen.
+        return e.role == Role::Waiter || (e.service && !e.service->enabled) ? ModelStyle::muted()
+                                                                            : QVariant();
     case Qt::FontRole:
         return e.role == Role::Leader || e.role == Role::Holder || e.role == Role::Setter
             ? ModelStyle::bold()

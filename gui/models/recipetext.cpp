@@ -4,6 +4,8 @@
 
 #include "leaseclock.h"
 
+#include <QtCore/qdatetime.h>
+#include <QtCore/qlocale.h>
 #include <QtCore/qstringlist.h>
 
 #include <algorithm>
@@ -45,6 +47,8 @@ QString RecipeText::kind(Kind kind)
         return tr("counter or latch");
     case Kind::TransientKey:
         return tr("transient key");
+    case Kind::Service:
+        return tr("service");
     }
     return {};
 }
@@ -70,6 +74,8 @@ QString RecipeText::role(Role role)
         return tr("setter");
     case Role::Value:
         return tr("value");
+    case Role::Instance:
+        return tr("instance");
     }
     return {};
 }
@@ -98,6 +104,8 @@ QString RecipeText::roleWithSide(Role r, Side side)
 
 QString RecipeText::who(const Entry &entry)
 {
+    if (entry.service)
+        return instance(*entry.service);
     if (!entry.owner.isEmpty())
         return entry.owner;
     if (!entry.value.isEmpty())
@@ -116,6 +124,36 @@ QString names(const QList<Entry> &entries)
     return names.join(QStringLiteral(", "));
 }
 } // namespace
+
+namespace {
+// Where a service's instances are reached, a few of them.
+QString endpoints(const QList<Entry> &entries)
+{
+    QStringList shown;
+    for (qsizetype i = 0; i < std::min(entries.size(), kNamesInSummary); ++i) {
+        const Entry &e = entries.at(i);
+        shown.append(e.service ? serviceRegistrant(*e.service) : e.owner);
+    }
+    if (entries.size() > kNamesInSummary)
+        shown.append(QStringLiteral("…"));
+    return shown.join(QStringLiteral(", "));
+}
+} // namespace
+
+QString RecipeText::instance(const EtcdServiceInstance &s)
+{
+    const QString endpoint = serviceEndpoint(s);
+    const QString who = endpoint.isEmpty() || endpoint == s.id
+        ? s.id
+        : tr("%1 at %2", "service instance id at address:port").arg(s.id, endpoint);
+    return s.enabled ? who : tr("%1 (disabled)", "a disabled service instance").arg(who);
+}
+
+QString RecipeText::registered(const EtcdServiceInstance &s)
+{
+    return QLocale().toString(
+        QDateTime::fromMSecsSinceEpoch(s.registrationTimeUtc).toLocalTime(), QLocale::ShortFormat);
+}
 
 QString RecipeText::summary(const Recipe &r)
 {
@@ -154,6 +192,10 @@ QString RecipeText::summary(const Recipe &r)
     case Kind::TransientKey:
         return r.entries.isEmpty() ? QString()
                                    : printable(r.entries.first().value, kValueInSummary);
+    case Kind::Service:
+        if (r.entries.isEmpty())
+            return tr("no instances");
+        return tr("%n instance(s): %1", nullptr, int(r.entries.size())).arg(endpoints(r.entries));
     }
     return {};
 }

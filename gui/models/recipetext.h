@@ -22,8 +22,11 @@ public:
     static QString roleWithSide(
         Etcd::Decode::Role role, Etcd::Decode::Side side); // "holder (write)"
     static QString roleWithSide(const Etcd::Decode::Entry &entry);
-    // Who an entry stands for: its owner, else its proclamation, else its lease.
+    // Who an entry stands for: a service instance's id and endpoint; else its owner, else its
+    // proclamation, else its lease.
     static QString who(const Etcd::Decode::Entry &entry);
+    static QString instance(const EtcdServiceInstance &instance); // "a1b2c3d at host:8080"
+    static QString registered(const EtcdServiceInstance &instance); // local time, short
     static QString summary(const Etcd::Decode::Recipe &recipe);
 
     // Text when the bytes are valid UTF-8 without control characters, else spaced hex;

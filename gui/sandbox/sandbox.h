@@ -2,7 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // A private etcd on loopback, in a temporary directory, plus a demo workload of separate
 // etcdqt processes under prefix(): three election candidates that hand off, two lock
-// contenders, a barrier with two waiters, a latch, and transient keys. etcdqt-inspector
+// contenders, a barrier with two waiters, a latch, transient keys, and service instances that
+// register and go. etcdqt-inspector
 // --sandbox shows it live; scripts/demo runs it through etcdqt-sandbox when there is no
 // display. Every process is a child of this object and ends with stop() or the destructor.
 #pragma once

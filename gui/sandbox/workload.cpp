@@ -87,18 +87,47 @@ void addLatch(std::vector<WorkloadProcess::Spec> &out, const QString &path)
 }
 
 // api-1 stays; api-2 comes for 10 s and goes for 4 s, so a transient key is seen to vanish.
-void addServices(std::vector<WorkloadProcess::Spec> &out, const QString &prefix)
+void addTransientKeys(std::vector<WorkloadProcess::Spec> &out, const QString &prefix)
 {
     for (int i = 1; i <= 2; ++i) {
         const QString key = prefix + u"/api-%1"_s.arg(i);
         const QString value = QString::fromUtf8(QJsonDocument(
             QJsonObject {{u"host"_s, u"127.0.0.1"_s},
                 {u"port"_s, 8080 + i}}).toJson(QJsonDocument::Compact));
-        out.push_back({u"service-api-%1"_s.arg(i),
+        out.push_back({u"presence-api-%1"_s.arg(i),
             [=] {
                 return QStringList {u"lease"_s, u"keep"_s, key, value, u"--ttl"_s, kTtl};
             },
             i == 1 ? 1s : 4s, i == 1 ? 0s : 10s});
+    }
+}
+
+// Service discovery through EtcdServiceRegistry (etcdqt service register): api-1 stays; api-2
+// comes for 8 s and goes for 4 s (revoked: gone at once); worker-1, reached by a URI, comes
+// for 6 s and goes for 3 s. Each registration's id is its name, so a comeback is the same
+// instance under a new lease.
+void addDiscovery(std::vector<WorkloadProcess::Spec> &out, const QString &path)
+{
+    struct Instance
+    {
+        QString service, id;
+        QStringList where;
+        std::chrono::milliseconds pause, lifetime;
+    };
+    const QList<Instance> instances {
+        {u"api"_s, u"api-1"_s, {u"--address"_s, u"127.0.0.1"_s, u"--port"_s, u"8081"_s}, 1s, 0s},
+        {u"api"_s, u"api-2"_s, {u"--address"_s, u"127.0.0.1"_s, u"--port"_s, u"8082"_s}, 4s, 8s},
+        {u"worker"_s, u"worker-1"_s, {u"--uri"_s, u"amqp://127.0.0.1/jobs"_s}, 3s, 6s}};
+    for (const Instance &i : instances) {
+        const QString payload = QString::fromUtf8(
+            QJsonDocument(QJsonObject {{u"version"_s, u"1.4.2"_s}}).toJson(QJsonDocument::Compact));
+        out.push_back({u"service-%1"_s.arg(i.id),
+            [=] {
+                return QStringList {u"service"_s, u"register"_s, path, i.service, u"--id"_s, i.id,
+                           u"--payload"_s, payload, u"--ttl"_s, kTtl}
+                + i.where;
+            },
+            i.pause, i.lifetime});
     }
 }
 
@@ -112,7 +141,8 @@ std::vector<WorkloadProcess::Spec> specs(const QByteArray &prefix)
     addLock(out, root + u"/locks/db"_s);
     addBarrier(out, root + u"/gate"_s);
     addLatch(out, root + u"/latch"_s);
-    addServices(out, root + u"/services"_s);
+    addTransientKeys(out, root + u"/presence"_s);
+    addDiscovery(out, root + u"/discovery"_s);
     return out;
 }
 

@@ -91,6 +91,19 @@ EtcdKeyValue transient(const QByteArray &key, qint64 cr, qint64 lease)
     return kv(key, "10.0.0.1:80", cr, lease);
 }
 
+// An instance of /p's service `name` as EtcdServiceRegistry writes it: id `id`, at `address`.
+EtcdKeyValue instance(const QByteArray &name, const QByteArray &id, const QString &address,
+    qint64 cr, qint64 lease, qint64 version = 1, bool enabled = true)
+{
+    EtcdServiceInstance s = EtcdServiceInstance::create(QString::fromUtf8(name));
+    s.id = QString::fromUtf8(id);
+    s.address = address;
+    s.port = address.isEmpty() ? -1 : 8080;
+    s.registrationTimeUtc = 1752880000000;
+    s.enabled = enabled;
+    return kv("/p/names/" + name + '/' + id, s.toJson(), cr, lease, version);
+}
+
 View viewOf(const QList<EtcdKeyValue> &keys, qint64 revision = 100)
 {
     return decode({"/", revision, keys, {}});
@@ -133,6 +146,12 @@ QString name(EventType type)
         return u"Flapping"_s;
     case EventType::Connection:
         return u"Connection"_s;
+    case EventType::InstanceRegistered:
+        return u"InstanceRegistered"_s;
+    case EventType::InstanceUpdated:
+        return u"InstanceUpdated"_s;
+    case EventType::InstanceGone:
+        return u"InstanceGone"_s;
     }
     return {};
 }
@@ -381,9 +400,26 @@ void tst_InspectorCore::diffViews_data()
         << QList {transient(kG, 80, 0x71)} << QList {gate(kG, "G", 81)}
         << QStringList {u"BarrierSet|G|/gate"_s, u"KeyVanished|lease 71|/gate"_s} << QStringList {};
 
+    const EtcdKeyValue i1 = instance("api", "i1", u"10.0.0.1"_s, 90, 0x91);
+    const EtcdKeyValue i2 = instance("api", "i2", QString(), 91, 0x92);
+    QTest::newRow("service instances registered")
+        << QList<EtcdKeyValue> {} << QList {i1, i2}
+        << QStringList {u"InstanceRegistered|10.0.0.1:8080|/p/names/api"_s,
+               u"InstanceRegistered|i2|/p/names/api"_s}
+        << QStringList {};
+    QTest::newRow("service instance disabled")
+        << QList {i1, i2} << QList {instance("api", "i1", u"10.0.0.1"_s, 90, 0x91, 2, false), i2}
+        << QStringList {u"InstanceUpdated|10.0.0.1:8080|/p/names/api"_s} << QStringList {};
+    QTest::newRow("service instance healed under a new lease")
+        << QList {i1, i2} << QList {instance("api", "i1", u"10.0.0.1"_s, 95, 0x99), i2}
+        << QStringList {} << QStringList {};
+    QTest::newRow("service instance gone")
+        << QList {i1, i2} << QList {i2}
+        << QStringList {u"InstanceGone|10.0.0.1:8080|/p/names/api"_s} << QStringList {};
+
     const QList<EtcdKeyValue> everything {candA, candB, leadA, holder, waiter1, permits(kS, 2), s1,
         s2, s3, gate(kG, "G", 40), m1, m2, ready(kCB, "m2", 52), number("/n", 3, 70),
-        transient("/svc/a", 80, 0x71)};
+        transient("/svc/a", 80, 0x71), i1, i2};
     QTest::newRow("unchanged view") << everything << everything << QStringList {} << QStringList {};
 }
 

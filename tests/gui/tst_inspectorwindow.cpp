@@ -19,6 +19,7 @@
 #include <profiles.h>
 #include <rawkeymodel.h>
 #include <recipemodel.h>
+#include <recipetext.h>
 #include <sandbox.h>
 #include <theme.h>
 #include <timelinemodel.h>
@@ -176,6 +177,7 @@ private:
     std::vector<std::unique_ptr<EtcdMutex>> m_mutexes;
     std::unique_ptr<EtcdBarrier> m_barrier;
     std::unique_ptr<EtcdTransientKeyValue> m_transient;
+    std::vector<std::unique_ptr<EtcdTransientKeyValue>> m_instances;
 };
 
 void tst_InspectorWindow::initTestCase()
@@ -217,11 +219,25 @@ void tst_InspectorWindow::initTestCase()
         m_client.get(), m_prefix + "services/api-1", R"({"port":8080})", 2s);
     m_transient->start();
     QVERIFY(await(m_client->put(m_prefix + "config/raw", "plain value")).status.isOk());
+    // Two instances of a service, each its JSON on a lease of its own: etcd-recipes' layout,
+    // as EtcdServiceRegistry writes it.
+    for (int i = 1; i <= 2; ++i) {
+        EtcdServiceInstance s = EtcdServiceInstance::create(
+            QStringLiteral("billing"), QStringLiteral(R"({"version":"2.%1"})").arg(i));
+        s.id = QStringLiteral("billing-%1").arg(i);
+        s.address = QStringLiteral("10.1.0.%1").arg(i);
+        s.port = 9000 + i;
+        s.enabled = i == 1;
+        m_instances.push_back(std::make_unique<EtcdTransientKeyValue>(
+            m_client.get(), m_prefix + "discovery/names/billing/" + s.id.toUtf8(), s.toJson(), 2s));
+        m_instances.back()->start();
+    }
 }
 
 void tst_InspectorWindow::cleanupTestCase()
 {
     m_transient.reset();
+    m_instances.clear();
     m_barrier.reset();
     for (auto &m : m_mutexes)
         m->close();
@@ -268,6 +284,28 @@ void tst_InspectorWindow::viewsFillAndAHandOffReachesTheTimeline()
     QTRY_VERIFY_WITH_TIMEOUT(w.eventLog()->rowCount() >= 1, kWaitMs);
 
     QVERIFY(waitTtls(w));
+    const QByteArray billing = m_prefix + "discovery/names/billing";
+    QTRY_VERIFY_WITH_TIMEOUT(
+        recipe(w, billing) && recipe(w, billing)->entries.size() == 2, kWaitMs);
+    const QModelIndex service = w.recipeModel()->indexOfPath(billing);
+    const QString summary = service.siblingAtColumn(RecipeModel::OwnerColumn).data().toString();
+    QVERIFY2(summary.startsWith(QStringLiteral("2 instance(s): "))
+            && summary.contains(QStringLiteral("10.1.0.1:9001"))
+            && summary.contains(QStringLiteral("10.1.0.2:9002")),
+        qPrintable(summary));
+    QStringList instances; // in registration order, which the two starts leave open
+    for (int row = 0; row < 2; ++row) {
+        instances.append(
+            w.recipeModel()->index(row, RecipeModel::OwnerColumn, service).data().toString());
+        QVERIFY(w.recipeModel()->index(row, RecipeModel::TtlColumn, service).data().toString()
+            != RecipeText::none());
+    }
+    instances.sort();
+    QCOMPARE(instances,
+        (QStringList {QStringLiteral("billing-1 at 10.1.0.1:9001"),
+            QStringLiteral("billing-2 at 10.1.0.2:9002 (disabled)")}));
+    select(w, billing);
+    QVERIFY(w.recipesPage()->details()->toPlainText().contains(QStringLiteral("billing-1")));
     select(w, m_prefix + "locks/db");
     QVERIFY(w.recipesPage()->details()->toPlainText().contains(QStringLiteral("locks/db")));
     w.tabs()->setCurrentIndex(MainWindow::TimelineView);

@@ -112,7 +112,11 @@ struct Observed
         require(keys.contains(root + "/gate"), u"the barrier"_s);
         require(keys.contains(root + "/latch"), u"the latch"_s);
         require(latchValues.size() >= 2, u"the latch counting down"_s);
-        require(keys.contains(root + "/services/api-1"), u"the transient key api-1"_s);
+        require(keys.contains(root + "/presence/api-1"), u"the transient key api-1"_s);
+        require(
+            keys.contains(root + "/discovery/names/api/api-1"), u"the service instance api-1"_s);
+        require(keys.contains(root + "/discovery/names/worker/worker-1"),
+            u"the service instance worker-1"_s);
         return out;
     }
 };

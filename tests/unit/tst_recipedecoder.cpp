@@ -8,6 +8,7 @@
 #include "recipepaths_p.h"
 
 #include <QtCore/qjsonarray.h>
+#include <QtCore/qjsondocument.h>
 
 #include <QtTest/qtest.h>
 
@@ -97,6 +98,10 @@ private Q_SLOTS:
     void malformedParticipantsKeepTheElection();
     void emptySnapshot();
     void jsonCarriesTheFacts();
+    void serviceAsKotlinWritesIt();
+    void servicesAsOurLibraryWritesThem();
+    void serviceNotesWhatDisagrees();
+    void serviceNamedLikeAnotherLayout();
 };
 
 // RecipePaths writes what EtcdLeaderSelector writes; the decoder reads it back.
@@ -345,6 +350,13 @@ void tst_RecipeDecoder::malformedKeysLandInRaw_data()
                                 << QList<QByteArray> {"", "/holders/", "/participants/",
                                        "/waiting/", "LEADER"}
                                 << 0;
+    QTest::newRow("names, not an instance") << QList {kv("/p/names/svc/a", "{\"x\":1}", 1)}
+                                            << QList<QByteArray> {"/p/names/svc/a"} << 0;
+    QTest::newRow("names, no jsonPayload") << QList {kv("/p/names/svc/a", "{\"name\":\"svc\"}", 1)}
+                                           << QList<QByteArray> {"/p/names/svc/a"} << 0;
+    QTest::newRow("instance outside names")
+        << QList {kv("/p/other/svc/a", "{\"name\":\"svc\",\"jsonPayload\":\"\"}", 1)}
+        << QList<QByteArray> {"/p/other/svc/a"} << 0;
     QTest::newRow("root LEADER") << QList {kv("/LEADER", "a:aaaaaaa", 1, 1)} << QList<QByteArray> {}
                                  << 1;
 }
@@ -404,6 +416,113 @@ void tst_RecipeDecoder::jsonCarriesTheFacts()
     QCOMPARE(mutex.value(u"queue"_s).toArray(), QJsonArray {u"694d7b5c2a1e3f11"_s});
     const QJsonObject raw = json.value(u"raw"_s).toArray().first().toObject();
     QCOMPARE(raw.value(u"valueHex"_s).toString(), u"ff01"_s);
+}
+
+// The reference's own sample document (etcd-recipes.md §3), as a Kotlin registry leaves it.
+void tst_RecipeDecoder::serviceAsKotlinWritesIt()
+{
+    const QByteArray sample = R"({"name":"worker","jsonPayload":"{\"x\":1}","address":"",)"
+                              R"("port":-1,"sslPort":-1,"registrationTimeUTC":1752880000000,)"
+                              R"("serviceType":"DYNAMIC","uri":"","enabled":true,"id":"aB3xK9q"})";
+    const QList<EtcdKeyValue> input {kv("/app/svc/names/worker/aB3xK9q", sample, 5, kLeaseA)};
+    const View view = decoded(input, {{kLeaseA, 2}});
+    QCOMPARE(view.recipes.size(), 1);
+    QVERIFY(view.raw.isEmpty());
+    const Recipe &r = view.recipes.first();
+    QCOMPARE(r.kind, Kind::Service);
+    QCOMPARE(r.path, "/app/svc/names/worker"_ba);
+    QCOMPARE(serviceName(r), u"worker"_s);
+    QVERIFY(r.notes.isEmpty());
+    const Entry &e = r.entries.first();
+    QCOMPARE(e.role, Role::Instance);
+    QCOMPARE(e.owner, u"aB3xK9q"_s);
+    QCOMPARE(e.ttl, 2);
+    QVERIFY(e.service);
+    QCOMPARE(e.service->jsonPayload, u"{\"x\":1}"_s);
+    QCOMPARE(e.service->registrationTimeUtc, 1752880000000);
+    QCOMPARE(serviceEndpoint(*e.service), QString());
+    QCOMPARE(serviceRegistrant(*e.service), u"aB3xK9q"_s);
+
+    const QJsonObject json = toJson(r);
+    QCOMPARE(json.value(u"kind"_s).toString(), u"service"_s);
+    QCOMPARE(json.value(u"service"_s).toString(), u"worker"_s);
+    QCOMPARE(json.value(u"servicePath"_s).toString(), u"/app/svc"_s);
+    const QJsonObject instance = json.value(u"instances"_s).toArray().first().toObject();
+    QJsonObject fields = QJsonDocument::fromJson(sample).object();
+    for (auto it = fields.constBegin(); it != fields.constEnd(); ++it)
+        QCOMPARE(instance.value(it.key()), it.value());
+    QCOMPARE(instance.value(u"lease"_s).toString(), u"694d7b5c2a1e3f04"_s);
+    QCOMPARE(instance.value(u"ttl"_s).toInteger(), 2);
+    QCOMPARE(instance.value(u"key"_s).toString(), u"/app/svc/names/worker/aB3xK9q"_s);
+}
+
+// EtcdServiceInstance's own JSON; instances in registration (create revision) order, services
+// apart by name.
+void tst_RecipeDecoder::servicesAsOurLibraryWritesThem()
+{
+    EtcdServiceInstance a = EtcdServiceInstance::create(u"api"_s, u"v2"_s);
+    a.address = u"10.0.0.5"_s;
+    a.port = 8080;
+    EtcdServiceInstance b = EtcdServiceInstance::create(u"api"_s);
+    b.address = u"10.0.0.6"_s;
+    b.sslPort = 8443;
+    b.enabled = false;
+    EtcdServiceInstance c = EtcdServiceInstance::create(u"db"_s);
+    c.uri = u"postgres://db-1"_s;
+    const QByteArray names = "/s/names/";
+    const QList<EtcdKeyValue> input {kv(names + "api/" + b.id.toUtf8(), b.toJson(), 9, kLeaseB),
+        kv(names + "api/" + a.id.toUtf8(), a.toJson(), 8, kLeaseA),
+        kv(names + "db/" + c.id.toUtf8(), c.toJson(), 10, kLeaseC)};
+    const View view = decoded(input);
+    QCOMPARE(view.recipes.size(), 2);
+    QVERIFY(accountsForEveryKey(view, input));
+    const Recipe &api = view.recipes.at(0);
+    QCOMPARE(serviceName(api), u"api"_s);
+    QCOMPARE(owners(api.entries), (QStringList {a.id, b.id}));
+    QCOMPARE(*api.entries.at(0).service, a);
+    QCOMPARE(*api.entries.at(1).service, b);
+    QCOMPARE(serviceEndpoint(a), u"10.0.0.5:8080"_s);
+    QCOMPARE(serviceEndpoint(b), u"10.0.0.6:8443"_s); // the SSL port when there is no other
+    QCOMPARE(serviceRegistrant(*view.recipes.at(1).entries.first().service), u"postgres://db-1"_s);
+    QCOMPARE(toJson(api).value(u"instances"_s).toArray().at(1).toObject().value(u"enabled"_s),
+        QJsonValue(false));
+}
+
+void tst_RecipeDecoder::serviceNotesWhatDisagrees()
+{
+    EtcdServiceInstance s = EtcdServiceInstance::create(u"api"_s);
+    s.id = u"other"_s;
+    EtcdServiceInstance idless = EtcdServiceInstance::create(u"api"_s);
+    QJsonObject withoutId = QJsonDocument::fromJson(idless.toJson()).object();
+    withoutId.remove(u"id"_s);
+    EtcdServiceInstance web = EtcdServiceInstance::create(u"web"_s);
+    web.id = u"named"_s;
+    const View view = decoded({kv("/s/names/api/mine", s.toJson(), 3, kLeaseA),
+        kv("/s/names/api/bare", QJsonDocument(withoutId).toJson(), 4),
+        kv("/s/names/api/named", web.toJson(), 5, kLeaseB)});
+    QCOMPARE(view.recipes.size(), 1);
+    const Recipe &r = view.recipes.first();
+    QCOMPARE(owners(r.entries), (QStringList {u"mine"_s, u"bare"_s, u"named"_s}));
+    QCOMPARE(r.entries.at(0).service->id, u"mine"_s); // the key's id counts
+    QCOMPARE(r.entries.at(1).service->id, u"bare"_s);
+    QCOMPARE(r.notes.size(), 3); // in key order: bare's lack of a lease, mine's JSON id, named's
+    QVERIFY(r.notes.at(0).contains(u"/s/names/api/bare"_s));
+    QVERIFY(r.notes.at(1).contains(u"\"other\""_s));
+    QVERIFY(r.notes.at(2).contains(u"\"web\""_s));
+}
+
+// A service called "participants" or "holders" is a service, not an election or a semaphore.
+void tst_RecipeDecoder::serviceNamedLikeAnotherLayout()
+{
+    const QByteArray json = EtcdServiceInstance::create(u"participants"_s).toJson();
+    const QList<EtcdKeyValue> input {kv("/e/names/participants/x1", json, 1, kLeaseA),
+        kv("/e/names/LEADER", "a:aaaaaaa", 2, kLeaseB)};
+    const View view = decoded(input);
+    QCOMPARE(view.recipes.size(), 2);
+    QCOMPARE(view.recipes.at(0).kind, Kind::Election); // "/e/names", led by a
+    QCOMPARE(view.recipes.at(0).count(Role::Participant), 0);
+    QCOMPARE(view.recipes.at(1).kind, Kind::Service);
+    QVERIFY(accountsForEveryKey(view, input));
 }
 
 QTEST_GUILESS_MAIN(tst_RecipeDecoder)

@@ -71,5 +71,6 @@ int latchCommand(const Globals &globals, QStringList args);
 int counterCommand(const Globals &globals, QStringList args);
 int inspectCommand(const Globals &globals, QStringList args);
 int cacheCommand(const Globals &globals, QStringList args);
+int serviceCommand(const Globals &globals, QStringList args);
 
 } // namespace Cli

@@ -3,6 +3,7 @@
 #include "inspecttext.h"
 #include "cli.h"
 
+#include <QtCore/qdatetime.h>
 #include <QtCore/qstringlist.h>
 
 using namespace Etcd::Decode;
@@ -25,17 +26,34 @@ QString who(const Entry &e)
                              : QString::fromUtf8(e.value);
 }
 
+// id, endpoint, enabled, registration time and payload: what a service instance says.
+QString instanceText(const EtcdServiceInstance &s)
+{
+    QString text = s.id;
+    if (const QString endpoint = serviceEndpoint(s); !endpoint.isEmpty())
+        text += QLatin1Char(' ') + endpoint;
+    text += s.enabled ? QStringLiteral(" enabled") : QStringLiteral(" disabled");
+    text += QStringLiteral(" registered ")
+        + QDateTime::fromMSecsSinceEpoch(s.registrationTimeUtc, Qt::UTC)
+              .toString(Qt::ISODateWithMs);
+    if (!s.jsonPayload.isEmpty())
+        text += QStringLiteral(" payload ") + shownBytes(s.jsonPayload.toUtf8());
+    return text;
+}
+
 QString entryLine(const Entry &e)
 {
     QString role = roleName(e.role);
     if (e.side != Side::None)
         role += QLatin1Char(' ') + sideName(e.side);
-    QString line
-        = QStringLiteral("  %1 %2  %3 rev %4 lease %5")
-              .arg(role.leftJustified(13), e.role == Role::Value ? shownBytes(e.value) : who(e),
-                  QString::fromUtf8(e.key))
-              .arg(e.createRevision)
-              .arg(lease(e.lease));
+    QString line = QStringLiteral("  %1 %2  %3 rev %4 lease %5")
+                       .arg(role.leftJustified(13),
+                           e.role == Role::Value ? shownBytes(e.value)
+                               : e.service       ? instanceText(*e.service)
+                                                 : who(e),
+                           QString::fromUtf8(e.key))
+                       .arg(e.createRevision)
+                       .arg(lease(e.lease));
     if (e.ttl >= 0)
         line += QStringLiteral(" ttl %1s").arg(e.ttl);
     return line;
@@ -107,6 +125,8 @@ QString summary(const Recipe &r)
             .arg(r.number.value_or(0) == 0 ? QStringLiteral("open") : QStringLiteral("closed"));
     case Kind::TransientKey:
         return shownBytes(r.entries.first().value);
+    case Kind::Service:
+        return QStringLiteral("service %1, %2 instances").arg(serviceName(r)).arg(r.entries.size());
     }
     return {};
 }

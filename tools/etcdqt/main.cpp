@@ -25,7 +25,11 @@ const char *const kUsage
       "  counter add <path> [N]\n"
       "  lease keep <key> <value> --ttl S [--no-heal]\n"
       "  inspect [prefix] [--json] [--watch]\n"
-      "  cache watch <prefix> [--json]   (the snapshot, then every change, until a signal)\n";
+      "  cache watch <prefix> [--json]   (the snapshot, then every change, until a signal)\n"
+      "  service register <path> <name> [--id ID] [--payload TEXT] [--address A] [--port P]\n"
+      "                   [--ssl-port P] [--uri U] [--ttl S]   (until a signal; exit 3: id taken)\n"
+      "  service list <path> [name] [--json]\n"
+      "  service watch <path> <name>\n";
 } // namespace
 
 int main(int argc, char **argv)
@@ -63,5 +67,7 @@ int main(int argc, char **argv)
         return Cli::inspectCommand(globals, args);
     if (command == QLatin1String("cache"))
         return Cli::cacheCommand(globals, args);
+    if (command == QLatin1String("service"))
+        return Cli::serviceCommand(globals, args);
     return Cli::fail(QStringLiteral("unknown command: %1 (try etcdqt help)").arg(command));
 }
