@@ -175,7 +175,7 @@ void tst_Sandbox::workloadRunsAndStopLeavesNothing()
     QCOMPARE(endpoint.host(), u"127.0.0.1"_s);
     const QString directory = sandbox.directory();
     QVERIFY(QFileInfo(directory).isDir());
-    QCOMPARE(sandbox.processSummary().size(), 12); // etcd and eleven workload processes
+    QCOMPARE(sandbox.processSummary().size(), 15); // etcd and fourteen workload processes
 
     {
         EtcdClient client({endpoint});

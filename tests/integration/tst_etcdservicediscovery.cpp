@@ -352,7 +352,8 @@ void tst_EtcdServiceDiscovery::modelFollowsTheCache()
     m1.port = 11;
     QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
     QVERIFY_OK(await(registry.updateService(m1)).status);
-    QTRY_COMPARE_WITH_TIMEOUT(model.data(model.index(0), EtcdServiceModel::PortRole).toInt(), 11, kTtlMs);
+    QTRY_COMPARE_WITH_TIMEOUT(
+        model.data(model.index(0), EtcdServiceModel::PortRole).toInt(), 11, kTtlMs);
     QVERIFY(!changed.isEmpty());
     QVERIFY_OK(await(registry.unregisterService(m1)).status);
     QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 1, kTtlMs);

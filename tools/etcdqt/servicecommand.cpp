@@ -40,9 +40,8 @@ constexpr int kTakenExitCode = 3; // as barrier set: the ownership is someone el
 
 const QString kUsage = QStringLiteral(
     "usage: service register <path> <name> [--id ID] [--payload TEXT] [--address A] "
-    "[--port P] [--ssl-port P] [--uri U] [--ttl S]\n"
-    "       service list <path> [name] [--json]\n"
-    "       service watch <path> <name>");
+    "[--port P] [--ssl-port P] [--uri U] [--ttl S] | service list <path> [name] [--json] | "
+    "service watch <path> <name>");
 
 QJsonObject instanceObject(const EtcdServiceInstance &s)
 {

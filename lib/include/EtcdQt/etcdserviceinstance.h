@@ -52,7 +52,7 @@ public:
     [[nodiscard]] static std::optional<EtcdServiceInstance> fromJson(
         const QByteArray &json, EtcdStatus *status = nullptr);
 
-    friend bool operator==(const EtcdServiceInstance &, const EtcdServiceInstance &) = default;
+    friend bool operator==(const EtcdServiceInstance &a, const EtcdServiceInstance &b) = default;
 };
 
 // A codec for typed recipes (see etcdcodec.h): an instance as etcd-recipes' JSON.

@@ -284,9 +284,10 @@ void EtcdServiceCache::close()
 /*! \fn void EtcdServiceCache::instanceAdded(const EtcdServiceInstance &instance)
     Emitted when \a instance was registered (or its JSON parses again). */
 
-/*! \fn void EtcdServiceCache::instanceUpdated(const EtcdServiceInstance &instance, const
-   EtcdServiceInstance &previous) Emitted when a registered instance's JSON changed from \a previous
-   to \a instance. */
+// clang-format off
+/*! \fn void EtcdServiceCache::instanceUpdated(const EtcdServiceInstance &instance, const EtcdServiceInstance &previous)
+    Emitted when a registered instance's JSON changed from \a previous to \a instance. */
+// clang-format on
 
 /*! \fn void EtcdServiceCache::instanceRemoved(const EtcdServiceInstance &previous)
     Emitted when the instance \a previous went: unregistered, its lease gone, or its JSON no

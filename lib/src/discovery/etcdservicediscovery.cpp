@@ -30,7 +30,8 @@ struct EtcdServiceQueryReplyAccess
         for (const EtcdKeyValue &kv : read.keyValues()) {
             if (namesOnly) {
                 // "<names>/<service>/<id>": the service is the part before the next '/'.
-                const QString name = QString::fromUtf8(kv.key.mid(namesPrefix.size())).section(u'/', 0, 0);
+                const QString name
+                    = QString::fromUtf8(kv.key.mid(namesPrefix.size())).section(u'/', 0, 0);
                 if (!name.isEmpty() && (r->m_names.isEmpty() || r->m_names.last() != name))
                     r->m_names.append(name); // keys come sorted, so one service's are together
             } else if (auto s = EtcdServiceInstance::fromJson(kv.value)) {
@@ -88,19 +89,18 @@ EtcdServiceQueryReply *query(EtcdClient *client, QObject *parent, const QByteArr
     o.keysOnly = namesOnly;
     EtcdRangeReply *read = getOn(client, key, o);
     QObject::connect(reply, &EtcdReply::finished, read, &EtcdReply::abort);
-    QObject::connect(read, &EtcdReply::finished, reply,
-        [=](const EtcdStatus &s) {
-            auto *d = EtcdReplyPrivate::get(reply);
-            if (!s.isOk())
-                return d->finish(s, {});
-            if (exact && read->keyValues().isEmpty())
-                return d->finish(EtcdStatus(Etcd::ErrorCode::NotFound,
-                                     EtcdServiceDiscovery::tr("no instance at %1")
-                                         .arg(QString::fromUtf8(key))),
-                    {});
-            EtcdServiceQueryReplyAccess::fill(reply, *read, namesOnly, namesPrefix);
-            d->finish({}, {});
-        });
+    QObject::connect(read, &EtcdReply::finished, reply, [=](const EtcdStatus &s) {
+        auto *d = EtcdReplyPrivate::get(reply);
+        if (!s.isOk())
+            return d->finish(s, {});
+        if (exact && read->keyValues().isEmpty())
+            return d->finish(
+                EtcdStatus(Etcd::ErrorCode::NotFound,
+                    EtcdServiceDiscovery::tr("no instance at %1").arg(QString::fromUtf8(key))),
+                {});
+        EtcdServiceQueryReplyAccess::fill(reply, *read, namesOnly, namesPrefix);
+        d->finish({}, {});
+    });
     return reply;
 }
 

@@ -169,6 +169,129 @@ bool read(Reader &r, EtcdServiceInstance &s)
 
 } // namespace
 
+// clang-format off
+/*!
+    \enum EtcdServiceInstance::ServiceType
+    The JSON's \c serviceType.
+    \value Dynamic "DYNAMIC", the default: registered while the process runs
+    \value Static "STATIC"
+    \value Permanent "PERMANENT"
+    \value DynamicSequential "DYNAMIC_SEQUENTIAL"
+*/
+
+/*!
+    \variable EtcdServiceInstance::name
+    \brief the service's name; required, not empty, no '/'.
+*/
+
+/*!
+    \property EtcdServiceInstance::name
+    \brief the member of the same name, for QML.
+*/
+
+/*!
+    \variable EtcdServiceInstance::jsonPayload
+    \brief opaque text the service publishes, often JSON itself; required (may be empty).
+*/
+
+/*!
+    \property EtcdServiceInstance::jsonPayload
+    \brief the member of the same name, for QML.
+*/
+
+/*!
+    \variable EtcdServiceInstance::address
+    \brief where the instance is reached; empty by default.
+*/
+
+/*!
+    \property EtcdServiceInstance::address
+    \brief the member of the same name, for QML.
+*/
+
+/*!
+    \variable EtcdServiceInstance::port
+    \brief its port; -1 (the default) for none.
+*/
+
+/*!
+    \property EtcdServiceInstance::port
+    \brief the member of the same name, for QML.
+*/
+
+/*!
+    \variable EtcdServiceInstance::sslPort
+    \brief its TLS port; -1 (the default) for none.
+*/
+
+/*!
+    \property EtcdServiceInstance::sslPort
+    \brief the member of the same name, for QML.
+*/
+
+/*!
+    \variable EtcdServiceInstance::registrationTimeUtc
+    \brief when it registered, in milliseconds since the epoch (JSON: registrationTimeUTC).
+*/
+
+/*!
+    \property EtcdServiceInstance::registrationTimeUtc
+    \brief the member of the same name, for QML.
+*/
+
+/*!
+    \variable EtcdServiceInstance::serviceType
+    \brief its type; Dynamic by default.
+*/
+
+/*!
+    \property EtcdServiceInstance::serviceType
+    \brief the member of the same name, for QML.
+*/
+
+/*!
+    \variable EtcdServiceInstance::uri
+    \brief a URI for it; empty by default.
+*/
+
+/*!
+    \property EtcdServiceInstance::uri
+    \brief the member of the same name, for QML.
+*/
+
+/*!
+    \variable EtcdServiceInstance::enabled
+    \brief whether clients should pick it; true by default (EtcdServiceProvider skips disabled ones).
+*/
+
+/*!
+    \property EtcdServiceInstance::enabled
+    \brief the member of the same name, for QML.
+*/
+
+/*!
+    \variable EtcdServiceInstance::id
+    \brief the instance's id, unique within the service; seven random characters from create().
+*/
+
+/*!
+    \property EtcdServiceInstance::id
+    \brief the member of the same name, for QML.
+*/
+
+/*!
+    \fn bool EtcdServiceInstance::operator==(const EtcdServiceInstance &a, const EtcdServiceInstance &b)
+    Returns \c true when every field of \a a and \a b is equal, the id included (etcd-recipes
+    leaves the id out; two instances of one service are told apart by it here).
+*/
+
+/*!
+    \typedef EtcdServiceInstanceCodec::Value
+    EtcdServiceInstance.
+*/
+
+// clang-format on
+
 /*!
     Returns an instance of the service \a name carrying \a jsonPayload, with a fresh random
     id of seven characters and registrationTimeUtc now, as etcd-recipes' constructor does.
@@ -182,6 +305,9 @@ EtcdServiceInstance EtcdServiceInstance::create(const QString &name, const QStri
     s.id = QString::fromLatin1(RecipePaths::randomId(RecipePaths::kTokenLength));
     return s;
 }
+
+/*! \property EtcdServiceInstance::dynamic
+    Whether the type is one etcd-recipes counts as dynamic: Dynamic or DynamicSequential. */
 
 /*! Returns \c true for the types etcd-recipes counts as dynamic: Dynamic, DynamicSequential. */
 bool EtcdServiceInstance::isDynamic() const noexcept
@@ -252,7 +378,7 @@ QByteArray EtcdServiceInstance::toJson() const
 }
 
 /*!
-    Parses etcd-recipes' JSON of an instance. Returns nothing, with InvalidArgument in
+    Parses \a json, etcd-recipes' JSON of an instance. Returns nothing, with InvalidArgument in
     \a status (when given) naming the problem, for text that is not a JSON object, a
     missing or non-text \c name or \c jsonPayload, or a field of the wrong type.
 */

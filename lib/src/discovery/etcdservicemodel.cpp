@@ -180,6 +180,9 @@ void EtcdServiceModel::setCache(EtcdServiceCache *cache)
     Q_EMIT countChanged();
 }
 
+/*! \property EtcdServiceModel::count
+    The number of rows: rowCount(), for QML. */
+
 /*! Returns the number of instances (none under a valid \a parent: a flat list). */
 int EtcdServiceModel::rowCount(const QModelIndex &parent) const
 {

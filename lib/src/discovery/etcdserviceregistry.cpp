@@ -368,21 +368,23 @@ void EtcdServiceRegistry::close()
     Emitted when unregisterService() or close() removed \a instance.
 */
 
+// clang-format off
 /*!
-    \fn void EtcdServiceRegistry::leaseEvent(const EtcdServiceInstance &instance, const
-   EtcdLeaseEvent &event) Emitted for every Suspended, Expired, Restored and Failed \a event of \a
-   instance's lease.
+    \fn void EtcdServiceRegistry::leaseEvent(const EtcdServiceInstance &instance, const EtcdLeaseEvent &event)
+    Emitted for every Suspended, Expired, Restored and Failed \a event of \a instance's lease.
 */
 
 /*!
-    \fn void EtcdServiceRegistry::instanceLost(const EtcdServiceInstance &instance, const EtcdStatus
-   &reason) Emitted when \a instance's lease was lost for \a reason: its key is gone from etcd until
+    \fn void EtcdServiceRegistry::instanceLost(const EtcdServiceInstance &instance, const EtcdStatus &reason)
+    Emitted when \a instance's lease was lost for \a reason: its key is gone from etcd until
     the heal writes it again (leaseEvent() with Restored), or failed() says it will not.
 */
 
 /*!
-    \fn void EtcdServiceRegistry::failed(const EtcdServiceInstance &instance, const EtcdStatus
-   &reason) Emitted when \a instance ended for good, after it was registered: its id is held by
-    someone else now (FailedPrecondition; their key is left as it is) or healing gave up.
+    \fn void EtcdServiceRegistry::failed(const EtcdServiceInstance &instance, const EtcdStatus &reason)
+    Emitted when \a instance ended for good, after it was registered, for \a reason: its id
+    is held by someone else now (FailedPrecondition; their key is left as it is) or healing
+    gave up.
     The instance is no longer held here.
 */
+// clang-format on
