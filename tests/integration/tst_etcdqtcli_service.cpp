@@ -3,6 +3,7 @@
 // etcdqt service register|list|watch, run as processes against a real etcd: a registration
 // is listed and watched; SIGTERM revokes it at once, SIGKILL leaves it to its TTL; bad input
 // is refused with one line. (tst_etcdqtcli.cpp holds the other commands; its file is full.)
+#include "clitestutil.h"
 #include "testutil.h"
 
 #include <EtcdQt/etcdservicecache.h>
@@ -24,93 +25,7 @@
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
-
-namespace {
-constexpr int kTtlMs = 2000;
-constexpr int kRunMs = 30000; // a budget against hangs, not a measure (see tst_etcdqtcli)
-
-// A running etcdqt whose JSON lines (stdout) and log (stderr) are collected as they come.
-class Tool
-{
-public:
-    explicit Tool(const QStringList &args)
-    {
-        QObject::connect(&process, &QProcess::readyReadStandardOutput, &process, [this] {
-            while (process.canReadLine()) {
-                const QByteArray line = process.readLine().trimmed();
-                raw.append(line);
-                lines.append(QJsonDocument::fromJson(line).object());
-            }
-        });
-        QObject::connect(&process, &QProcess::readyReadStandardError, &process,
-            [this] { log += process.readAllStandardError(); });
-        process.start(QStringLiteral(ETCDQT_CLI), args);
-    }
-    ~Tool()
-    {
-        if (process.state() != QProcess::NotRunning) {
-            process.kill();
-            process.waitForFinished();
-        }
-    }
-    Tool(const Tool &) = delete;
-    Tool &operator=(const Tool &) = delete;
-
-    [[nodiscard]] QJsonObject event(const QString &name) const
-    {
-        for (const QJsonObject &line : lines) {
-            if (line.value(u"event"_s).toString() == name)
-                return line;
-        }
-        return {};
-    }
-    [[nodiscard]] bool has(const QString &name) const { return !event(name).isEmpty(); }
-    [[nodiscard]] QStringList events() const
-    {
-        QStringList names;
-        for (const QJsonObject &line : lines)
-            names.append(line.value(u"event"_s).toString());
-        return names;
-    }
-    void sendSignal(int sig) const { ::kill(pid_t(process.processId()), sig); }
-    bool exitsWith(int code, int ms)
-    {
-        const bool ended = process.state() == QProcess::NotRunning || process.waitForFinished(ms);
-        return ended && process.exitStatus() == QProcess::NormalExit && process.exitCode() == code;
-    }
-    [[nodiscard]] QByteArray transcript() const { return raw.join('\n') + '\n' + log; }
-
-    QProcess process;
-    QList<QJsonObject> lines;
-    QList<QByteArray> raw;
-    QByteArray log;
-};
-
-// Every case at once, each its own process (see tst_etcdqtcli: one after the other, the time
-// goes on waiting for a core). Returns the cases not refused with exit 1, one "etcdqt: ..."
-// line on stderr and nothing on stdout.
-QStringList notRefusedWithOneLine(const QList<QStringList> &cases, int expectedExit = 1)
-{
-    std::vector<std::unique_ptr<QProcess>> processes;
-    for (const QStringList &args : cases) {
-        processes.push_back(std::make_unique<QProcess>());
-        processes.back()->start(QStringLiteral(ETCDQT_CLI), args);
-    }
-    QStringList wrong;
-    const QDeadlineTimer deadline(kRunMs);
-    for (size_t i = 0; i < processes.size(); ++i) {
-        QProcess &p = *processes[i];
-        const bool ended = p.waitForFinished(int(qMax<qint64>(0, deadline.remainingTime())));
-        const QList<QByteArray> log = p.readAllStandardError().trimmed().split('\n');
-        if (!ended || p.exitStatus() != QProcess::NormalExit || p.exitCode() != expectedExit
-            || log.size() != 1 || !log.first().startsWith("etcdqt: ")
-            || !p.readAllStandardOutput().isEmpty())
-            wrong.append(
-                cases.at(qsizetype(i)).join(u' ') + u" -> "_s + QString::fromUtf8(log.join(' ')));
-    }
-    return wrong;
-}
-} // namespace
+using namespace CliTest;
 
 class tst_EtcdqtCliService : public QObject
 {
@@ -172,7 +87,7 @@ void tst_EtcdqtCliService::registerThenListShowsIt()
     Tool reg(cli({u"register"_s, path, u"api"_s, u"--id"_s, u"i1"_s, u"--address"_s, u"10.0.0.5"_s,
         u"--port"_s, u"8080"_s, u"--payload"_s, uR"({"v":2})"_s}));
     QTRY_VERIFY2_WITH_TIMEOUT(reg.has(u"registered"_s), reg.transcript().constData(), 2 * kTtlMs);
-    const QJsonObject registered = reg.event(u"registered"_s);
+    const QJsonObject registered = reg.json(u"registered"_s);
     const QByteArray key = (path + u"/names/api/i1"_s).toUtf8();
     QCOMPARE(registered.value(u"key"_s).toString(), QString::fromUtf8(key));
     QCOMPARE(registered.value(u"id"_s).toString(), u"i1"_s);
@@ -205,7 +120,7 @@ void tst_EtcdqtCliService::sigtermRevokesAtOnce()
     // Any text is a payload: etcd-recipes keeps it opaque.
     Tool reg(cli({u"register"_s, path, u"api"_s, u"--payload"_s, u"not json {"_s}));
     QTRY_VERIFY2_WITH_TIMEOUT(reg.has(u"registered"_s), reg.transcript().constData(), 2 * kTtlMs);
-    const QByteArray key = reg.event(u"registered"_s).value(u"key"_s).toString().toUtf8();
+    const QByteArray key = reg.json(u"registered"_s).value(u"key"_s).toString().toUtf8();
     QVERIFY(!value(key).isEmpty());
     reg.sendSignal(SIGTERM);
     QVERIFY2(reg.exitsWith(0, kTtlMs), reg.transcript().constData());
@@ -250,12 +165,12 @@ void tst_EtcdqtCliService::watchPrintsInstancesThenChanges()
     Tool watch(cli({u"watch"_s, path, u"api"_s}));
     QTRY_VERIFY2_WITH_TIMEOUT(watch.has(u"snapshot"_s), watch.transcript().constData(), 2 * kTtlMs);
     QCOMPARE(watch.events(), (QStringList {u"instance"_s, u"snapshot"_s}));
-    QCOMPARE(watch.lines.first().value(u"id"_s).toString(), u"a1"_s);
-    QCOMPARE(watch.lines.first().value(u"instance"_s).toObject(),
+    QCOMPARE(watch.lines.first().json.value(u"id"_s).toString(), u"a1"_s);
+    QCOMPARE(watch.lines.first().json.value(u"instance"_s).toObject(),
         QJsonDocument::fromJson(first.toJson()).object());
-    QCOMPARE(watch.lines.first().value(u"lease"_s).toString(),
+    QCOMPARE(watch.lines.first().json.value(u"lease"_s).toString(),
         QString::number(registry.leaseIdOf(first), 16));
-    QCOMPARE(watch.event(u"snapshot"_s).value(u"count"_s).toInt(), 1);
+    QCOMPARE(watch.json(u"snapshot"_s).value(u"count"_s).toInt(), 1);
 
     EtcdServiceInstance second = EtcdServiceInstance::create(u"api"_s, u"two"_s);
     second.id = u"b2"_s;
@@ -265,13 +180,13 @@ void tst_EtcdqtCliService::watchPrintsInstancesThenChanges()
     disabled.enabled = false;
     QVERIFY_OK(await(registry.updateService(disabled)).status);
     QTRY_VERIFY2_WITH_TIMEOUT(watch.has(u"updated"_s), watch.transcript().constData(), kTtlMs);
-    QCOMPARE(watch.event(u"updated"_s).value(u"instance"_s).toObject().value(u"enabled"_s),
+    QCOMPARE(watch.json(u"updated"_s).value(u"instance"_s).toObject().value(u"enabled"_s),
         QJsonValue(false));
-    QCOMPARE(watch.event(u"updated"_s).value(u"previous"_s).toObject().value(u"enabled"_s),
+    QCOMPARE(watch.json(u"updated"_s).value(u"previous"_s).toObject().value(u"enabled"_s),
         QJsonValue(true));
     QVERIFY_OK(await(registry.unregisterService(second)).status);
     QTRY_VERIFY2_WITH_TIMEOUT(watch.has(u"removed"_s), watch.transcript().constData(), kTtlMs);
-    QCOMPARE(watch.event(u"removed"_s).value(u"id"_s).toString(), u"b2"_s);
+    QCOMPARE(watch.json(u"removed"_s).value(u"id"_s).toString(), u"b2"_s);
     QCOMPARE(watch.events(),
         (QStringList {u"instance"_s, u"snapshot"_s, u"added"_s, u"updated"_s, u"removed"_s}));
     watch.sendSignal(SIGTERM);
