@@ -269,8 +269,10 @@ EtcdBoolReply *EtcdServiceRegistry::registerService(const EtcdServiceInstance &i
             refusal(Etcd::ErrorCode::FailedPrecondition,
                 tr("%1 is registered already; use updateService()").arg(QString::fromUtf8(key))));
     EtcdBoolReply *reply = RecipeReplies::boolReply(this);
+    // A child as well as owned: a key released to close (unregisterService(), failed()) is
+    // deleted later, and with the registry at the latest if no event loop runs again.
     auto kv = std::make_unique<EtcdTransientKeyValue>(
-        client(), key, instance.toJson(), d->ttl, d->resilience);
+        client(), key, instance.toJson(), d->ttl, d->resilience, this);
     auto &r = d->byKey[key] = {instance, std::move(kv), reply};
     d->follow(r);
     setActive(true);
