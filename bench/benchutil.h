@@ -151,5 +151,6 @@ void benchCacheMemory(const QUrl &url, int children);
 
 // The service discovery scenario (discovery_bench.cpp).
 void benchDiscoveryLookup(const QUrl &url);
+void benchDiscoveryHeal(const QUrl &url, int n);
 
 } // namespace Bench

@@ -107,4 +107,60 @@ void benchDiscoveryLookup(const QUrl &url)
     emitLine(line);
 }
 
+// discovery_heal: an instance's lease revoked by another client -> the instance written again
+// under a new lease, with the registry's default resilience (as users get it). Timed from a
+// third client's watch of the instance's key, from the DELETE the revoke caused (etcd telling
+// the lease is gone) to the PUT of the heal: both events take the same path, so their
+// difference is the registry's alone. detect_p50_ms: the DELETE -> instanceLost() in this
+// (the owner) thread. rtt_p50_ms: a put's round trip on the registrant's client, for scale.
+void benchDiscoveryHeal(const QUrl &url, int n)
+{
+    EtcdClient registrant({url});
+    EtcdClient revoker({url});
+    EtcdClient watcher({url});
+    for (EtcdClient *c : {&registrant, &revoker, &watcher})
+        c->connectToEndpoints();
+    const QByteArray path = "/bench/heal"_ba;
+    EtcdServiceInstance s = EtcdServiceInstance::create(u"heal"_s, uR"({"weight":1})"_s);
+    s.id = u"h1"_s;
+    EtcdServiceRegistry registry(&registrant, path);
+    EtcdReply *registered = registry.registerService(s);
+    await(registered, "registering");
+    const QByteArray key = registry.keyOf(s);
+    qint64 deletedAt = -1, restoredAt = -1, lostAt = -1;
+    EtcdWatch watch(&watcher, key);
+    QObject::connect(
+        &watch, &EtcdWatch::eventsReceived, &watch, [&](const QList<EtcdWatchEvent> &events) {
+            for (const EtcdWatchEvent &e : events)
+                (e.type == EtcdWatchEvent::Type::Delete ? deletedAt : restoredAt) = now();
+        });
+    QObject::connect(
+        &registry, &EtcdServiceRegistry::instanceLost, &registry, [&] { lostAt = now(); });
+    watch.start();
+    spinUntil([&] { return watch.state() == EtcdWatch::State::Active; });
+    std::vector<double> heal, detect, rtt;
+    for (int i = 0; i < n; ++i) {
+        const qint64 lease = registry.leaseIdOf(s);
+        deletedAt = restoredAt = lostAt = -1;
+        await(revoker.revokeLease(lease), "revoking");
+        if (!spinUntil([&] { return restoredAt > deletedAt && deletedAt > 0 && lostAt > 0; }, 10s))
+            qFatal("discovery bench: instance not healed 10 s after the revoke");
+        spinUntil([&] { return registry.isHealthy() && registry.leaseIdOf(s) != lease; });
+        heal.push_back(msBetween(deletedAt, restoredAt));
+        detect.push_back(msBetween(deletedAt, lostAt));
+        const qint64 sent = now();
+        await(registrant.put(path + "/rtt", "x"), "timing a put");
+        rtt.push_back(msBetween(sent, now()));
+    }
+    const double healP50 = percentile(heal, 0.5);
+    const double rttP50 = percentile(rtt, 0.5);
+    emitLine({{u"scenario"_s, u"discovery_heal"_s}, {u"n"_s, n}, {u"p50_ms"_s, healP50},
+        {u"p99_ms"_s, percentile(heal, 0.99)}, {u"detect_p50_ms"_s, percentile(detect, 0.5)},
+        {u"rtt_p50_ms"_s, rttP50}, {u"heal_rtts"_s, healP50 / rttP50}});
+    bool closed = false;
+    QObject::connect(&registry, &EtcdRecipe::closed, &registry, [&closed] { closed = true; });
+    registry.close();
+    spinUntil([&] { return closed; }, 5s);
+}
+
 } // namespace Bench

@@ -75,6 +75,11 @@
 //                         200,000 calls, per built-in strategy (random_ns, round_robin_ns,
 //                         sticky_ns); copy_floor_ns: one instance copied out of a list, what
 //                         returning one by value costs alone. No RPC is timed; no peer has it
+//   discovery_heal        an instance's lease revoked by another client -> the instance put again
+//                         under a new lease (default resilience), seen by a third client's watch:
+//                         the revoke's DELETE -> the heal's PUT, min(N, 20) revokes; also
+//                         detect_p50_ms (DELETE -> instanceLost()), rtt_p50_ms (a put), and
+//                         heal_rtts (p50 / rtt_p50). No peer heals a registration
 //   etcdqt-bench ENDPOINT_URL election_candidate PATH TTL_S   child mode of the crash scenario:
 #include "benchutil.h"
 
@@ -318,6 +323,8 @@ int main(int argc, char **argv)
             benchCacheMemory(client.endpoints().first(), 100000);
         else if (scenario == u"discovery_lookup")
             benchDiscoveryLookup(client.endpoints().first());
+        else if (scenario == u"discovery_heal")
+            benchDiscoveryHeal(client.endpoints().first(), std::min(n, 20));
         else
             qFatal("unknown scenario %s", qPrintable(scenario));
     }
