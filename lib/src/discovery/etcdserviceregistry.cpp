@@ -327,8 +327,11 @@ EtcdBoolReply *EtcdServiceRegistry::unregisterService(const EtcdServiceInstance 
     const EtcdServiceInstance gone = r.instance;
     connect(key, &EtcdRecipe::closed, this, [this, key, reply, gone] {
         key->deleteLater();
-        RecipeReplies::finish(reply, {}, true);
+        // unregistered() first: close() counts the replies, and its closed() must come last.
+        QPointer<EtcdServiceRegistry> guard(this);
         Q_EMIT unregistered(gone);
+        if (guard)
+            RecipeReplies::finish(reply, {}, true);
     });
     key->close();
     setActive(!d->byKey.empty());
