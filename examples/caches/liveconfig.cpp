@@ -9,19 +9,16 @@
 //   etcdctl put /example/config/app '{"logLevel":"debug","greeting":"hi"}'
 // Usage: etcdqt-example-liveconfig [http://127.0.0.1:2379] [seconds, default: until Ctrl+C]
 #include "exampleutil.h"
+#include "stopsignals.h"
 
 #include <EtcdQt/EtcdQt>
 
 #include <QtCore/qcoreapplication.h>
 #include <QtCore/qjsonobject.h>
 #include <QtCore/qloggingcategory.h>
-#include <QtCore/qsocketnotifier.h>
 #include <QtCore/qtimer.h>
 
-#include <csignal>
 #include <optional>
-
-#include <unistd.h>
 
 using namespace Qt::StringLiterals;
 
@@ -81,15 +78,6 @@ bool applyValue(const QByteArray &value, qint64 revision, Settings &current)
     apply(current, u"applied revision %1"_s.arg(revision));
     return true;
 }
-
-// SIGINT/SIGTERM write a byte into a pipe (all a handler may safely do); the event loop
-// reads it and closes the cache.
-int g_signalPipe[2] = {-1, -1};
-void onSignal(int)
-{
-    const char byte = 1;
-    [[maybe_unused]] const auto n = ::write(g_signalPipe[1], &byte, 1);
-}
 } // namespace
 
 int main(int argc, char **argv)
@@ -130,12 +118,7 @@ int main(int argc, char **argv)
         QCoreApplication::quit();
     });
 
-    if (::pipe(g_signalPipe) != 0)
-        return 1;
-    QSocketNotifier signalNotifier(g_signalPipe[0], QSocketNotifier::Read);
-    QObject::connect(&signalNotifier, &QSocketNotifier::activated, cache, &EtcdNodeCache::close);
-    std::signal(SIGINT, onSignal);
-    std::signal(SIGTERM, onSignal);
+    ExampleUtil::onStopSignals(cache, [cache] { cache->close(); });
     if (seconds > 0)
         QTimer::singleShot(std::chrono::seconds(seconds), cache, &EtcdNodeCache::close);
     config.start();

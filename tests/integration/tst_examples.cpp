@@ -7,6 +7,9 @@
 #include <etcdtestserver.h>
 
 #include <QtCore/qprocess.h>
+#include <QtCore/qregularexpression.h>
+#include <QtNetwork/qtcpserver.h>
+#include <QtNetwork/qtcpsocket.h>
 
 #include <csignal>
 
@@ -21,6 +24,7 @@ private Q_SLOTS:
     void runs();
     void selfHealingClosesOnCtrlC();
     void liveConfigAppliesEachChange();
+    void chooseCallsTheAnnouncedInstance();
 
 private:
     void verifyNoLeases();
@@ -124,6 +128,14 @@ void tst_Examples::runs_data()
                                 << QStringList {u"watching /example/config/app from revision"_s,
                                        u"defaults: log level info, greeting \"hello\""_s,
                                        u"closed"_s};
+    QTest::newRow("announce") << QStringLiteral(EXAMPLE_ANNOUNCE) << QStringList {u"2"_s}
+                              << QStringList {u"registered /example/services/names/greeter/"_s,
+                                     u"ready: enabled"_s,
+                                     u"unregistered /example/services/names/greeter/"_s,
+                                     u"closed"_s};
+    QTest::newRow("choose") << QStringLiteral(EXAMPLE_CHOOSE) << QStringList {u"1"_s}
+                            << QStringList {u"watching greeter under /example/services: 0"_s,
+                                   u"no instance of greeter available"_s, u"closed"_s};
 }
 
 void tst_Examples::runs()
@@ -216,6 +228,94 @@ void tst_Examples::liveConfigAppliesEachChange()
     QVERIFY2(log.indexOf("hey") >= 0 && log.indexOf("debug logging is on") > log.indexOf("hey"),
         log.constData());
     QCOMPARE(log.count("debug logging is on"), 1);
+}
+
+namespace {
+// An example running beside the test, its output read as it comes.
+struct Running
+{
+    QProcess process;
+    QString output;
+    // Where `text` is printed at `from` or later: -1 when it is not there within 10 s.
+    qsizetype find(const QString &text, qsizetype from = 0)
+    {
+        qsizetype at = -1;
+        const bool printed = QTest::qWaitFor(
+            [&] {
+                output += QString::fromUtf8(process.readAllStandardOutput());
+                at = output.indexOf(text, from);
+                return at >= 0;
+            },
+            10000);
+        return printed ? at : -1;
+    }
+};
+} // namespace
+
+// The two discovery examples together. The client calls the announced instance in turn
+// with a broken one (written as another process would), which it ejects; the
+// service's lease revoked behind its back heals with the latest JSON (enabled); SIGTERM
+// unregisters it at once: the client sees it leave, and no key or lease is left.
+void tst_Examples::chooseCallsTheAnnouncedInstance()
+{
+    const QByteArray names = "/example/services/names/greeter/"_ba;
+    QTcpServer broken; // hangs up on every call without a word (and holds its port)
+    QVERIFY(broken.listen(QHostAddress::LocalHost));
+    connect(&broken, &QTcpServer::newConnection, &broken, [&broken] {
+        while (QTcpSocket *call = broken.nextPendingConnection())
+            call->abort();
+    });
+    EtcdServiceInstance dead = EtcdServiceInstance::create(u"greeter"_s);
+    dead.address = u"127.0.0.1"_s;
+    dead.port = broken.serverPort();
+    QVERIFY_OK(await(m_client->put(names + dead.id.toUtf8(), dead.toJson())).status);
+
+    const QString url = m_server.clientUrl().toString();
+    Running announce;
+    announce.process.start(QStringLiteral(EXAMPLE_ANNOUNCE), {url});
+    QVERIFY2(announce.find(u"ready: enabled\n"_s) >= 0, qPrintable(announce.output));
+    static const QRegularExpression registered(
+        u"registered (\\S+/(\\S+)) at 127\\.0\\.0\\.1:\\d+ on lease ([0-9a-f]+)"_s);
+    const QRegularExpressionMatch m = registered.match(announce.output);
+    QVERIFY2(m.hasMatch(), qPrintable(announce.output));
+    const QByteArray key = m.captured(1).toUtf8();
+    const QString id = m.captured(2);
+    QCOMPARE(key, names + id.toUtf8());
+    QVERIFY_OK(await(m_client->revokeLease(m.captured(3).toLongLong(nullptr, 16))).status);
+    QVERIFY2(announce.find(u"lease restored: %1 -> "_s.arg(m.captured(3))) >= 0,
+        qPrintable(announce.output));
+
+    Running choose;
+    choose.process.start(QStringLiteral(EXAMPLE_CHOOSE), {url});
+    QVERIFY2(
+        choose.find(u"(greeter/%1): hello from %1\n"_s.arg(id)) >= 0, qPrintable(choose.output));
+    const qsizetype ejected = choose.find(u"ejected greeter/%1 for 5 s\n"_s.arg(dead.id));
+    QVERIFY2(ejected >= 0, qPrintable(choose.output));
+    // Ejected: the next call goes to the instance that answers.
+    const qsizetype next = choose.find(u"call "_s, ejected);
+    const qsizetype end = next < 0 ? -1 : choose.find(u"\n"_s, next);
+    QVERIFY2(end > 0
+            && choose.output.mid(next, end - next)
+                   .endsWith(u"(greeter/%1): hello from %1"_s.arg(id)),
+        qPrintable(choose.output));
+
+    const qsizetype stopped = choose.output.size();
+    ::kill(pid_t(announce.process.processId()), SIGTERM);
+    QVERIFY(announce.process.waitForFinished(5000));
+    announce.output += QString::fromUtf8(announce.process.readAllStandardOutput());
+    QCOMPARE(announce.process.exitCode(), 0);
+    const QString unregistered = u"unregistered %1\nclosed\n"_s.arg(QString::fromUtf8(key));
+    QVERIFY2(announce.output.endsWith(unregistered), qPrintable(announce.output));
+    QCOMPARE(await(m_client->get(key))->keyValues().size(), 0);
+    QVERIFY2(choose.find(u"left: greeter/%1\n"_s.arg(id), stopped) >= 0, qPrintable(choose.output));
+
+    ::kill(pid_t(choose.process.processId()), SIGINT);
+    QVERIFY(choose.process.waitForFinished(5000));
+    choose.output += QString::fromUtf8(choose.process.readAllStandardOutput());
+    QVERIFY2(choose.process.exitCode() == 0 && choose.output.endsWith(u"closed\n"_s),
+        qPrintable(choose.output));
+    QVERIFY_OK(await(m_client->remove(names + dead.id.toUtf8())).status);
+    verifyNoLeases();
 }
 
 QTEST_GUILESS_MAIN(tst_Examples)
