@@ -1,0 +1,114 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+
+// etcdqt-service-list [--endpoint URL] [--path PATH] [--service NAME] [--port PORT]
+//                     [--ttl MS] [--register] [--screenshot FILE]
+// A window listing the live instances of one service (ServiceList), and a toggle that
+// registers this process as an instance of it (ServiceRegistration). SIGINT and SIGTERM
+// close the window.
+
+#include "windowsignals.h"
+
+#include <QtCore/qcommandlineparser.h>
+#include <QtGui/qguiapplication.h>
+#include <QtGui/qimage.h>
+#include <QtQml/qqmlapplicationengine.h>
+#include <QtQuick/qquickwindow.h>
+
+#include <memory>
+
+namespace {
+
+// Saves the window to `file` when it is asked to close, as it looks then (for the test and
+// the README's picture).
+class ScreenshotOnClose : public QObject
+{
+public:
+    ScreenshotOnClose(QQuickWindow *window, const QString &file)
+        : QObject(window), m_window(window), m_file(file)
+    {
+        window->installEventFilter(this);
+    }
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override
+    {
+        if (watched == m_window && event->type() == QEvent::Close && !m_saved) {
+            m_saved = true;
+            if (!m_window->grabWindow().save(m_file))
+                qWarning("service-list: could not save %s", qUtf8Printable(m_file));
+        }
+        return false;
+    }
+
+private:
+    QQuickWindow *m_window;
+    QString m_file;
+    bool m_saved = false;
+};
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QGuiApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("etcdqt-service-list"));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("The live instances of a service."));
+    parser.addHelpOption();
+    const QCommandLineOption endpoint(QStringLiteral("endpoint"), QStringLiteral("etcd's URL."),
+        QStringLiteral("url"), QStringLiteral("http://127.0.0.1:2379"));
+    const QCommandLineOption path(QStringLiteral("path"),
+        QStringLiteral("The service path (as etcd-recipes' servicePath)."), QStringLiteral("path"),
+        QStringLiteral("/examples/services"));
+    const QCommandLineOption service(QStringLiteral("service"),
+        QStringLiteral("The service whose instances are listed."), QStringLiteral("name"),
+        QStringLiteral("api"));
+    const QCommandLineOption port(QStringLiteral("port"),
+        QStringLiteral("The port this window's instance announces (default: a random one)."),
+        QStringLiteral("port"));
+    const QCommandLineOption ttl(QStringLiteral("ttl"),
+        QStringLiteral("The lease TTL of this window's instance, in ms (default: 5000)."),
+        QStringLiteral("ms"));
+    const QCommandLineOption registerAtStart(
+        QStringLiteral("register"), QStringLiteral("Register this window's instance at once."));
+    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
+        QStringLiteral("Save the window as this PNG when it closes."), QStringLiteral("file"));
+    parser.addOptions({endpoint, path, service, port, ttl, registerAtStart, screenshot});
+    parser.process(app);
+
+    auto engine = std::make_unique<QQmlApplicationEngine>();
+#ifdef ETCDQT_QML_IMPORT_PATH
+    engine->addImportPath(QStringLiteral(ETCDQT_QML_IMPORT_PATH));
+#endif
+    QVariantMap properties {
+        {QStringLiteral("endpoint"), parser.value(endpoint)},
+        {QStringLiteral("servicePath"), parser.value(path)},
+        {QStringLiteral("serviceName"), parser.value(service)},
+        {QStringLiteral("registerAtStart"), parser.isSet(registerAtStart)},
+    };
+    if (parser.isSet(port))
+        properties.insert(QStringLiteral("ownPort"), parser.value(port).toInt());
+    if (parser.isSet(ttl))
+        properties.insert(QStringLiteral("ownTtl"), parser.value(ttl).toInt());
+    engine->setInitialProperties(properties);
+    QObject::connect(
+        engine.get(), &QQmlApplicationEngine::objectCreationFailed, &app,
+        [] { QCoreApplication::exit(1); }, Qt::QueuedConnection);
+    // Qt 6.4 has no loadFromModule: the module's files are at qrc:/<URI>/.
+    engine->load(QUrl(QStringLiteral("qrc:/ServiceListApp/Main.qml")));
+    if (engine->rootObjects().isEmpty())
+        return 1;
+    auto *window = qobject_cast<QQuickWindow *>(engine->rootObjects().constFirst());
+    if (window && parser.isSet(screenshot))
+        new ScreenshotOnClose(window, parser.value(screenshot));
+
+    ExampleUtil::closeWindowsOnSignals(app);
+    const int status = app.exec();
+    // Closing the window ended the loop; destroying the items now revokes this window's
+    // instance's lease, and the module lets that revoke reach etcd before the application
+    // is gone.
+    engine.reset();
+    return status;
+}
