@@ -2,11 +2,12 @@
 // SPDX-License-Identifier: Apache-2.0
 
 // etcdqt-service-list [--endpoint URL] [--path PATH] [--service NAME] [--port PORT]
-//                     [--ttl MS] [--register] [--screenshot FILE]
+//                     [--ttl MS] [--register] [--language LANG] [--screenshot FILE]
 // A window listing the live instances of one service (ServiceList), and a toggle that
 // registers this process as an instance of it (ServiceRegistration). SIGINT and SIGTERM
 // close the window.
 
+#include "quickexample.h"
 #include "windowsignals.h"
 
 #include <QtCore/qcommandlineparser.h>
@@ -16,38 +17,6 @@
 #include <QtQuick/qquickwindow.h>
 
 #include <memory>
-
-namespace {
-
-// Saves the window to `file` when it is asked to close, as it looks then (for the test and
-// the README's picture).
-class ScreenshotOnClose : public QObject
-{
-public:
-    ScreenshotOnClose(QQuickWindow *window, const QString &file)
-        : QObject(window), m_window(window), m_file(file)
-    {
-        window->installEventFilter(this);
-    }
-
-protected:
-    bool eventFilter(QObject *watched, QEvent *event) override
-    {
-        if (watched == m_window && event->type() == QEvent::Close && !m_saved) {
-            m_saved = true;
-            if (!m_window->grabWindow().save(m_file))
-                qWarning("service-list: could not save %s", qUtf8Printable(m_file));
-        }
-        return false;
-    }
-
-private:
-    QQuickWindow *m_window;
-    QString m_file;
-    bool m_saved = false;
-};
-
-} // namespace
 
 int main(int argc, char *argv[])
 {
@@ -75,8 +44,12 @@ int main(int argc, char *argv[])
         QStringLiteral("register"), QStringLiteral("Register this window's instance at once."));
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
         QStringLiteral("Save the window as this PNG when it closes."), QStringLiteral("file"));
-    parser.addOptions({endpoint, path, service, port, ttl, registerAtStart, screenshot});
+    const QCommandLineOption language(QStringLiteral("language"),
+        QStringLiteral("The interface language (de, en, ...; default: the system's)."),
+        QStringLiteral("lang"));
+    parser.addOptions({endpoint, path, service, port, ttl, registerAtStart, language, screenshot});
     parser.process(app);
+    ExampleUtil::installTranslator(app, QStringLiteral("service-list"), parser.value(language));
 
     auto engine = std::make_unique<QQmlApplicationEngine>();
 #ifdef ETCDQT_QML_IMPORT_PATH
@@ -102,7 +75,7 @@ int main(int argc, char *argv[])
         return 1;
     auto *window = qobject_cast<QQuickWindow *>(engine->rootObjects().constFirst());
     if (window && parser.isSet(screenshot))
-        new ScreenshotOnClose(window, parser.value(screenshot));
+        new ExampleUtil::ScreenshotOnClose(window, parser.value(screenshot));
 
     ExampleUtil::closeWindowsOnSignals(app);
     const int status = app.exec();

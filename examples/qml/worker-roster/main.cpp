@@ -6,6 +6,7 @@
 // A window listing the live workers under a path (PathChildrenCache), each on a lease, and
 // a demo worker of its own to start and stop. SIGINT and SIGTERM close the window.
 
+#include "quickexample.h"
 #include "windowsignals.h"
 
 #include <QtCore/qcommandlineparser.h>
@@ -17,47 +18,6 @@
 #include <QtQuick/qquickwindow.h>
 
 #include <memory>
-
-namespace {
-
-// Saves the window to `file` when it is asked to close, as it looks then (for the test and
-// the README's picture).
-class ScreenshotOnClose : public QObject
-{
-public:
-    ScreenshotOnClose(QQuickWindow *window, const QString &file)
-        : QObject(window), m_window(window), m_file(file)
-    {
-        window->installEventFilter(this);
-    }
-
-protected:
-    bool eventFilter(QObject *watched, QEvent *event) override
-    {
-        if (watched == m_window && event->type() == QEvent::Close && !m_saved) {
-            m_saved = true;
-            if (!m_window->grabWindow().save(m_file))
-                qWarning("worker-roster: could not save %s", qUtf8Printable(m_file));
-        }
-        return false;
-    }
-
-private:
-    QQuickWindow *m_window;
-    QString m_file;
-    bool m_saved = false;
-};
-
-void installTranslator(QGuiApplication &app, const QString &language)
-{
-    const QLocale locale = language.isEmpty() ? QLocale() : QLocale(language);
-    auto *translator = new QTranslator(&app);
-    if (translator->load(
-            locale, QStringLiteral("worker-roster"), QStringLiteral("_"), QStringLiteral(":/i18n")))
-        QCoreApplication::installTranslator(translator);
-}
-
-} // namespace
 
 int main(int argc, char *argv[])
 {
@@ -81,7 +41,7 @@ int main(int argc, char *argv[])
         QStringLiteral("Save the window as this PNG when it closes."), QStringLiteral("file"));
     parser.addOptions({endpoint, path, demo, language, screenshot});
     parser.process(app);
-    installTranslator(app, parser.value(language));
+    ExampleUtil::installTranslator(app, QStringLiteral("worker-roster"), parser.value(language));
 
     auto engine = std::make_unique<QQmlApplicationEngine>();
 #ifdef ETCDQT_QML_IMPORT_PATH
@@ -101,7 +61,7 @@ int main(int argc, char *argv[])
         return 1;
     auto *window = qobject_cast<QQuickWindow *>(engine->rootObjects().constFirst());
     if (window && parser.isSet(screenshot))
-        new ScreenshotOnClose(window, parser.value(screenshot));
+        new ExampleUtil::ScreenshotOnClose(window, parser.value(screenshot));
 
     ExampleUtil::closeWindowsOnSignals(app);
     const int status = app.exec();
