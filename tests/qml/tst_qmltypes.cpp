@@ -91,6 +91,13 @@ void tst_QmlTypes::create_data()
                                        "property int s: LeaderSelector.Relinquishing; "
                                        "property bool l: isLeader }"_ba
                                     << "EtcdQmlLeaderSelector"_ba;
+    QTest::newRow("ServiceRegistration")
+        << "ServiceRegistration { servicePath: \"/s\"; name: \"api\"; port: 80; "
+           "property bool r: registered; property string l: leaseId }"_ba
+        << "EtcdQmlServiceRegistration"_ba;
+    QTest::newRow("ServiceList") << "ServiceList { servicePath: \"/s\"; name: \"api\"; "
+                                    "property int n: count; property bool r: ready }"_ba
+                                 << "EtcdQmlServiceList"_ba;
     QTest::newRow("Watch") << "Watch { key: \"w\"; prefix: true; property int n: model.count }"_ba
                            << "EtcdQmlWatch"_ba;
 }
