@@ -1,15 +1,22 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
-// Shared by the Qt Quick examples: a screenshot of the window as it closes (for their
-// offscreen tests and READMEs) and their translations (embedded under :/i18n). Header-only:
-// each example stays buildable on its own.
+// Shared by the Qt Quick examples: loading their Main.qml and running until the window
+// closes, a screenshot of the window as it closes (for their offscreen tests and READMEs) and
+// their translations (embedded under :/i18n). Header-only: each example stays buildable on
+// its own (and ETCDQT_QML_IMPORT_PATH, set on an example's main.cpp in the tree, is seen here).
 #pragma once
+
+#include "windowsignals.h"
 
 #include <QtCore/qcoreapplication.h>
 #include <QtCore/qlocale.h>
 #include <QtCore/qtranslator.h>
+#include <QtCore/qvariantmap.h>
 #include <QtGui/qimage.h>
+#include <QtQml/qqmlapplicationengine.h>
 #include <QtQuick/qquickwindow.h>
+
+#include <memory>
 
 namespace ExampleUtil {
 
@@ -48,6 +55,36 @@ inline void installTranslator(QCoreApplication &app, const QString &name, const 
     auto *translator = new QTranslator(&app);
     if (translator->load(locale, name, QStringLiteral("_"), QStringLiteral(":/i18n")))
         QCoreApplication::installTranslator(translator);
+}
+
+// Loads qrc:/<uri>/Main.qml with `properties` and runs until its window closes (SIGINT and
+// SIGTERM close it too); with `screenshot`, the window is saved there as it closes. Returns
+// the exit status: 1 when Main.qml could not be created.
+inline int runQuickExample(QGuiApplication &app, const QString &uri, const QVariantMap &properties,
+    const QString &screenshot = {})
+{
+    auto engine = std::make_unique<QQmlApplicationEngine>();
+#ifdef ETCDQT_QML_IMPORT_PATH
+    engine->addImportPath(QStringLiteral(ETCDQT_QML_IMPORT_PATH));
+#endif
+    engine->setInitialProperties(properties);
+    QObject::connect(
+        engine.get(), &QQmlApplicationEngine::objectCreationFailed, &app,
+        [] { QCoreApplication::exit(1); }, Qt::QueuedConnection);
+    // Qt 6.4 has no loadFromModule: the module's files are at qrc:/<URI>/.
+    engine->load(QUrl(QStringLiteral("qrc:/") + uri + QStringLiteral("/Main.qml")));
+    if (engine->rootObjects().isEmpty())
+        return 1;
+    auto *window = qobject_cast<QQuickWindow *>(engine->rootObjects().constFirst());
+    if (window && !screenshot.isEmpty())
+        new ScreenshotOnClose(window, screenshot);
+
+    closeWindowsOnSignals(app);
+    const int status = app.exec();
+    // Closing the window ended the loop; destroying the items now revokes their leases (and
+    // resigns), and the module lets those revokes reach etcd before the application is gone.
+    engine.reset();
+    return status;
 }
 
 } // namespace ExampleUtil

@@ -6,14 +6,10 @@
 // show the participants, and closing the leader's window hands leadership on. SIGINT and
 // SIGTERM close the window the same way.
 
-#include "windowsignals.h"
+#include "quickexample.h"
 
 #include <QtCore/qcommandlineparser.h>
 #include <QtGui/qguiapplication.h>
-#include <QtGui/qwindow.h>
-#include <QtQml/qqmlapplicationengine.h>
-
-#include <memory>
 
 int main(int argc, char *argv[])
 {
@@ -35,28 +31,11 @@ int main(int argc, char *argv[])
     parser.addOptions({endpoint, path, name, slot});
     parser.process(app);
 
-    auto engine = std::make_unique<QQmlApplicationEngine>();
-#ifdef ETCDQT_QML_IMPORT_PATH
-    engine->addImportPath(QStringLiteral(ETCDQT_QML_IMPORT_PATH));
-#endif
-    engine->setInitialProperties({
+    const QVariantMap properties {
         {QStringLiteral("endpoint"), parser.value(endpoint)},
         {QStringLiteral("electionPath"), parser.value(path)},
         {QStringLiteral("participantName"), parser.value(name)},
         {QStringLiteral("slot"), parser.value(slot).toInt()},
-    });
-    QObject::connect(
-        engine.get(), &QQmlApplicationEngine::objectCreationFailed, &app,
-        [] { QCoreApplication::exit(1); }, Qt::QueuedConnection);
-    // Qt 6.4 has no loadFromModule: the module's files are at qrc:/<URI>/.
-    engine->load(QUrl(QStringLiteral("qrc:/ElectionDashboard/Main.qml")));
-    if (engine->rootObjects().isEmpty())
-        return 1;
-
-    ExampleUtil::closeWindowsOnSignals(app);
-    const int status = app.exec();
-    // Closing the window ended the loop; destroying the items now resigns and revokes, and the
-    // module lets those revokes reach etcd before the application is gone.
-    engine.reset();
-    return status;
+    };
+    return ExampleUtil::runQuickExample(app, QStringLiteral("ElectionDashboard"), properties);
 }

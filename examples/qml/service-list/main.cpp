@@ -8,15 +8,9 @@
 // close the window.
 
 #include "quickexample.h"
-#include "windowsignals.h"
 
 #include <QtCore/qcommandlineparser.h>
 #include <QtGui/qguiapplication.h>
-#include <QtGui/qimage.h>
-#include <QtQml/qqmlapplicationengine.h>
-#include <QtQuick/qquickwindow.h>
-
-#include <memory>
 
 int main(int argc, char *argv[])
 {
@@ -51,10 +45,6 @@ int main(int argc, char *argv[])
     parser.process(app);
     ExampleUtil::installTranslator(app, QStringLiteral("service-list"), parser.value(language));
 
-    auto engine = std::make_unique<QQmlApplicationEngine>();
-#ifdef ETCDQT_QML_IMPORT_PATH
-    engine->addImportPath(QStringLiteral(ETCDQT_QML_IMPORT_PATH));
-#endif
     QVariantMap properties {
         {QStringLiteral("endpoint"), parser.value(endpoint)},
         {QStringLiteral("servicePath"), parser.value(path)},
@@ -65,23 +55,6 @@ int main(int argc, char *argv[])
         properties.insert(QStringLiteral("ownPort"), parser.value(port).toInt());
     if (parser.isSet(ttl))
         properties.insert(QStringLiteral("ownTtl"), parser.value(ttl).toInt());
-    engine->setInitialProperties(properties);
-    QObject::connect(
-        engine.get(), &QQmlApplicationEngine::objectCreationFailed, &app,
-        [] { QCoreApplication::exit(1); }, Qt::QueuedConnection);
-    // Qt 6.4 has no loadFromModule: the module's files are at qrc:/<URI>/.
-    engine->load(QUrl(QStringLiteral("qrc:/ServiceListApp/Main.qml")));
-    if (engine->rootObjects().isEmpty())
-        return 1;
-    auto *window = qobject_cast<QQuickWindow *>(engine->rootObjects().constFirst());
-    if (window && parser.isSet(screenshot))
-        new ExampleUtil::ScreenshotOnClose(window, parser.value(screenshot));
-
-    ExampleUtil::closeWindowsOnSignals(app);
-    const int status = app.exec();
-    // Closing the window ended the loop; destroying the items now revokes this window's
-    // instance's lease, and the module lets that revoke reach etcd before the application
-    // is gone.
-    engine.reset();
-    return status;
+    return ExampleUtil::runQuickExample(
+        app, QStringLiteral("ServiceListApp"), properties, parser.value(screenshot));
 }

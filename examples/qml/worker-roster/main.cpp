@@ -7,17 +7,9 @@
 // a demo worker of its own to start and stop. SIGINT and SIGTERM close the window.
 
 #include "quickexample.h"
-#include "windowsignals.h"
 
 #include <QtCore/qcommandlineparser.h>
-#include <QtCore/qlocale.h>
-#include <QtCore/qtranslator.h>
 #include <QtGui/qguiapplication.h>
-#include <QtGui/qimage.h>
-#include <QtQml/qqmlapplicationengine.h>
-#include <QtQuick/qquickwindow.h>
-
-#include <memory>
 
 int main(int argc, char *argv[])
 {
@@ -43,30 +35,11 @@ int main(int argc, char *argv[])
     parser.process(app);
     ExampleUtil::installTranslator(app, QStringLiteral("worker-roster"), parser.value(language));
 
-    auto engine = std::make_unique<QQmlApplicationEngine>();
-#ifdef ETCDQT_QML_IMPORT_PATH
-    engine->addImportPath(QStringLiteral(ETCDQT_QML_IMPORT_PATH));
-#endif
-    engine->setInitialProperties({
+    const QVariantMap properties {
         {QStringLiteral("endpoint"), parser.value(endpoint)},
         {QStringLiteral("rosterPath"), parser.value(path)},
         {QStringLiteral("demoAtStart"), parser.isSet(demo)},
-    });
-    QObject::connect(
-        engine.get(), &QQmlApplicationEngine::objectCreationFailed, &app,
-        [] { QCoreApplication::exit(1); }, Qt::QueuedConnection);
-    // Qt 6.4 has no loadFromModule: the module's files are at qrc:/<URI>/.
-    engine->load(QUrl(QStringLiteral("qrc:/WorkerRoster/Main.qml")));
-    if (engine->rootObjects().isEmpty())
-        return 1;
-    auto *window = qobject_cast<QQuickWindow *>(engine->rootObjects().constFirst());
-    if (window && parser.isSet(screenshot))
-        new ExampleUtil::ScreenshotOnClose(window, parser.value(screenshot));
-
-    ExampleUtil::closeWindowsOnSignals(app);
-    const int status = app.exec();
-    // Closing the window ended the loop; destroying the items now revokes the demo worker's
-    // lease, and the module lets that revoke reach etcd before the application is gone.
-    engine.reset();
-    return status;
+    };
+    return ExampleUtil::runQuickExample(
+        app, QStringLiteral("WorkerRoster"), properties, parser.value(screenshot));
 }
