@@ -16,7 +16,6 @@
 #include <QtCore/qcoreapplication.h>
 #include <QtCore/qjsonobject.h>
 #include <QtCore/qloggingcategory.h>
-#include <QtCore/qtimer.h>
 
 #include <optional>
 
@@ -84,7 +83,7 @@ int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
     EtcdClient client({endpointArgument(argc, argv)});
-    const int seconds = argc > 2 ? QByteArray(argv[2]).toInt() : 0;
+    const int seconds = secondsArgument(argc, argv);
     client.connectToEndpoints();
     EtcdTypedNodeCache<EtcdJsonCodec> config(&client, kKey);
     EtcdNodeCache *cache = config.untyped();
@@ -118,9 +117,7 @@ int main(int argc, char **argv)
         QCoreApplication::quit();
     });
 
-    ExampleUtil::onStopSignals(cache, [cache] { cache->close(); });
-    if (seconds > 0)
-        QTimer::singleShot(std::chrono::seconds(seconds), cache, &EtcdNodeCache::close);
+    ExampleUtil::stopOnSignalsOrAfter(cache, seconds, [cache] { cache->close(); });
     config.start();
     return QCoreApplication::exec();
 }

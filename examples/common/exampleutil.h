@@ -33,6 +33,12 @@ inline QUrl endpointArgument(int argc, char **argv)
         argc > 1 ? QString::fromLocal8Bit(argv[1]) : QStringLiteral("http://127.0.0.1:2379"));
 }
 
+// The run time in seconds named by the second argument, else `fallback`.
+inline int secondsArgument(int argc, char **argv, int fallback = 0)
+{
+    return argc > 2 ? QByteArray(argv[2]).toInt() : fallback;
+}
+
 // Prints "closed" and quits with `exitCode` (read then) once every recipe said closed():
 // their revokes have reached etcd, so nothing is left to run out a TTL.
 template <typename Recipes>

@@ -7,7 +7,9 @@
 
 #include <QtCore/qobject.h>
 #include <QtCore/qsocketnotifier.h>
+#include <QtCore/qtimer.h>
 
+#include <chrono>
 #include <csignal>
 #include <functional>
 
@@ -39,6 +41,14 @@ inline void onStopSignals(QObject *context, std::function<void()> stop)
     };
     std::signal(SIGINT, handler);
     std::signal(SIGTERM, handler);
+}
+
+// As onStopSignals(), and after `seconds` too (0: only on a signal), for a run of fixed length.
+inline void stopOnSignalsOrAfter(QObject *context, int seconds, const std::function<void()> &stop)
+{
+    onStopSignals(context, stop);
+    if (seconds > 0)
+        QTimer::singleShot(std::chrono::seconds(seconds), context, stop);
 }
 
 } // namespace ExampleUtil

@@ -67,7 +67,7 @@ int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
     EtcdClient client({endpointArgument(argc, argv)});
-    const int seconds = argc > 2 ? QByteArray(argv[2]).toInt() : 0;
+    const int seconds = secondsArgument(argc, argv);
     client.connectToEndpoints();
     QTcpServer server;
     if (!server.listen(QHostAddress::LocalHost)) {
@@ -132,9 +132,7 @@ int main(int argc, char **argv)
         say(u"closed"_s);
         QCoreApplication::exit(exitCode);
     });
-    ExampleUtil::onStopSignals(&registry, stop);
-    if (seconds > 0)
-        QTimer::singleShot(std::chrono::seconds(seconds), &registry, stop);
+    ExampleUtil::stopOnSignalsOrAfter(&registry, seconds, stop);
 
     //! [register]
     EtcdBoolReply *reply = registry.registerService(self);

@@ -94,7 +94,7 @@ int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
     EtcdClient client({endpointArgument(argc, argv)});
-    const int seconds = argc > 2 ? QByteArray(argv[2]).toInt() : 0;
+    const int seconds = secondsArgument(argc, argv);
     client.connectToEndpoints();
     //! [provider]
     EtcdServiceDiscovery discovery(&client, "/example/services"_ba);
@@ -149,8 +149,6 @@ int main(int argc, char **argv)
         ticker.stop();
         discovery.close();
     };
-    ExampleUtil::onStopSignals(provider, stop);
-    if (seconds > 0)
-        QTimer::singleShot(std::chrono::seconds(seconds), provider, stop);
+    ExampleUtil::stopOnSignalsOrAfter(provider, seconds, stop);
     return QCoreApplication::exec();
 }

@@ -19,7 +19,7 @@ int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
     EtcdClient client({endpointArgument(argc, argv)});
-    const int seconds = argc > 2 ? QByteArray(argv[2]).toInt() : 10;
+    const int seconds = secondsArgument(argc, argv, 10);
     client.connectToEndpoints();
     const QJsonDocument status(
         QJsonObject {{u"state"_s, u"ready"_s}, {u"pid"_s, qint64(app.applicationPid())}});
