@@ -7,6 +7,7 @@
 // worker-roster_<language>.png in the working directory, for a person to look at.
 
 #include "etcdtestserver.h"
+#include "examplewindow.h"
 
 #include <EtcdQt/etcdclient.h>
 #include <EtcdQt/etcdpathchildrencache.h>
@@ -15,7 +16,6 @@
 #include <QtCore/qdir.h>
 #include <QtCore/qelapsedtimer.h>
 #include <QtCore/qprocess.h>
-#include <QtCore/qregularexpression.h>
 #include <QtGui/qimage.h>
 #include <QtTest/qsignalspy.h>
 #include <QtTest/qtest.h>
@@ -39,9 +39,6 @@ private Q_SLOTS:
     void cleanupTestCase();
 
 private:
-    [[nodiscard]] bool waitForOutput(const QString &needle, int timeoutMs);
-    [[nodiscard]] int lastLiveCount() const;
-
     std::unique_ptr<EtcdTestServer> m_server;
     std::unique_ptr<QProcess> m_roster;
     QString m_output;
@@ -51,27 +48,6 @@ void tst_Roster::initTestCase()
 {
     m_server = std::make_unique<EtcdTestServer>();
     ETCDQT_START_OR_SKIP(*m_server);
-}
-
-// What the roster logged so far contains `needle`.
-bool tst_Roster::waitForOutput(const QString &needle, int timeoutMs)
-{
-    return QTest::qWaitFor(
-        [&] {
-            m_output += QString::fromUtf8(m_roster->readAllStandardError());
-            return m_output.contains(needle);
-        },
-        timeoutMs);
-}
-
-// The number of rows the roster's model held at its last logged change.
-int tst_Roster::lastLiveCount() const
-{
-    static const QRegularExpression live(u"live: (\\d+)"_s);
-    int count = -1;
-    for (auto it = live.globalMatch(m_output); it.hasNext();)
-        count = it.next().captured(1).toInt();
-    return count;
 }
 
 void tst_Roster::workersJoinAndLeave_data()
@@ -110,7 +86,7 @@ void tst_Roster::workersJoinAndLeave()
     const EtcdKeyValue demo = seen.currentData().constFirst();
     QVERIFY(seen.nameOf(demo.key).startsWith(u"demo-"_s));
     QVERIFY(demo.lease != 0);
-    QVERIFY2(waitForOutput(u"live: 1"_s, 10000), qPrintable(m_output));
+    QVERIFY2(waitForOutput(*m_roster, m_output, u"live: 1"_s, 10000), qPrintable(m_output));
 
     // Workers of the test's own, on 10 s leases: a row each, nested names keep their '/'.
     auto one = std::make_unique<EtcdTransientKeyValue>(
@@ -121,21 +97,25 @@ void tst_Roster::workersJoinAndLeave()
         &client, rosterPath + "/eu/worker-3", "idle", 10s);
     one->start();
     QVERIFY2(
-        waitForOutput(u"joined: worker-1 value: builds, 4 cores"_s, 10000), qPrintable(m_output));
+        waitForOutput(*m_roster, m_output, u"joined: worker-1 value: builds, 4 cores"_s, 10000),
+        qPrintable(m_output));
     two->start();
-    QVERIFY2(waitForOutput(u"joined: eu/worker-2 value: renders, 16 cores"_s, 10000),
+    QVERIFY2(waitForOutput(
+                 *m_roster, m_output, u"joined: eu/worker-2 value: renders, 16 cores"_s, 10000),
         qPrintable(m_output));
     three->start();
-    QVERIFY2(waitForOutput(u"joined: eu/worker-3"_s, 10000), qPrintable(m_output));
-    QCOMPARE(lastLiveCount(), 4);
+    QVERIFY2(
+        waitForOutput(*m_roster, m_output, u"joined: eu/worker-3"_s, 10000), qPrintable(m_output));
+    QCOMPARE(lastLiveCount(m_output), 4);
 
     // A worker that stops (its lease revoked) leaves the list at once, not after its TTL.
     QElapsedTimer left;
     left.start();
     three->close();
-    QVERIFY2(waitForOutput(u"left: eu/worker-3"_s, 5000), qPrintable(m_output));
+    QVERIFY2(
+        waitForOutput(*m_roster, m_output, u"left: eu/worker-3"_s, 5000), qPrintable(m_output));
     QVERIFY2(left.elapsed() < 5000, qPrintable(u"left after %1 ms"_s.arg(left.elapsed())));
-    QCOMPARE(lastLiveCount(), 3);
+    QCOMPARE(lastLiveCount(m_output), 3);
 
     // Closing the window saves it and revokes the demo worker's lease: it leaves at once.
     // The demo lease's TTL is 5 s, kept alive every third of it: expiry takes over 3 s.
@@ -157,11 +137,7 @@ void tst_Roster::workersJoinAndLeave()
 
 void tst_Roster::cleanupTestCase()
 {
-    if (m_roster && m_roster->state() != QProcess::NotRunning) {
-        m_roster->kill();
-        m_roster->waitForFinished(5000);
-    }
-    m_roster.reset();
+    killLeftOver(m_roster);
     m_server.reset();
 }
 

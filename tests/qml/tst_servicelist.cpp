@@ -7,6 +7,7 @@
 // is saved as service-list.png in the working directory, for a person to look at.
 
 #include "etcdtestserver.h"
+#include "examplewindow.h"
 
 #include <EtcdQt/etcdclient.h>
 #include <EtcdQt/etcdleasetimetolivereply.h>
@@ -15,7 +16,6 @@
 
 #include <QtCore/qdir.h>
 #include <QtCore/qprocess.h>
-#include <QtCore/qregularexpression.h>
 #include <QtGui/qimage.h>
 #include <QtTest/qsignalspy.h>
 #include <QtTest/qtest.h>
@@ -49,9 +49,6 @@ private Q_SLOTS:
     void cleanupTestCase();
 
 private:
-    [[nodiscard]] bool waitForOutput(const QString &needle, int timeoutMs);
-    [[nodiscard]] int lastLiveCount() const;
-
     std::unique_ptr<EtcdTestServer> m_server;
     std::unique_ptr<QProcess> m_window;
     QString m_output;
@@ -61,27 +58,6 @@ void tst_ServiceList::initTestCase()
 {
     m_server = std::make_unique<EtcdTestServer>();
     ETCDQT_START_OR_SKIP(*m_server);
-}
-
-// What the window logged so far contains `needle`.
-bool tst_ServiceList::waitForOutput(const QString &needle, int timeoutMs)
-{
-    return QTest::qWaitFor(
-        [&] {
-            m_output += QString::fromUtf8(m_window->readAllStandardError());
-            return m_output.contains(needle);
-        },
-        timeoutMs);
-}
-
-// The number of rows the window's model held at its last logged change.
-int tst_ServiceList::lastLiveCount() const
-{
-    static const QRegularExpression live(u"live: (\\d+)"_s);
-    int count = -1;
-    for (auto it = live.globalMatch(m_output); it.hasNext();)
-        count = it.next().captured(1).toInt();
-    return count;
 }
 
 void tst_ServiceList::instancesJoinChangeAndLeave()
@@ -124,7 +100,8 @@ void tst_ServiceList::instancesJoinChangeAndLeave()
     QVERIFY(answered.isValid());
     QTRY_COMPARE_WITH_TIMEOUT(answered.count(), 1, timeout);
     QCOMPARE(granted->grantedTtl(), ttl);
-    QVERIFY2(waitForOutput(u"added: %1 endpoint: 127.0.0.1:4711"_s.arg(own.id), timeout),
+    QVERIFY2(waitForOutput(
+                 *m_window, m_output, u"added: %1 endpoint: 127.0.0.1:4711"_s.arg(own.id), timeout),
         qPrintable(m_output));
 
     // Instances of the test's own: a row each, in id order.
@@ -134,24 +111,27 @@ void tst_ServiceList::instancesJoinChangeAndLeave()
     const EtcdServiceInstance three = instance(u"api-us-1"_s, 8083);
     for (const EtcdServiceInstance &s : {one, two, three}) {
         registry.registerService(s);
-        QVERIFY2(waitForOutput(u"added: %1 endpoint: %2:%3 enabled: %4"_s.arg(s.id, s.address)
-                                   .arg(s.port)
-                                   .arg(s.enabled ? u"true"_s : u"false"_s),
+        QVERIFY2(waitForOutput(*m_window, m_output,
+                     u"added: %1 endpoint: %2:%3 enabled: %4"_s.arg(s.id, s.address)
+                         .arg(s.port)
+                         .arg(s.enabled ? u"true"_s : u"false"_s),
                      timeout),
             qPrintable(m_output));
     }
-    QCOMPARE(lastLiveCount(), 4);
+    QCOMPARE(lastLiveCount(m_output), 4);
 
     // An update changes its row in place.
     EtcdServiceInstance moved = one;
     moved.port = 9091;
     registry.updateService(moved);
-    QVERIFY2(waitForOutput(u"updated: api-eu-1 endpoint: 10.0.0.81:9091"_s, timeout),
+    QVERIFY2(waitForOutput(
+                 *m_window, m_output, u"updated: api-eu-1 endpoint: 10.0.0.81:9091"_s, timeout),
         qPrintable(m_output));
 
     // An instance that unregisters (its lease revoked) leaves the list at once.
     registry.unregisterService(three);
-    QVERIFY2(waitForOutput(u"removed: api-us-1 live: 3"_s, timeout), qPrintable(m_output));
+    QVERIFY2(waitForOutput(*m_window, m_output, u"removed: api-us-1 live: 3"_s, timeout),
+        qPrintable(m_output));
 
     // Closing the window saves it and revokes its own instance's lease: it leaves at once,
     // long before the lease (renewed every third of its TTL) could have expired.
@@ -172,11 +152,7 @@ void tst_ServiceList::instancesJoinChangeAndLeave()
 
 void tst_ServiceList::cleanupTestCase()
 {
-    if (m_window && m_window->state() != QProcess::NotRunning) {
-        m_window->kill();
-        m_window->waitForFinished(5000);
-    }
-    m_window.reset();
+    killLeftOver(m_window);
     m_server.reset();
 }
 
