@@ -15,6 +15,38 @@
 
 using namespace Qt::StringLiterals;
 
+namespace {
+// An example running beside the test, its output read as it comes.
+struct Running
+{
+    QProcess process;
+    QString output;
+    // Where `text` is printed at `from` or later: -1 when it is not there within 10 s.
+    qsizetype find(const QString &text, qsizetype from = 0)
+    {
+        qsizetype at = -1;
+        const bool printed = QTest::qWaitFor(
+            [&] {
+                output += QString::fromUtf8(process.readAllStandardOutput());
+                at = output.indexOf(text, from);
+                return at >= 0;
+            },
+            10000);
+        return printed ? at : -1;
+    }
+    // Sends `signal` (Ctrl+C, kill) and reads what it printed to the end: its exit code, -1
+    // when it did not end within 5 s.
+    int stopWith(int signal)
+    {
+        ::kill(pid_t(process.processId()), signal);
+        if (!process.waitForFinished(5000))
+            return -1;
+        output += QString::fromUtf8(process.readAllStandardOutput());
+        return process.exitCode();
+    }
+};
+} // namespace
+
 class tst_Examples : public QObject
 {
     Q_OBJECT
@@ -189,17 +221,10 @@ void tst_Examples::liveConfigAppliesEachChange()
     };
     const qint64 initial = put(R"({"greeting":"hi"})"_ba);
     QVERIFY(initial > 0);
-    QProcess p;
-    p.start(QStringLiteral(EXAMPLE_LIVECONFIG), {m_server.clientUrl().toString()});
-    QString output;
-    const auto printed = [&p, &output](const QString &line) {
-        return QTest::qWaitFor(
-            [&] {
-                output += QString::fromUtf8(p.readAllStandardOutput());
-                return output.contains(line + u'\n');
-            },
-            10000);
-    };
+    Running config;
+    config.process.start(QStringLiteral(EXAMPLE_LIVECONFIG), {m_server.clientUrl().toString()});
+    const QString &output = config.output;
+    const auto printed = [&config](const QString &line) { return config.find(line + u'\n') >= 0; };
     QVERIFY2(printed(u"applied revision %1: log level info, greeting \"hi\""_s.arg(initial)),
         qPrintable(output));
     const qint64 debug = put(R"({"logLevel":"debug","greeting":"hey"})"_ba);
@@ -218,39 +243,14 @@ void tst_Examples::liveConfigAppliesEachChange()
     QVERIFY2(printed(u"deleted at revision %1, defaults: log level info, greeting \"hello\""_s.arg(
                  removed->revision())),
         qPrintable(output));
-    ::kill(pid_t(p.processId()), SIGINT);
-    QVERIFY(p.waitForFinished(5000));
-    QCOMPARE(p.exitCode(), 0);
-    output += QString::fromUtf8(p.readAllStandardOutput());
+    QCOMPARE(config.stopWith(SIGINT), 0);
     QVERIFY2(output.endsWith(u"closed\n"_s), qPrintable(output));
     // Applying the debug level turned this category's debug output on, in that order.
-    const QByteArray log = p.readAllStandardError();
+    const QByteArray log = config.process.readAllStandardError();
     QVERIFY2(log.indexOf("hey") >= 0 && log.indexOf("debug logging is on") > log.indexOf("hey"),
         log.constData());
     QCOMPARE(log.count("debug logging is on"), 1);
 }
-
-namespace {
-// An example running beside the test, its output read as it comes.
-struct Running
-{
-    QProcess process;
-    QString output;
-    // Where `text` is printed at `from` or later: -1 when it is not there within 10 s.
-    qsizetype find(const QString &text, qsizetype from = 0)
-    {
-        qsizetype at = -1;
-        const bool printed = QTest::qWaitFor(
-            [&] {
-                output += QString::fromUtf8(process.readAllStandardOutput());
-                at = output.indexOf(text, from);
-                return at >= 0;
-            },
-            10000);
-        return printed ? at : -1;
-    }
-};
-} // namespace
 
 // The two discovery examples together. The client calls the announced instance in turn
 // with a broken one (written as another process would), which it ejects; the
@@ -300,20 +300,14 @@ void tst_Examples::chooseCallsTheAnnouncedInstance()
         qPrintable(choose.output));
 
     const qsizetype stopped = choose.output.size();
-    ::kill(pid_t(announce.process.processId()), SIGTERM);
-    QVERIFY(announce.process.waitForFinished(5000));
-    announce.output += QString::fromUtf8(announce.process.readAllStandardOutput());
-    QCOMPARE(announce.process.exitCode(), 0);
+    QCOMPARE(announce.stopWith(SIGTERM), 0);
     const QString unregistered = u"unregistered %1\nclosed\n"_s.arg(QString::fromUtf8(key));
     QVERIFY2(announce.output.endsWith(unregistered), qPrintable(announce.output));
     QCOMPARE(await(m_client->get(key))->keyValues().size(), 0);
     QVERIFY2(choose.find(u"left: greeter/%1\n"_s.arg(id), stopped) >= 0, qPrintable(choose.output));
 
-    ::kill(pid_t(choose.process.processId()), SIGINT);
-    QVERIFY(choose.process.waitForFinished(5000));
-    choose.output += QString::fromUtf8(choose.process.readAllStandardOutput());
-    QVERIFY2(choose.process.exitCode() == 0 && choose.output.endsWith(u"closed\n"_s),
-        qPrintable(choose.output));
+    QCOMPARE(choose.stopWith(SIGINT), 0);
+    QVERIFY2(choose.output.endsWith(u"closed\n"_s), qPrintable(choose.output));
     QVERIFY_OK(await(m_client->remove(names + dead.id.toUtf8())).status);
     verifyNoLeases();
 }
