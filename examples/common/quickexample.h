@@ -6,13 +6,15 @@
 // its own (and ETCDQT_QML_IMPORT_PATH, set on an example's main.cpp in the tree, is seen here).
 #pragma once
 
-#include "windowsignals.h"
+#include "stopsignals.h"
 
 #include <QtCore/qcoreapplication.h>
 #include <QtCore/qlocale.h>
 #include <QtCore/qtranslator.h>
 #include <QtCore/qvariantmap.h>
+#include <QtGui/qguiapplication.h>
 #include <QtGui/qimage.h>
+#include <QtGui/qwindow.h>
 #include <QtQml/qqmlapplicationengine.h>
 #include <QtQuick/qquickwindow.h>
 
@@ -55,6 +57,17 @@ inline void installTranslator(QCoreApplication &app, const QString &name, const 
     auto *translator = new QTranslator(&app);
     if (translator->load(locale, name, QStringLiteral("_"), QStringLiteral(":/i18n")))
         QCoreApplication::installTranslator(translator);
+}
+
+// SIGINT/SIGTERM close the windows, as the window manager would, so a signal ends the
+// example the same clean way as closing it (its leases revoked as its window goes).
+inline void closeWindowsOnSignals(QGuiApplication &app)
+{
+    onStopSignals(&app, [] {
+        const QWindowList windows = QGuiApplication::topLevelWindows();
+        for (QWindow *window : windows)
+            window->close();
+    });
 }
 
 // Loads qrc:/<uri>/Main.qml with `properties` and runs until its window closes (SIGINT and
