@@ -106,16 +106,26 @@ bool OwnedKey::isOurs(const EtcdKeyValue &kv) const
 
 // Deleted: by whoever, while the lease lives; with the lease, when it does not. A check
 // that fails cannot tell; it defers to the lease, whose keep-alive reports an end soon.
+// The lease's keeper hears of both at once (LeaseView): a revoke deletes the key first, so it
+// prepares a heal while etcd is asked, and heals on the answer instead of its next renewal.
 void OwnedKey::onDeleted()
 {
     stopWatching();
     // Unknown counts as gone with the lease: its heal is a CAS, so nothing is taken by mistake.
     const auto decided = [this](std::optional<bool> gone, const EtcdStatus &s) {
+        const std::shared_ptr<LeaseView> view = m_view; // a handler of ours may delete us
+        const qint64 leaseId = m_leaseId;
+        QPointer<OwnedKey> guard(this);
         if (!gone)
             Q_EMIT errorOccurred(s);
-        end(gone.value_or(true) ? Loss::LeaseEnded : Loss::Removed);
+        if (guard)
+            end(gone.value_or(true) ? Loss::LeaseEnded : Loss::Removed);
+        if (view && gone)
+            view->lossDecided(leaseId, *gone, s);
     };
     RecipeLayer::askWhetherLeaseIsGone(m_client, this, m_leaseId, decided);
+    if (m_view) // after the question: its answer is what the heal waits for
+        m_view->lossSuspected(m_leaseId);
 }
 
 // The history after the creation was compacted: what the key holds now says what happened.

@@ -144,6 +144,10 @@ EtcdLeaseGrantReply *EtcdClient::grantLease(std::chrono::seconds ttl, qint64 lea
     if (!early && leaseId < 0)
         early = checkLeaseId(leaseId);
     const auto asked = std::chrono::steady_clock::now();
+    // A chosen id can be kept alive before the grant's answer (a heal on a lease granted
+    // ahead): its TTL counts from now however early its keep-alive starts.
+    if (!early && leaseId > 0)
+        d_func()->recordGrant(leaseId, asked);
     auto *reply = d_func()->call<EtcdLeaseGrantReply>(
         [&](Transport &t, const Options &o, Target target) {
             return t.leaseGrant(ttl.count(), leaseId, o, std::move(target));

@@ -5,6 +5,7 @@
 #include "leaseview_p.h"
 #include "pendinggrants_p.h"
 #include "recipelayer_p.h"
+#include "sparelease_p.h"
 
 #include <EtcdQt/etcdclient.h>
 #include <EtcdQt/etcdkeepalive.h>
@@ -64,7 +65,7 @@ public:
 
     EtcdSelfHealingKeepAlivePrivate(EtcdSelfHealingKeepAlive *q, seconds t,
         EtcdSelfHealingKeepAlive::EstablishHook h, const EtcdLeaseResilience &r)
-        : q_ptr(q), ttl(t), hook(std::move(h)), resilience(r), grants(q)
+        : q_ptr(q), ttl(t), hook(std::move(h)), resilience(r), grants(q), spare(grants)
     {
         healTimer.setSingleShot(true);
     }
@@ -79,7 +80,11 @@ public:
     void fail(const EtcdStatus &reason, bool asLeaseEvent);
     bool emitLeaseEvent(const EtcdLeaseEvent &event);
     void setLeaseId(qint64 id);
-    bool closeQuietly(EtcdReply **revoke = nullptr);
+    bool closeQuietly(QList<EtcdReply *> *revokes = nullptr);
+    void onLossSuspected(qint64 id);
+    void onLossDecided(qint64 id, bool gone, const EtcdStatus &why);
+    bool healOnSpare();
+    void rerunAfterGrant(qint64 id);
 
     EtcdSelfHealingKeepAlive *q_ptr;
     seconds ttl;
@@ -97,6 +102,9 @@ public:
     // A lease granted but not yet established (the hook runs): close() revokes it too.
     qint64 pendingLeaseId = -1;
     PendingGrants grants; // close() revokes a grant in flight when it answers
+    // Granted ahead when a key on the current lease was seen deleted: the heal that follows
+    // etcd's word that the lease is gone has only its CAS left to do.
+    SpareLease spare;
 };
 
 std::shared_ptr<LeaseView> Etcd::Internal::leaseViewOf(const EtcdSelfHealingKeepAlive &lease)
@@ -136,6 +144,8 @@ bool EtcdSelfHealingKeepAlivePrivate::emitLeaseEvent(const EtcdLeaseEvent &event
 
 void EtcdSelfHealingKeepAlivePrivate::attempt()
 {
+    if (healOnSpare())
+        return;
     grants.grant(ttl, resilience.healOperationTimeout,
         [this](const EtcdStatus &s, qint64 id) { onGranted(s, id); });
 }
@@ -161,9 +171,13 @@ void EtcdSelfHealingKeepAlivePrivate::onEstablished(
     quint64 e, qint64 id, bool owned, const EtcdStatus &why)
 {
     Q_Q(EtcdSelfHealingKeepAlive);
-    pendingLeaseId = -1;
     if (e != epoch)
         return; // close() revoked it
+    if (spare.tookEarly(id) && !owned)
+        return rerunAfterGrant(id);
+    if (spare.tookEarly(id))
+        spare.release();
+    pendingLeaseId = -1;
     if (!owned) {
         revokeLeaseQuietly(q->client(), id);
         return fail(why, state != State::Establishing);
@@ -214,15 +228,27 @@ void EtcdSelfHealingKeepAlivePrivate::onExpired(const EtcdStatus &reason)
     Q_Q(EtcdSelfHealingKeepAlive);
     keepAlive.release()->deleteLater(); // we are inside its signal
     lostLeaseId = leaseId;
+    healAttempts = 0;
+    outage.start();
+    // etcd said the lease is gone: it is reachable and the keys are free now, so the first heal
+    // leaves before anyone hears of the loss (its answer comes on a later turn, after Expired);
+    // waiting would only let someone else take them. The policy paces the attempts after it.
+    const bool healNow = reason.code() == Etcd::ErrorCode::LeaseNotFound
+        && resilience.retryPolicy.nextDelay(1, milliseconds(0)).has_value();
+    if (healNow) {
+        ++healAttempts;
+        attempt();
+    }
     QPointer<EtcdSelfHealingKeepAlive> guard(q);
     if (!emitLeaseEvent(EtcdLeaseEvent::expired(lostLeaseId, reason)))
         return;
     Q_EMIT q->leaseLost(reason);
     if (!guard)
         return;
-    healAttempts = 0;
-    outage.start();
-    scheduleHeal(reason);
+    if (!healNow)
+        return scheduleHeal(reason);
+    if (setState(State::Healing))
+        qCInfo(lcEtcdLease) << "healing lease" << lostLeaseId << "at once: etcd no longer has it";
 }
 
 void EtcdSelfHealingKeepAlivePrivate::scheduleHeal(const EtcdStatus &cause)
@@ -247,6 +273,7 @@ void EtcdSelfHealingKeepAlivePrivate::fail(const EtcdStatus &reason, bool asLeas
 {
     Q_Q(EtcdSelfHealingKeepAlive);
     healTimer.stop();
+    spare.drop();
     if (keepAlive)
         keepAlive.release()->deleteLater(); // we may be inside its signal
     q->setActive(false);
@@ -259,8 +286,64 @@ void EtcdSelfHealingKeepAlivePrivate::fail(const EtcdStatus &reason, bool asLeas
     Q_EMIT q->failed(reason);
 }
 
+// A key on the lease in use was deleted: a revoke or an expiry shows so first. A lease is
+// granted now, while OwnedKey asks etcd whether this one is gone.
+void EtcdSelfHealingKeepAlivePrivate::onLossSuspected(qint64 id)
+{
+    if (id == leaseId && (state == State::Alive || state == State::Suspended))
+        spare.prepare(ttl, resilience.healOperationTimeout);
+}
+
+// etcd's answer to OwnedKey: the lease is gone (expired here and now, as a keep-alive answer
+// would have said at the next renewal), or it lives (the key was deleted by someone else).
+void EtcdSelfHealingKeepAlivePrivate::onLossDecided(qint64 id, bool gone, const EtcdStatus &why)
+{
+    if (!gone)
+        return spare.drop();
+    if (id != leaseId || !keepAlive || (state != State::Alive && state != State::Suspended))
+        return;
+    const EtcdStatus reason = why.code() == Etcd::ErrorCode::LeaseNotFound
+        ? why
+        : EtcdStatus(Etcd::ErrorCode::LeaseNotFound,
+            EtcdSelfHealingKeepAlive::tr("etcd no longer has lease %1").arg(id));
+    leaseStateOf(*keepAlive)->lose(reason); // ownership ends for every reader, as the hub does
+    keepAlive->disconnect(); // its own word of the loss, if it comes, is this one
+    onExpired(reason);
+}
+
+// The heal runs on the lease granted ahead when there is one young enough to count on,
+// whether or not etcd answered its grant yet.
+bool EtcdSelfHealingKeepAlivePrivate::healOnSpare()
+{
+    const auto id = spare.take(duration_cast<milliseconds>(ttl) / 2);
+    if (!id)
+        return false;
+    onGranted(EtcdStatus(), *id);
+    return true;
+}
+
+// The hook declined a lease taken before etcd answered its grant: its CAS may have overtaken
+// the grant and found no such lease. It runs once more after the grant's answer; a key that
+// someone else holds declines again.
+void EtcdSelfHealingKeepAlivePrivate::rerunAfterGrant(qint64 id)
+{
+    spare.whenAnswered([this, e = epoch, id](const EtcdStatus &granted) {
+        Q_Q(EtcdSelfHealingKeepAlive);
+        spare.release();
+        if (e != epoch)
+            return;
+        if (granted.isOk())
+            return onGranted(granted, id);
+        pendingLeaseId = -1;
+        QPointer<EtcdSelfHealingKeepAlive> guard(q);
+        q->recordError(granted); // one failed heal attempt; the policy decides what follows
+        if (guard)
+            scheduleHeal(granted);
+    });
+}
+
 // Everything close() does but signal; false when it was closed already.
-bool EtcdSelfHealingKeepAlivePrivate::closeQuietly(EtcdReply **revoke)
+bool EtcdSelfHealingKeepAlivePrivate::closeQuietly(QList<EtcdReply *> *revokes)
 {
     Q_Q(EtcdSelfHealingKeepAlive);
     if (state == State::Closed)
@@ -272,11 +355,13 @@ bool EtcdSelfHealingKeepAlivePrivate::closeQuietly(EtcdReply **revoke)
     EtcdReply *r = nullptr;
     if (state == State::Alive || state == State::Suspended)
         r = revokeLeaseQuietly(q->client(), leaseId);
-    else if (pendingLeaseId > 0) // granted, still being established
-        r = revokeLeaseQuietly(q->client(), std::exchange(pendingLeaseId, -1));
-    grants.abandon(); // a grant in flight revokes its lease when it answers
-    if (revoke)
-        *revoke = r;
+    EtcdReply *pendingRevoke = nullptr;
+    if (pendingLeaseId > 0) // granted, still being established (a heal sent before Expired)
+        pendingRevoke = revokeLeaseQuietly(q->client(), std::exchange(pendingLeaseId, -1));
+    grants.abandon(); // a grant in flight revokes its lease when it answers (a spare's too)
+    EtcdReply *spareRevoke = spare.closeAndRevoke();
+    if (revokes)
+        *revokes = {r, pendingRevoke, spareRevoke};
     q->markClosed();
     state = State::Closed;
     return true;
@@ -294,12 +379,16 @@ EtcdSelfHealingKeepAlive::EtcdSelfHealingKeepAlive(EtcdClient *client, seconds t
 {
     Q_D(EtcdSelfHealingKeepAlive);
     connect(&d->healTimer, &QTimer::timeout, this, [d] { d->attempt(); });
+    d->view->listen({[d](qint64 id) { d->onLossSuspected(id); },
+        [d](qint64 id, bool gone, const EtcdStatus &why) { d->onLossDecided(id, gone, why); }});
 }
 
 /*! Closes: cancels any heal and revokes the current lease. */
 EtcdSelfHealingKeepAlive::~EtcdSelfHealingKeepAlive()
 {
-    d_func()->closeQuietly();
+    Q_D(EtcdSelfHealingKeepAlive);
+    d->view->listen({}); // an OwnedKey deleted later may still hold the view
+    d->closeQuietly();
 }
 
 /*! The TTL every lease is granted with. */
@@ -374,10 +463,10 @@ void EtcdSelfHealingKeepAlive::start()
 void EtcdSelfHealingKeepAlive::close()
 {
     Q_D(EtcdSelfHealingKeepAlive);
-    EtcdReply *revoke = nullptr;
-    if (!d->closeQuietly(&revoke))
+    QList<EtcdReply *> revokes;
+    if (!d->closeQuietly(&revokes))
         return;
-    d->grants.close({revoke}); // and after the grant in flight, if any
+    d->grants.close(revokes); // and after the grant in flight, if any
     Q_EMIT stateChanged(State::Closed);
 }
 

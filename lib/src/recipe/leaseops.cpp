@@ -125,15 +125,15 @@ void claimKey(EtcdClient *client, const QByteArray &key, const QByteArray &value
         Claim {client, key, value, leaseId, previousLeaseId, context, std::move(done)}));
 }
 
-void grantLeaseWithin(
-    EtcdClient *client, seconds ttl, milliseconds timeout, QObject *context, GrantDone done)
+void grantLeaseWithin(EtcdClient *client, seconds ttl, milliseconds timeout, QObject *context,
+    GrantDone done, qint64 leaseId)
 {
     if (!client) {
         QTimer::singleShot(0, context,
             [done] { done(EtcdStatus(Etcd::ErrorCode::NotConnected, message("no client")), -1); });
         return;
     }
-    EtcdLeaseGrantReply *reply = client->grantLease(ttl);
+    EtcdLeaseGrantReply *reply = client->grantLease(ttl, leaseId);
     auto timedOut = std::make_shared<bool>(false);
     if (timeout.count() > 0) {
         QTimer::singleShot(timerDelay(timeout), reply, [reply, timedOut] {

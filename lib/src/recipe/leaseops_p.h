@@ -28,10 +28,11 @@ ETCDQT_AUTOTEST_EXPORT std::optional<EtcdStatus> leaseTtlProblem(std::chrono::se
 
 using GrantDone = std::function<void(const EtcdStatus &status, qint64 leaseId)>;
 
-// Grants a lease of `ttl`; `done` runs once in `context`'s thread (not if it died first).
-// A positive `timeout` gives up on the RPC after that long, with DeadlineExceeded.
+// Grants a lease of `ttl` (with the id `leaseId`, or one etcd picks when 0); `done` runs once
+// in `context`'s thread (not if it died first). A positive `timeout` gives up on the RPC
+// after that long, with DeadlineExceeded.
 void grantLeaseWithin(EtcdClient *client, std::chrono::seconds ttl,
-    std::chrono::milliseconds timeout, QObject *context, GrantDone done);
+    std::chrono::milliseconds timeout, QObject *context, GrantDone done, qint64 leaseId = 0);
 
 // Best effort, by design: a failure is logged, never raised; the TTL bounds the rest.
 // Returns the revoke's reply (null when there was nothing to revoke).

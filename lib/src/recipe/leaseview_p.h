@@ -7,7 +7,10 @@
 #include "leaseshared_p.h"
 #include "sharedstate_p.h"
 
+#include <EtcdQt/etcdstatus.h>
+
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -19,9 +22,21 @@ namespace Etcd::Internal {
 // made of another mirrors the inner one's view into its own, which never goes away. A recipe
 // that owns a key on the lease also reads 0 from the moment the engine thread saw that key
 // change or go (OwnedKey's watch guard), whatever the owner thread is doing.
-class LeaseView
+//
+// It also carries word of a loss to whoever keeps the lease (the owner thread's part): a key
+// on it was seen deleted, which is how a revoke or an expiry shows first, and then etcd's
+// answer whether the lease is gone. Told at once, the keeper heals without waiting for its
+// next renewal to learn the same thing (issue 18: a heal within a round trip of etcd's word).
+class LeaseView : public std::enable_shared_from_this<LeaseView>
 {
 public:
+    struct LossListener
+    {
+        std::function<void(qint64 leaseId)> suspected; // a key on the lease was deleted
+        // etcd answered: the lease is gone (true) or lives (false)
+        std::function<void(qint64 leaseId, bool gone, const EtcdStatus &why)> decided;
+    };
+
     void set(std::shared_ptr<LeaseShared> lease)
     {
         for (const auto &weak : m_mirrors) {
@@ -34,7 +49,25 @@ public:
     void mirrorTo(const std::shared_ptr<LeaseView> &other)
     {
         m_mirrors.push_back(other);
+        other->m_source = weak_from_this();
         other->set(m_state.read([](const State &s) { return s.lease; }));
+    }
+    // Owner thread: the keeper of the lease listens here; a mirror passes word on to the view
+    // it mirrors, up to the one whose keeper listens.
+    void listen(LossListener listener) { m_listener = std::move(listener); }
+    void lossSuspected(qint64 leaseId)
+    {
+        if (m_listener.suspected)
+            return m_listener.suspected(leaseId);
+        if (const auto source = m_source.lock())
+            source->lossSuspected(leaseId);
+    }
+    void lossDecided(qint64 leaseId, bool gone, const EtcdStatus &why)
+    {
+        if (m_listener.decided)
+            return m_listener.decided(leaseId, gone, why);
+        if (const auto source = m_source.lock())
+            source->lossDecided(leaseId, gone, why);
     }
     // Owner thread: the owned key was written at `revision`; it counts from now on.
     void ownKey(qint64 revision)
@@ -74,6 +107,8 @@ private:
     };
     SharedState<State> m_state;
     std::vector<std::weak_ptr<LeaseView>> m_mirrors; // the owner thread's
+    std::weak_ptr<LeaseView> m_source; // the view this one mirrors, if any (owner thread)
+    LossListener m_listener; // the owner thread's
 };
 
 } // namespace Etcd::Internal

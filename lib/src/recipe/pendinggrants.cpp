@@ -43,12 +43,13 @@ PendingGrants::~PendingGrants()
     abandon();
 }
 
-void PendingGrants::grant(seconds ttl, milliseconds timeout, GrantDone done)
+void PendingGrants::grant(seconds ttl, milliseconds timeout, GrantDone done, qint64 leaseId)
 {
     Book &b = *m_book;
     ++b.inFlight;
     ++b.wanted;
-    grantLeaseWithin(b.owner->client(), ttl, timeout, b.owner,
+    grantLeaseWithin(
+        b.owner->client(), ttl, timeout, b.owner,
         [book = m_book, sent = b.generation, done = std::move(done)](
             const EtcdStatus &status, qint64 lease) {
             --book->inFlight;
@@ -62,7 +63,13 @@ void PendingGrants::grant(seconds ttl, milliseconds timeout, GrantDone done)
             if (revoke && book->closing)
                 book->await(revoke, book);
             book->step(); // this grant's own wait
-        });
+        },
+        leaseId);
+}
+
+EtcdClient *PendingGrants::client() const
+{
+    return m_book->owner ? m_book->owner->client() : nullptr;
 }
 
 int PendingGrants::inFlight() const

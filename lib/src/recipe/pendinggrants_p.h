@@ -12,6 +12,7 @@
 #include <chrono>
 #include <memory>
 
+class EtcdClient;
 class EtcdRecipe;
 class EtcdReply;
 
@@ -31,9 +32,12 @@ public:
     PendingGrants &operator=(const PendingGrants &) = delete;
 
     // Grants a lease of `ttl` on the owner's client (a positive `timeout` gives up after
-    // that long). `done` runs once in the owner's thread with etcd's answer, unless the
-    // grant was abandoned meanwhile: then its lease is revoked instead.
-    void grant(std::chrono::seconds ttl, std::chrono::milliseconds timeout, GrantDone done);
+    // that long), with the id `leaseId` or, when 0, one etcd picks. `done` runs once in the
+    // owner's thread with etcd's answer, unless the grant was abandoned meanwhile: then its
+    // lease is revoked instead.
+    void grant(std::chrono::seconds ttl, std::chrono::milliseconds timeout, GrantDone done,
+        qint64 leaseId = 0);
+    [[nodiscard]] EtcdClient *client() const; // the owner's
     // Grants sent since the last abandon() and not answered yet: those whose `done` will run.
     [[nodiscard]] int inFlight() const;
 
