@@ -251,15 +251,19 @@ void tst_EtcdBarrier::spuriousLiftRearmsForLaterWaiters()
     QCOMPARE(answerOf(setter.removeBarrier()), true);
 }
 
-// The key is taken by another setter before the heal: the heal's compare-and-set loses and
-// this object stops maintaining the barrier (Failed), leaving the other's in place.
+// The key is taken by another setter before the heal (etcd's answers reach the setter's
+// client a second late): the heal's compare-and-set loses and this object stops maintaining
+// the barrier (Failed), leaving the other's in place.
 void tst_EtcdBarrier::healLosesToAnotherSetter()
 {
-    EtcdBarrier setter(m_client.get(), "/barrier/taken", options({}, 6s)); // renewals 2 s apart
+    ProxiedClient side(m_server.clientPort());
+    QVERIFY(side.started);
+    EtcdBarrier setter(&side.client, "/barrier/taken", options({}, 6s)); // renewals 2 s apart
     QCOMPARE(answerOf(setter.setBarrier()), true);
     QSignalSpy failed(&setter, &EtcdBarrier::failed);
     const qint64 lease = keyValueOf(*m_client, "/barrier/taken").lease;
     auto other = connectedClient(m_server.clientUrl());
+    side.proxy.setDelay(1s);
     QVERIFY_OK(await(other->revokeLease(lease)).status);
     QVERIFY_OK(await(other->put("/barrier/taken", "someone-else:AAAAAAA")).status);
     QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, 3 * 6000);

@@ -93,6 +93,8 @@ private Q_SLOTS:
     void valueEncodingsAreGolden();
     void blackholedRenewalReportsKeepAliveFailed();
     void revokedOutOfBandHealsUnderNewLease();
+    void revokeHealsOnEtcdsAnswerNotAtTheNextRenewal();
+    void deletedTransientKeyLeavesNoLeaseGrantedAhead();
     void takenKeyDuringOutageFailsWithoutTouchingIt();
     void transientKeyTakenDuringOutageStaysTheirs_data();
     void transientKeyTakenDuringOutageStaysTheirs();
@@ -270,16 +272,56 @@ void tst_EtcdLeases::revokedOutOfBandHealsUnderNewLease()
     QVERIFY(ev.sameThread);
 }
 
+// A revoke deletes the key first: the transient key asks etcd about its lease at once, with a
+// new lease granted meanwhile, and heals on the answer instead of at its next renewal, a
+// third of the TTL away (here 10 s, and a policy-paced attempt a whole TTL). Only that path
+// heals within a tenth of the TTL, whatever the renewals' phase.
+void tst_EtcdLeases::revokeHealsOnEtcdsAnswerNotAtTheNextRenewal()
+{
+    constexpr auto ttl = 30s;
+    EtcdLeaseResilience slowPolicy = fastHealing();
+    slowPolicy.retryPolicy = EtcdRetryPolicy::bounded(3, ttl);
+    EtcdTransientKeyValue kv(m_client.get(), "/tkv/fast"_ba, "v"_ba, ttl, slowPolicy);
+    Events ev(&kv);
+    QVERIFY(startedInTime(kv));
+    const qint64 first = kv.leaseId();
+    QVERIFY_OK(await(m_client->revokeLease(first)).status);
+    QTRY_COMPARE_WITH_TIMEOUT(ev.types, (QList {LeaseType::Expired, LeaseType::Restored}),
+        int(std::chrono::milliseconds(ttl).count() / 10));
+    QVERIFY(kv.leaseId() != first);
+    QCOMPARE(leaseIds(), QList<qint64> {kv.leaseId()}); // the lease granted ahead is the new one
+    QCOMPARE(value("/tkv/fast"_ba), "v"_ba);
+}
+
+// Deleted by someone else while its lease lives: written again under that lease, and the
+// lease granted ahead of a heal that did not come is revoked, not left to its TTL (10 s here,
+// five times what the check waits).
+void tst_EtcdLeases::deletedTransientKeyLeavesNoLeaseGrantedAhead()
+{
+    EtcdTransientKeyValue kv(m_client.get(), "/tkv/deleted"_ba, "v"_ba, 10s, fastHealing());
+    QVERIFY(startedInTime(kv));
+    const qint64 lease = kv.leaseId();
+    QVERIFY_OK(await(m_client->remove("/tkv/deleted"_ba)).status);
+    QTRY_COMPARE_WITH_TIMEOUT(value("/tkv/deleted"_ba), "v"_ba, kTtlMs);
+    QCOMPARE(kv.leaseId(), lease);
+    QTRY_COMPARE_WITH_TIMEOUT(leaseIds(), QList<qint64> {lease}, kTtlMs);
+    QVERIFY(kv.isHealthy());
+}
+
 void tst_EtcdLeases::takenKeyDuringOutageFailsWithoutTouchingIt()
 {
     auto other = connectedClient(m_server.clientUrl());
-    EtcdSelfHealingKeepAlive lease(m_client.get(), kTtl,
-        createIfAbsent(m_client.get(), "/owned"_ba, "mine"_ba), fastHealing());
+    ProxiedClient side(m_server.clientPort());
+    QVERIFY(side.started);
+    EtcdSelfHealingKeepAlive lease(
+        &side.client, kTtl, createIfAbsent(&side.client, "/owned"_ba, "mine"_ba), fastHealing());
     Events ev(&lease);
     QSignalSpy established(&lease, &EtcdSelfHealingKeepAlive::established);
     lease.start();
     QVERIFY(established.wait(kTtlMs));
-    // Another client takes the key the moment the lease is gone.
+    // Another client takes the key the moment the lease is gone, while etcd's answers reach
+    // the lease's client a quarter TTL late: the key is theirs before it hears of the loss.
+    side.proxy.setDelay(std::chrono::milliseconds(kTtlMs / 4));
     QVERIFY_OK(await(other->revokeLease(lease.currentLeaseId())).status);
     QVERIFY_OK(await(other->put("/owned"_ba, "theirs"_ba)).status);
     QTRY_COMPARE_WITH_TIMEOUT(
@@ -294,8 +336,9 @@ void tst_EtcdLeases::takenKeyDuringOutageFailsWithoutTouchingIt()
 }
 
 // Every heal is a CAS (spec: leases-and-loss): the lease is revoked out of band and another
-// client writes the key before the heal lands (the first heal attempt waits a second, the
-// write takes a millisecond). The transient key fails and leaves their value alone.
+// client writes the key before the heal lands (etcd's answers reach the transient key's
+// client a quarter TTL late; the write takes a millisecond). The transient key fails and
+// leaves their value alone.
 void tst_EtcdLeases::transientKeyTakenDuringOutageStaysTheirs_data()
 {
     QTest::addColumn<bool>("theirLease");
@@ -307,13 +350,14 @@ void tst_EtcdLeases::transientKeyTakenDuringOutageStaysTheirs()
 {
     QFETCH(bool, theirLease);
     auto other = connectedClient(m_server.clientUrl());
-    EtcdLeaseResilience slowHeal = fastHealing();
-    slowHeal.retryPolicy = EtcdRetryPolicy::bounded(3, 1s);
-    EtcdTransientKeyValue kv(m_client.get(), "/tkv/taken"_ba, "mine"_ba, kTtl, slowHeal);
+    ProxiedClient side(m_server.clientPort());
+    QVERIFY(side.started);
+    EtcdTransientKeyValue kv(&side.client, "/tkv/taken"_ba, "mine"_ba, kTtl, fastHealing());
     Events ev(&kv);
     QVERIFY(startedInTime(kv));
     const qint64 theirs = theirLease ? grant(*other, 30s) : 0;
     QVERIFY(!theirLease || theirs > 0);
+    side.proxy.setDelay(std::chrono::milliseconds(kTtlMs / 4));
     QVERIFY_OK(await(other->revokeLease(kv.leaseId())).status);
     QVERIFY_OK(await(other->put("/tkv/taken"_ba, "theirs"_ba, {.lease = theirs})).status);
     QTRY_COMPARE_WITH_TIMEOUT(
