@@ -78,8 +78,10 @@
 //   discovery_heal        an instance's lease revoked by another client -> the instance put again
 //                         under a new lease (default resilience), seen by a third client's watch:
 //                         the revoke's DELETE -> the heal's PUT, min(N, 20) revokes; also
-//                         detect_p50_ms (DELETE -> instanceLost()), rtt_p50_ms (a put), and
-//                         heal_rtts (p50 / rtt_p50). No peer heals a registration
+//                         detect_p50_ms (DELETE -> instanceLost()), after_report_p50_ms (etcd's
+//                         answer that the lease is gone, to a check the bench sends at the
+//                         DELETE -> the PUT), rtt_p50_ms (a compare-and-set like the heal's),
+//                         heal_rtts (after_report_p50 / rtt_p50). No peer heals a registration
 //   etcdqt-bench ENDPOINT_URL election_candidate PATH TTL_S   child mode of the crash scenario:
 #include "benchutil.h"
 
