@@ -224,7 +224,8 @@ EtcdLeaseResilience EtcdLeaseResilience::disabled()
 
 /*!
     \variable EtcdLeaseResilience::retryPolicy
-    \brief paces the re-grant attempts; EtcdRetryPolicy::never() disables healing.
+    \brief paces the re-grant attempts; EtcdRetryPolicy::never() disables healing. When
+    etcd answered that the lease is gone, the first attempt starts at once.
 */
 
 /*!
