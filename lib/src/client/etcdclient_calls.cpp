@@ -144,16 +144,18 @@ EtcdLeaseGrantReply *EtcdClient::grantLease(std::chrono::seconds ttl, qint64 lea
     if (!early && leaseId < 0)
         early = checkLeaseId(leaseId);
     const auto asked = std::chrono::steady_clock::now();
-    // A chosen id can be kept alive before the grant's answer (a heal on a lease granted
-    // ahead): its TTL counts from now however early its keep-alive starts.
-    if (!early && leaseId > 0)
-        d_func()->recordGrant(leaseId, asked);
     auto *reply = d_func()->call<EtcdLeaseGrantReply>(
         [&](Transport &t, const Options &o, Target target) {
             return t.leaseGrant(ttl.count(), leaseId, o, std::move(target));
         },
         early);
-    if (reply->parent() == this) // not a call refused for coming from a foreign thread
+    if (reply->parent() != this || early) // a call refused (from a foreign thread, bad input)
+        return reply;
+    // A chosen id can be kept alive before the grant's answer (a heal on a lease granted
+    // ahead): its TTL counts from the send however early its keep-alive starts.
+    if (leaseId > 0)
+        d_func()->recordGrant(leaseId, asked);
+    else
         connect(reply, &EtcdReply::finished, reply, [this, reply, asked](const EtcdStatus &s) {
             if (s.isOk())
                 d_func()->recordGrant(reply->leaseId(), asked);

@@ -328,17 +328,12 @@ bool EtcdSelfHealingKeepAlivePrivate::healOnSpare()
 void EtcdSelfHealingKeepAlivePrivate::rerunAfterGrant(qint64 id)
 {
     spare.whenAnswered([this, e = epoch, id](const EtcdStatus &granted) {
-        Q_Q(EtcdSelfHealingKeepAlive);
         spare.release();
         if (e != epoch)
             return;
-        if (granted.isOk())
-            return onGranted(granted, id);
-        pendingLeaseId = -1;
-        QPointer<EtcdSelfHealingKeepAlive> guard(q);
-        q->recordError(granted); // one failed heal attempt; the policy decides what follows
-        if (guard)
-            scheduleHeal(granted);
+        if (!granted.isOk())
+            pendingLeaseId = -1; // there is no such lease: nothing for close() to revoke
+        onGranted(granted, id); // a failed grant is a failed heal attempt, as any other
     });
 }
 
