@@ -125,11 +125,14 @@ void awaitWatchesLive(EtcdClient &client)
 // etcd's report that the lease is gone -> the PUT, what the issue bounds by one round trip
 // (heal_rtts); the report is timed apart from the registry, as the answer to a lease check
 // the bench sends on the registrant's client at the DELETE, when the registry sends its own.
-// rtt_p50_ms: for scale, the round trip of a compare-and-set of the heal's shape (create if
-// absent, else read) on the registrant's client before each revoke; its key exists, so it
-// writes nothing. A write there would let the registry's new watch of its key (created after
-// the heal) start behind etcd's revision, and etcd serves such a watch from its catch-up
-// loop, up to 100 ms late; so does each round wait until that watch is live.
+// rtt_p50_ms: the unit, the round trip of the heal's own request: a compare-and-set of its
+// shape (create the key under a lease if absent, else read it) that creates a fresh key of
+// the same size each round, on the registrant's client before each revoke.
+// rtt_read_p50_ms: the same compare-and-set on a key that exists, which writes nothing (the
+// unit this bench used before, which leaves out the write the heal itself makes). A write
+// lets a watch of the registry's created after it start behind etcd's revision, and etcd
+// serves such a watch from its catch-up loop, up to 100 ms late; so each round waits until
+// the registry's new watch is live before it writes.
 void benchDiscoveryHeal(const QUrl &url, int n)
 {
     EtcdClient registrant({url});
@@ -169,16 +172,30 @@ void benchDiscoveryHeal(const QUrl &url, int n)
     spinUntil([&] { return watch.state() == EtcdWatch::State::Active; });
     const QByteArray probeKey = path + "/rtt";
     await(registrant.put(probeKey, "x"), "writing the round trip's key");
-    const EtcdTxn probe {{EtcdCompare::missing(probeKey)}, {EtcdTxnOp::put(probeKey, "x")},
+    const EtcdTxn readProbe {{EtcdCompare::missing(probeKey)}, {EtcdTxnOp::put(probeKey, "x")},
         {EtcdTxnOp::get(probeKey)}};
-    std::vector<double> heal, detect, afterReport, rtt;
+    EtcdLeaseGrantReply *probeGrant = registrant.grantLease(60s);
+    await(probeGrant, "granting the round trip's lease");
+    EtcdPutOptions onProbeLease;
+    onProbeLease.lease = probeGrant->leaseId();
+    const QByteArray json = s.toJson();
+    const auto writeProbe = [&](int i) {
+        const QByteArray k = path + "/rtt-" + QByteArray::number(i).rightJustified(4, '0');
+        return EtcdTxn {{EtcdCompare::missing(k)}, {EtcdTxnOp::put(k, json, onProbeLease)},
+            {EtcdTxnOp::get(k)}};
+    };
+    const auto timed = [&](const EtcdTxn &txn) {
+        const qint64 sent = now();
+        await(registrant.txn(txn), "timing a compare-and-set");
+        return msBetween(sent, now());
+    };
+    std::vector<double> heal, detect, afterReport, rtt, rttRead;
     for (int i = 0; i < n; ++i) {
         lease = registry.leaseIdOf(s);
         deletedAt = restoredAt = lostAt = reportedAt = -1;
         awaitWatchesLive(registrant);
-        const qint64 sent = now();
-        await(registrant.txn(probe), "timing a compare-and-set");
-        rtt.push_back(msBetween(sent, now()));
+        rttRead.push_back(timed(readProbe));
+        rtt.push_back(timed(writeProbe(i)));
         await(revoker.revokeLease(lease), "revoking");
         const auto healed = [&] {
             return restoredAt > deletedAt && deletedAt > 0 && lostAt > 0 && reportedAt > 0;
@@ -190,13 +207,14 @@ void benchDiscoveryHeal(const QUrl &url, int n)
         detect.push_back(msBetween(deletedAt, lostAt));
         afterReport.push_back(msBetween(reportedAt, restoredAt));
     }
+    await(registrant.revokeLease(onProbeLease.lease), "revoking the round trip's lease");
     const double afterP50 = percentile(afterReport, 0.5);
     const double rttP50 = percentile(rtt, 0.5);
     emitLine({{u"scenario"_s, u"discovery_heal"_s}, {u"n"_s, n},
         {u"p50_ms"_s, percentile(heal, 0.5)}, {u"p99_ms"_s, percentile(heal, 0.99)},
         {u"detect_p50_ms"_s, percentile(detect, 0.5)}, {u"after_report_p50_ms"_s, afterP50},
         {u"after_report_p99_ms"_s, percentile(afterReport, 0.99)}, {u"rtt_p50_ms"_s, rttP50},
-        {u"heal_rtts"_s, afterP50 / rttP50}});
+        {u"rtt_read_p50_ms"_s, percentile(rttRead, 0.5)}, {u"heal_rtts"_s, afterP50 / rttP50}});
     bool closed = false;
     QObject::connect(&registry, &EtcdRecipe::closed, &registry, [&closed] { closed = true; });
     registry.close();

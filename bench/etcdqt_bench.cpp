@@ -80,7 +80,8 @@
 //                         the revoke's DELETE -> the heal's PUT, min(N, 20) revokes; also
 //                         detect_p50_ms (DELETE -> instanceLost()), after_report_p50_ms (etcd's
 //                         answer that the lease is gone, to a check the bench sends at the
-//                         DELETE -> the PUT), rtt_p50_ms (a compare-and-set like the heal's),
+//                         DELETE -> the PUT), rtt_p50_ms (a compare-and-set like the heal's,
+//                         creating a key), rtt_read_p50_ms (one that writes nothing),
 //                         heal_rtts (after_report_p50 / rtt_p50). No peer heals a registration
 //   etcdqt-bench ENDPOINT_URL election_candidate PATH TTL_S   child mode of the crash scenario:
 #include "benchutil.h"
