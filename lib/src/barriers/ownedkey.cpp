@@ -46,7 +46,7 @@ void OwnedKey::start()
         for (const EtcdWatchEvent &e : events) {
             if (m_done)
                 return;
-            if (isOwnWrite(e, m_leaseId)) { // the owner updated its value
+            if (isOwnWrite(e, m_leaseId, m_otherLeaseId)) { // the owner updated its value
                 m_writtenAt = e.keyValue.modRevision;
                 continue;
             }
@@ -68,12 +68,14 @@ void OwnedKey::start()
         const std::weak_ptr<LeaseView> view = m_view;
         const qint64 at = m_writtenAt;
         const qint64 leaseId = m_leaseId;
+        const qint64 other = m_otherLeaseId;
         const auto following = m_following;
         f.guard = ArmedGuard {[following] { return following->load(); },
-            [view, at, leaseId](const QList<EtcdWatchEvent> &events) {
+            [view, at, leaseId, other](const QList<EtcdWatchEvent> &events) {
                 const auto v = view.lock();
-                const auto foreign
-                    = [leaseId](const EtcdWatchEvent &e) { return !isOwnWrite(e, leaseId); };
+                const auto foreign = [leaseId, other](const EtcdWatchEvent &e) {
+                    return !isOwnWrite(e, leaseId, other);
+                };
                 if (v && std::any_of(events.begin(), events.end(), foreign))
                     v->loseKey(at);
             }};
@@ -94,9 +96,10 @@ void OwnedKey::stopWatching()
 
 // Only the owner writes with its lease (nobody else knows it): such a put is an update of its
 // own value (EtcdTransientKeyValue::setValue(), a service's updateService()).
-bool OwnedKey::isOwnWrite(const EtcdWatchEvent &e, qint64 leaseId)
+bool OwnedKey::isOwnWrite(const EtcdWatchEvent &e, qint64 leaseId, qint64 other)
 {
-    return e.type == EtcdWatchEvent::Type::Put && leaseId > 0 && e.keyValue.lease == leaseId;
+    return e.type == EtcdWatchEvent::Type::Put && e.keyValue.lease > 0
+        && (e.keyValue.lease == leaseId || e.keyValue.lease == other);
 }
 
 bool OwnedKey::isOurs(const EtcdKeyValue &kv) const
@@ -112,20 +115,37 @@ void OwnedKey::onDeleted()
 {
     stopWatching();
     // Unknown counts as gone with the lease: its heal is a CAS, so nothing is taken by mistake.
+    // A keeper that restores the key itself hears so too: it has written the key on a spare
+    // lease already, and keeps that one.
     const auto decided = [this](std::optional<bool> gone, const EtcdStatus &s) {
         const std::shared_ptr<LeaseView> view = m_view; // a handler of ours may delete us
         const qint64 leaseId = m_leaseId;
+        const bool tellKeeper = gone || m_keeperRestores;
+        m_asking = false;
         QPointer<OwnedKey> guard(this);
-        if (!gone)
+        if (!gone && !m_retired)
             Q_EMIT errorOccurred(s);
-        if (guard)
+        if (guard && !m_retired)
             end(gone.value_or(true) ? Loss::LeaseEnded : Loss::Removed);
-        if (view && gone)
-            view->lossDecided(leaseId, *gone, s);
+        if (view && tellKeeper)
+            view->lossDecided(leaseId, gone.value_or(true), s);
+        if (guard && m_retired)
+            deleteLater();
     };
+    m_asking = true;
     RecipeLayer::askWhetherLeaseIsGone(m_client, this, m_leaseId, decided);
     if (m_view) // after the question: its answer is what the heal waits for
-        m_view->lossSuspected(m_leaseId);
+        m_keeperRestores = m_view->lossSuspected(m_leaseId);
+}
+
+void OwnedKey::retire()
+{
+    disconnect();
+    m_retired = true;
+    m_done = true;
+    stopWatching();
+    if (!m_asking)
+        deleteLater();
 }
 
 // The history after the creation was compacted: what the key holds now says what happened.

@@ -40,7 +40,17 @@ public:
     OwnedKey(EtcdClient *client, const QByteArray &key, qint64 writtenAt, qint64 leaseId,
         std::shared_ptr<LeaseView> view, QObject *parent = nullptr);
     ~OwnedKey() override;
+    // Before start(): a put with `leaseId` is the owner's too. The owner moves its key
+    // between two leases of its own (an early heal, LeaseView::setRestoresKeys()), and only
+    // it knows either.
+    void alsoOwnWritesOn(qint64 leaseId) { m_otherLeaseId = leaseId; }
     void start();
+    // The key was deleted and the lease's keeper writes it again itself (LeaseView::
+    // setRestoresKeys()): a Removed loss needs nothing of the owner.
+    [[nodiscard]] bool keeperRestores() const { return m_keeperRestores; }
+    // Done with: signals and watch stop now; deleted once etcd answered a question about the
+    // lease, whose answer the keeper still waits for.
+    void retire();
 
 Q_SIGNALS:
     void lost(OwnedKey::Loss how, const EtcdStatus &why);
@@ -52,15 +62,19 @@ private:
     void end(Loss how);
     void stopWatching();
     [[nodiscard]] bool isOurs(const EtcdKeyValue &kv) const;
-    [[nodiscard]] static bool isOwnWrite(const EtcdWatchEvent &e, qint64 leaseId);
+    [[nodiscard]] static bool isOwnWrite(const EtcdWatchEvent &e, qint64 leaseId, qint64 other);
 
     QPointer<EtcdClient> m_client;
     QByteArray m_key;
     qint64 m_writtenAt;
     qint64 m_leaseId;
+    qint64 m_otherLeaseId = -1;
     std::shared_ptr<LeaseView> m_view;
     std::unique_ptr<EtcdWatch> m_watch;
     bool m_done = false;
+    bool m_asking = false; // whether the lease is gone, asked at a deletion
+    bool m_retired = false;
+    bool m_keeperRestores = false;
     // The watch guard's: whether the key is still followed (read on the gRPC thread).
     std::shared_ptr<std::atomic<bool>> m_following = std::make_shared<std::atomic<bool>>(true);
 };

@@ -32,7 +32,8 @@ class LeaseView : public std::enable_shared_from_this<LeaseView>
 public:
     struct LossListener
     {
-        std::function<void(qint64 leaseId)> suspected; // a key on the lease was deleted
+        // a key on the lease was deleted; true when the keeper writes it again itself
+        std::function<bool(qint64 leaseId)> suspected;
         // etcd answered: the lease is gone (true) or lives (false)
         std::function<void(qint64 leaseId, bool gone, const EtcdStatus &why)> decided;
     };
@@ -55,12 +56,13 @@ public:
     // Owner thread: the keeper of the lease listens here; a mirror passes word on to the view
     // it mirrors, up to the one whose keeper listens.
     void listen(LossListener listener) { m_listener = std::move(listener); }
-    void lossSuspected(qint64 leaseId)
+    // True when the keeper writes the deleted key again (see setRestoresKeys()).
+    bool lossSuspected(qint64 leaseId)
     {
         if (m_listener.suspected)
             return m_listener.suspected(leaseId);
-        if (const auto source = m_source.lock())
-            source->lossSuspected(leaseId);
+        const auto source = m_source.lock();
+        return source && source->lossSuspected(leaseId);
     }
     void lossDecided(qint64 leaseId, bool gone, const EtcdStatus &why)
     {
@@ -69,6 +71,11 @@ public:
         if (const auto source = m_source.lock())
             source->lossDecided(leaseId, gone, why);
     }
+    // Owner thread: the recipe's keys may be written again wherever they went, with the lease
+    // or without it (a transient key, a registration; not a barrier), so the keeper runs its
+    // hook on a spare lease the moment a key is seen deleted, before etcd says why (issue 18).
+    void setRestoresKeys(bool restores) { m_restoresKeys = restores; }
+    [[nodiscard]] bool restoresKeys() const { return m_restoresKeys; }
     // Owner thread: the owned key was written at `revision`; it counts from now on.
     void ownKey(qint64 revision)
     {
@@ -109,6 +116,7 @@ private:
     std::vector<std::weak_ptr<LeaseView>> m_mirrors; // the owner thread's
     std::weak_ptr<LeaseView> m_source; // the view this one mirrors, if any (owner thread)
     LossListener m_listener; // the owner thread's
+    bool m_restoresKeys = false; // the owner thread's
 };
 
 } // namespace Etcd::Internal
