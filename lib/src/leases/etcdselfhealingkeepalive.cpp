@@ -81,7 +81,10 @@ public:
     bool emitLeaseEvent(const EtcdLeaseEvent &event);
     void setLeaseId(qint64 id);
     bool closeQuietly(QList<EtcdReply *> *revokes = nullptr);
-    void onLossSuspected(qint64 id);
+    bool onLossSuspected(qint64 id);
+    bool healEarly();
+    void settleEarly();
+    void reestablish(qint64 spareId);
     void onLossDecided(qint64 id, bool gone, const EtcdStatus &why);
     bool healOnSpare();
     void rerunAfterGrant(qint64 id);
@@ -105,6 +108,24 @@ public:
     // Granted ahead when a key on the current lease was seen deleted: the heal that follows
     // etcd's word that the lease is gone has only its CAS left to do.
     SpareLease spare;
+    // The hook's run on the spare at a key's deletion, before etcd said whether the lease is
+    // gone (LeaseView::restoresKeys()): the heal, if it is; if not, the hook runs once more on
+    // the lease that lives, which moves the key back, and the spare goes.
+    struct EarlyHeal
+    {
+        enum class Verdict { Pending, Gone, Alive };
+        struct Answer
+        {
+            bool granted = true; // false: the spare's grant failed, the hook never wrote
+            bool owned = false;
+            EtcdStatus why;
+        };
+        qint64 id = -1;
+        QElapsedTimer since; // the spare is renewed only once it is the heal's
+        Verdict verdict = Verdict::Pending;
+        std::optional<Answer> answer;
+    };
+    std::optional<EarlyHeal> early;
 };
 
 std::shared_ptr<LeaseView> Etcd::Internal::leaseViewOf(const EtcdSelfHealingKeepAlive &lease)
@@ -144,6 +165,10 @@ bool EtcdSelfHealingKeepAlivePrivate::emitLeaseEvent(const EtcdLeaseEvent &event
 
 void EtcdSelfHealingKeepAlivePrivate::attempt()
 {
+    if (early) { // the lease is gone: what the hook did on the spare is the heal
+        early->verdict = EarlyHeal::Verdict::Gone;
+        return settleEarly();
+    }
     if (healOnSpare())
         return;
     grants.grant(ttl, resilience.healOperationTimeout,
@@ -177,6 +202,12 @@ void EtcdSelfHealingKeepAlivePrivate::onEstablished(
         return rerunAfterGrant(id);
     if (spare.tookEarly(id))
         spare.release();
+    if (early && early->id == id && early->verdict != EarlyHeal::Verdict::Gone) {
+        early->answer = EarlyHeal::Answer {true, owned, why};
+        return settleEarly(); // it waits for etcd's word on the lease, if that has not come
+    }
+    if (early && early->id == id)
+        early.reset(); // the heal: on as any other
     pendingLeaseId = -1;
     if (!owned) {
         revokeLeaseQuietly(q->client(), id);
@@ -273,6 +304,7 @@ void EtcdSelfHealingKeepAlivePrivate::fail(const EtcdStatus &reason, bool asLeas
 {
     Q_Q(EtcdSelfHealingKeepAlive);
     healTimer.stop();
+    early.reset(); // its lease, if granted, is pendingLeaseId: close() revokes it
     spare.drop();
     if (keepAlive)
         keepAlive.release()->deleteLater(); // we may be inside its signal
@@ -287,25 +319,108 @@ void EtcdSelfHealingKeepAlivePrivate::fail(const EtcdStatus &reason, bool asLeas
 }
 
 // A key on the lease in use was deleted: a revoke or an expiry shows so first. A lease is
-// granted now, while OwnedKey asks etcd whether this one is gone.
-void EtcdSelfHealingKeepAlivePrivate::onLossSuspected(qint64 id)
+// granted now, while OwnedKey asks etcd whether this one is gone; a recipe whose keys are
+// written again either way runs its hook on it at once. True when it does.
+bool EtcdSelfHealingKeepAlivePrivate::onLossSuspected(qint64 id)
 {
-    if (id == leaseId && (state == State::Alive || state == State::Suspended))
-        spare.prepare(ttl, resilience.healOperationTimeout);
+    if (id != leaseId || (state != State::Alive && state != State::Suspended))
+        return false;
+    spare.prepare(ttl, resilience.healOperationTimeout);
+    return view->restoresKeys() && healEarly();
+}
+
+// The hook's write leaves right behind the spare's grant, so a revoke heals in about the
+// round trip etcd takes to say the lease is gone instead of that round trip and one more.
+// A write that overtakes the grant runs again after it (onEstablished()).
+bool EtcdSelfHealingKeepAlivePrivate::healEarly()
+{
+    if (early)
+        return true; // another key of the lease: the hook writes them all
+    if (!resilience.retryPolicy.nextDelay(1, milliseconds(0))) // healing is off
+        return false;
+    const auto id = spare.take(duration_cast<milliseconds>(ttl) / 2);
+    if (!id)
+        return false;
+    early.emplace();
+    early->id = *id;
+    early->since.start();
+    onGranted(EtcdStatus(), *id); // the hook runs; its answer waits for etcd's word
+    return true;
+}
+
+// Once both the hook's answer and etcd's word on the lease are in.
+void EtcdSelfHealingKeepAlivePrivate::settleEarly()
+{
+    Q_Q(EtcdSelfHealingKeepAlive);
+    if (!early || !early->answer || early->verdict == EarlyHeal::Verdict::Pending)
+        return;
+    const EarlyHeal done = *std::exchange(early, std::nullopt);
+    if (done.verdict == EarlyHeal::Verdict::Alive)
+        return reestablish(done.id);
+    if (done.since.elapsed() >= duration_cast<milliseconds>(ttl).count() / 2) {
+        // Too old to count on (etcd's word was slow): a heal of its own, as without a spare.
+        pendingLeaseId = -1;
+        revokeLeaseQuietly(q->client(), done.id);
+        return attempt();
+    }
+    // The heal's answer, on a later turn: users hear Expired before Restored.
+    QTimer::singleShot(0, q, [this, e = epoch, done] {
+        if (e != epoch)
+            return;
+        if (!done.answer->granted)
+            return onGranted(done.answer->why, done.id); // a failed attempt, as any other
+        onEstablished(e, done.id, done.answer->owned, done.answer->why);
+    });
+}
+
+// The lease lives: someone else deleted the key. The hook writes it again on this lease
+// (moving it off the spare, where the early heal put it); the spare is revoked after.
+void EtcdSelfHealingKeepAlivePrivate::reestablish(qint64 spareId)
+{
+    Q_Q(EtcdSelfHealingKeepAlive);
+    const qint64 id = leaseId;
+    qCInfo(lcEtcdLease) << "lease" << id << "lives: writing its deleted keys again on it";
+    runEstablishHook(hook, id, resilience.healOperationTimeout, q,
+        [this, e = epoch, id, spareId](bool owned, const EtcdStatus &why) {
+            Q_Q(EtcdSelfHealingKeepAlive);
+            if (e != epoch)
+                return;
+            if (pendingLeaseId == spareId)
+                pendingLeaseId = -1;
+            revokeLeaseQuietly(q->client(), spareId);
+            if (owned || id != leaseId || !keepAlive)
+                return; // written again; or the lease went meanwhile, and heals
+            revokeLeaseQuietly(q->client(), id); // the key is someone else's now
+            lostLeaseId = id;
+            fail(why, true);
+        });
 }
 
 // etcd's answer to OwnedKey: the lease is gone (expired here and now, as a keep-alive answer
 // would have said at the next renewal), or it lives (the key was deleted by someone else).
 void EtcdSelfHealingKeepAlivePrivate::onLossDecided(qint64 id, bool gone, const EtcdStatus &why)
 {
+    if (!gone && early && id == leaseId) {
+        early->verdict = EarlyHeal::Verdict::Alive;
+        return settleEarly();
+    }
     if (!gone)
         return spare.drop();
     if (id != leaseId || !keepAlive || (state != State::Alive && state != State::Suspended))
         return;
-    const EtcdStatus reason = why.code() == Etcd::ErrorCode::LeaseNotFound
-        ? why
-        : EtcdStatus(Etcd::ErrorCode::LeaseNotFound,
-            EtcdSelfHealingKeepAlive::tr("etcd no longer has lease %1").arg(id));
+    // Not asked (the question failed), with the key written on the spare already: the heal
+    // keeps the spare, and this lease, alive or not, holds nothing of ours any more.
+    const bool unasked = !why.isOk() && why.code() != Etcd::ErrorCode::LeaseNotFound;
+    if (unasked)
+        revokeLeaseQuietly(q_func()->client(), id);
+    const EtcdStatus reason = why.code() == Etcd::ErrorCode::LeaseNotFound ? why
+        : unasked ? EtcdStatus(Etcd::ErrorCode::LeaseNotFound,
+              EtcdSelfHealingKeepAlive::tr("lease %1 given up: etcd could not be "
+                                           "asked about it (%2)")
+                  .arg(id)
+                  .arg(why.message()))
+                  : EtcdStatus(Etcd::ErrorCode::LeaseNotFound,
+                      EtcdSelfHealingKeepAlive::tr("etcd no longer has lease %1").arg(id));
     leaseStateOf(*keepAlive)->lose(reason); // ownership ends for every reader, as the hub does
     keepAlive->disconnect(); // its own word of the loss, if it comes, is this one
     onExpired(reason);
@@ -327,12 +442,17 @@ bool EtcdSelfHealingKeepAlivePrivate::healOnSpare()
 // someone else holds declines again.
 void EtcdSelfHealingKeepAlivePrivate::rerunAfterGrant(qint64 id)
 {
+    qCDebug(lcEtcdLease) << "lease" << id << "unknown to etcd yet: writing again after its grant";
     spare.whenAnswered([this, e = epoch, id](const EtcdStatus &granted) {
         spare.release();
         if (e != epoch)
             return;
         if (!granted.isOk())
             pendingLeaseId = -1; // there is no such lease: nothing for close() to revoke
+        if (!granted.isOk() && early && early->id == id && !early->answer) {
+            early->answer = EarlyHeal::Answer {false, false, granted};
+            return settleEarly();
+        }
         onGranted(granted, id); // a failed grant is a failed heal attempt, as any other
     });
 }
@@ -345,6 +465,7 @@ bool EtcdSelfHealingKeepAlivePrivate::closeQuietly(QList<EtcdReply *> *revokes)
         return false;
     ++epoch;
     healTimer.stop();
+    early.reset();
     keepAlive.reset();
     view->clear();
     EtcdReply *r = nullptr;
@@ -374,7 +495,7 @@ EtcdSelfHealingKeepAlive::EtcdSelfHealingKeepAlive(EtcdClient *client, seconds t
 {
     Q_D(EtcdSelfHealingKeepAlive);
     connect(&d->healTimer, &QTimer::timeout, this, [d] { d->attempt(); });
-    d->view->listen({[d](qint64 id) { d->onLossSuspected(id); },
+    d->view->listen({[d](qint64 id) { return d->onLossSuspected(id); },
         [d](qint64 id, bool gone, const EtcdStatus &why) { d->onLossDecided(id, gone, why); }});
 }
 

@@ -57,7 +57,8 @@ class EtcdTransientKeyValuePrivate
 public:
     void establish(EtcdTransientKeyValue *q, qint64 leaseId, std::function<void(bool)> done);
     void claimed(const EtcdStatus &s, bool owned, qint64 holder, qint64 leaseId);
-    void followOwnKey(EtcdTransientKeyValue *q, qint64 writtenAt, qint64 leaseId);
+    void followOwnKey(
+        EtcdTransientKeyValue *q, qint64 writtenAt, qint64 leaseId, qint64 previousLeaseId = -1);
     void stopFollowingOwnKey();
     void onOwnKeyLost(EtcdTransientKeyValue *q, OwnedKey::Loss how, const EtcdStatus &why);
     void reclaim(EtcdTransientKeyValue *q, qint64 leaseId, int delayMs);
@@ -78,13 +79,15 @@ public:
 void EtcdTransientKeyValuePrivate::establish(
     EtcdTransientKeyValue *q, qint64 leaseId, std::function<void(bool)> done)
 {
-    auto answered
-        = [this, q, leaseId, done](const EtcdStatus &s, bool owned, qint64 holder, qint64 at) {
-              claimed(s, owned, holder, leaseId);
-              if (owned)
-                  followOwnKey(q, at, leaseId);
-              done(owned);
-          };
+    // An early heal and the move back that may follow write the key on two leases of ours,
+    // and the second write may reach the first one's follower before its own answer here.
+    auto answered = [this, q, leaseId, done, previous = writtenUnder](
+                        const EtcdStatus &s, bool owned, qint64 holder, qint64 at) {
+        claimed(s, owned, holder, leaseId);
+        if (owned)
+            followOwnKey(q, at, leaseId, previous);
+        done(owned);
+    };
     claimKey(q->client(), key, value, leaseId, writtenUnder, lease.get(), answered);
 }
 
@@ -106,12 +109,18 @@ void EtcdTransientKeyValuePrivate::claimed(
 // From its write on, any change of the key is someone else's or its lease's end. The engine
 // thread's guard makes remainingValidity() 0 at the first change, before this thread hears.
 void EtcdTransientKeyValuePrivate::followOwnKey(
-    EtcdTransientKeyValue *q, qint64 writtenAt, qint64 leaseId)
+    EtcdTransientKeyValue *q, qint64 writtenAt, qint64 leaseId, qint64 previousLeaseId)
 {
     stopFollowingOwnKey();
     ownKey = std::make_unique<OwnedKey>(q->client(), key, writtenAt, leaseId, leaseViewOf(*lease));
+    ownKey->alsoOwnWritesOn(previousLeaseId);
     QObject::connect(ownKey.get(), &OwnedKey::lost, q,
-        [this, q](OwnedKey::Loss how, const EtcdStatus &why) { onOwnKeyLost(q, how, why); });
+        [this, q, k = ownKey.get()](OwnedKey::Loss how, const EtcdStatus &why) {
+            // Deleted while the lease may live: the lease writes it again (see the constructor).
+            if (how == OwnedKey::Loss::Removed && k->keeperRestores())
+                how = OwnedKey::Loss::LeaseEnded;
+            onOwnKeyLost(q, how, why);
+        });
     QObject::connect(ownKey.get(), &OwnedKey::errorOccurred, q,
         [q](const EtcdStatus &why) { q->recordError(why); });
     ownKey->start();
@@ -121,8 +130,9 @@ void EtcdTransientKeyValuePrivate::stopFollowingOwnKey()
 {
     if (!ownKey)
         return;
-    ownKey->disconnect(); // an answer still on its way must not reach a later write's follower
-    ownKey.release()->deleteLater(); // may be the sender
+    // An answer still on its way must not reach a later write's follower; etcd's word on the
+    // lease, asked at a deletion, still reaches the lease. May be the sender.
+    ownKey.release()->retire();
 }
 
 // With its lease: the lease's Expired and heal follow. Deleted by someone while the lease
@@ -205,6 +215,10 @@ EtcdTransientKeyValue::EtcdTransientKeyValue(EtcdClient *client, const QByteArra
         d->establish(this, leaseId, std::move(done));
     };
     d->lease = std::make_unique<EtcdSelfHealingKeepAlive>(client, ttl, establish, resilience);
+    // Deleted, the key is written again whether its lease lives or not: the lease writes it
+    // on a spare lease at once (a heal in about one round trip), and moves it back if its
+    // lease lived.
+    leaseViewOf(*d->lease)->setRestoresKeys(true);
     EtcdSelfHealingKeepAlive *l = d->lease.get();
     connect(l, &EtcdSelfHealingKeepAlive::established, this, [this] { Q_EMIT started(); });
     connect(l, &EtcdSelfHealingKeepAlive::currentLeaseIdChanged, this,
@@ -312,8 +326,9 @@ EtcdBoolReply *EtcdTransientKeyValue::setValue(const QByteArray &value)
     if (std::exchange(d->value, value) != value)
         Q_EMIT valueChanged();
     EtcdBoolReply *reply = RecipeReplies::boolReply(this);
+    // The lease the key is on: during an early heal the spare's, before it is current.
     const qint64 leaseId = d->writtenUnder;
-    if (!isActive() || !d->ownKey || leaseId != d->lease->currentLeaseId()) {
+    if (!isActive() || !d->ownKey) {
         RecipeReplies::finishLater(reply, false);
         return reply;
     }
