@@ -145,7 +145,9 @@ void OwnedKey::retire()
     m_done = true;
     stopWatching();
     if (!m_asking)
-        deleteLater();
+        return deleteLater();
+    if (m_client) // no answer comes without it
+        connect(m_client, &QObject::destroyed, this, &QObject::deleteLater);
 }
 
 // The history after the creation was compacted: what the key holds now says what happened.
