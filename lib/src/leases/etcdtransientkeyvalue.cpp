@@ -79,6 +79,10 @@ public:
 void EtcdTransientKeyValuePrivate::establish(
     EtcdTransientKeyValue *q, qint64 leaseId, std::function<void(bool)> done)
 {
+    // The follower of the last write goes now: this write moves the key onto `leaseId`, and
+    // it would take that for someone else's (the claim itself tells whether the key was
+    // still ours). One asking etcd about its lease lives on until the answer (retire()).
+    stopFollowingOwnKey();
     // An early heal and the move back that may follow write the key on two leases of ours,
     // and the second write may reach the first one's follower before its own answer here.
     auto answered = [this, q, leaseId, done, previous = writtenUnder](
