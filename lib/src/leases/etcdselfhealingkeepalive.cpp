@@ -87,6 +87,8 @@ public:
     void reestablish(qint64 spareId);
     void onLossDecided(qint64 id, bool gone, const EtcdStatus &why);
     bool healOnSpare();
+    // A spare is not renewed until a heal takes it: past half its TTL it is not counted on.
+    [[nodiscard]] milliseconds spareMaxAge() const { return duration_cast<milliseconds>(ttl) / 2; }
     void rerunAfterGrant(qint64 id);
 
     EtcdSelfHealingKeepAlive *q_ptr;
@@ -338,7 +340,7 @@ bool EtcdSelfHealingKeepAlivePrivate::healEarly()
         return true; // another key of the lease: the hook writes them all
     if (!resilience.retryPolicy.nextDelay(1, milliseconds(0))) // healing is off
         return false;
-    const auto id = spare.take(duration_cast<milliseconds>(ttl) / 2);
+    const auto id = spare.take(spareMaxAge());
     if (!id)
         return false;
     early.emplace();
@@ -357,7 +359,7 @@ void EtcdSelfHealingKeepAlivePrivate::settleEarly()
     const EarlyHeal done = *std::exchange(early, std::nullopt);
     if (done.verdict == EarlyHeal::Verdict::Alive)
         return reestablish(done.id);
-    if (done.since.elapsed() >= duration_cast<milliseconds>(ttl).count() / 2) {
+    if (done.since.elapsed() >= spareMaxAge().count()) {
         // Too old to count on (etcd's word was slow): a heal of its own, as without a spare.
         pendingLeaseId = -1;
         revokeLeaseQuietly(q->client(), done.id);
@@ -430,7 +432,7 @@ void EtcdSelfHealingKeepAlivePrivate::onLossDecided(qint64 id, bool gone, const 
 // whether or not etcd answered its grant yet.
 bool EtcdSelfHealingKeepAlivePrivate::healOnSpare()
 {
-    const auto id = spare.take(duration_cast<milliseconds>(ttl) / 2);
+    const auto id = spare.take(spareMaxAge());
     if (!id)
         return false;
     onGranted(EtcdStatus(), *id);
