@@ -125,3 +125,22 @@ inline bool watchesLive(EtcdClient &client, int timeoutMs)
     fence.start();
     return QTest::qWaitFor([&] { return fence.state() == EtcdWatch::State::Active; }, timeoutMs);
 }
+
+// The leases etcd holds with no key attached ({-1} when etcd did not answer). A client keeps
+// one such standby lease per TTL its self-healing leases use, the next heal's lease granted
+// ahead; nothing else of ours stays keyless for long, so a leaked lease shows here.
+inline QList<qint64> keylessLeases(EtcdClient &client)
+{
+    const auto listed = await(client.leases());
+    if (!listed.status.isOk())
+        return {-1};
+    QList<qint64> keyless;
+    for (const qint64 id : listed->leaseIds()) {
+        const auto ttl = await(client.leaseTimeToLive(id, Etcd::LeaseKeys::Include));
+        if (!ttl.status.isOk())
+            return {-1};
+        if (ttl->keys().isEmpty() && ttl->ttl().count() > 0)
+            keyless.append(id);
+    }
+    return keyless;
+}

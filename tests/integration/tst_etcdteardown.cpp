@@ -166,7 +166,7 @@ void tst_EtcdTeardown::transientKeyValue()
     QSignalSpy started(key, &EtcdTransientKeyValue::started);
     key->start();
     QVERIFY(started.wait(kWaitMs));
-    const QList<qint64> ours = ownLeases(1);
+    const QList<qint64> ours = ownLeases(2); // and the client's standby lease
     qInfo("teardown took %lld ms", deleteBoth(key));
     VERIFY_ALL_GONE_WITHIN_HALF_TTL(ours);
     QCOMPARE(keyValueOf(*m_observer, "/down/transient").key, QByteArray());
@@ -191,7 +191,7 @@ void tst_EtcdTeardown::selfHealingKeepAlive()
     QSignalSpy established(lease, &EtcdSelfHealingKeepAlive::established);
     lease->start();
     QVERIFY(established.wait(kWaitMs));
-    const QList<qint64> ours = ownLeases(1);
+    const QList<qint64> ours = ownLeases(2); // and the client's standby lease
     qInfo("teardown took %lld ms", deleteBoth(lease));
     VERIFY_ALL_GONE_WITHIN_HALF_TTL(ours);
 }
@@ -205,7 +205,7 @@ void tst_EtcdTeardown::leaderSelector()
     TermLog log(leader);
     QVERIFY(leader->start());
     QTRY_COMPARE_WITH_TIMEOUT(log.count(u"elected"_s), 1, kWaitMs);
-    const QList<qint64> ours = ownLeases(2);
+    const QList<qint64> ours = ownLeases(3); // and the client's standby lease
     EtcdLeaderSelector successor(m_observer.get(), "/down/elect", candidate(u"successor"_s));
     successor.setTakeLeadership(leadUntilStopped);
     TermLog next(&successor);
@@ -226,7 +226,7 @@ void tst_EtcdTeardown::leaderLatch()
     QSignalSpy elected(leader, &EtcdLeaderLatch::elected);
     QVERIFY(leader->start());
     QVERIFY(elected.wait(kWaitMs));
-    const QList<qint64> ours = ownLeases(2);
+    const QList<qint64> ours = ownLeases(3); // and the client's standby lease
     EtcdLeaderLatch successor(m_observer.get(), "/down/latch", candidate(u"successor"_s));
     QSignalSpy next(&successor, &EtcdLeaderLatch::elected);
     QVERIFY(successor.start());
@@ -321,7 +321,7 @@ void tst_EtcdTeardown::barrierSet()
     o.ttl = kTtl;
     auto *setter = new EtcdBarrier(m_client, "/down/barrier", o);
     QCOMPARE(await(setter->setBarrier())->result(), true);
-    const QList<qint64> ours = ownLeases(1);
+    const QList<qint64> ours = ownLeases(2); // and the client's standby lease
     EtcdBarrier waiter(m_observer.get(), "/down/barrier", o);
     QSignalSpy lifted(&waiter, &EtcdBarrier::lifted);
     waiter.startWaiting();
@@ -344,7 +344,7 @@ void tst_EtcdTeardown::countedBarrierWaiting()
     auto *member = new EtcdCountedBarrier(m_client, "/down/counted", 2, o);
     member->arrive();
     QTRY_COMPARE_WITH_TIMEOUT(member->waiterCount(), 1, kWaitMs);
-    const QList<qint64> ours = ownLeases(1);
+    const QList<qint64> ours = ownLeases(2); // and the client's standby lease
     qInfo("teardown took %lld ms", deleteBoth(member));
     VERIFY_ALL_GONE_WITHIN_HALF_TTL(ours);
     QCOMPARE(queueOf(*m_observer, "/down/counted/waiting").size(), 0);
@@ -357,7 +357,7 @@ void tst_EtcdTeardown::doubleBarrierWaiting()
     auto *member = new EtcdDoubleBarrier(m_client, "/down/double", 2, o);
     member->startEnter();
     QTRY_COMPARE_WITH_TIMEOUT(member->enterWaiterCount(), 1, kWaitMs);
-    const QList<qint64> ours = ownLeases(1);
+    const QList<qint64> ours = ownLeases(2); // and the client's standby lease
     qInfo("teardown took %lld ms", deleteBoth(member));
     VERIFY_ALL_GONE_WITHIN_HALF_TTL(ours);
     QCOMPARE(queueOf(*m_observer, "/down/double/enter/waiting").size(), 0);
@@ -376,7 +376,7 @@ void tst_EtcdTeardown::recipesParentedToTheClient()
     QVERIFY(holder->acquire());
     key->start();
     QTRY_VERIFY_WITH_TIMEOUT(acquired.size() == 1 && started.size() == 1, kWaitMs);
-    const QList<qint64> ours = ownLeases(3); // hold, spare, key
+    const QList<qint64> ours = ownLeases(4); // hold, spare, key, standby
     EtcdMutex successor(m_observer.get(), "/down/child-mutex", o);
     QSignalSpy next(&successor, &EtcdMutex::acquired);
     QVERIFY(successor.acquire());

@@ -6,6 +6,7 @@
 #include "pendinggrants_p.h"
 #include "recipelayer_p.h"
 #include "sparelease_p.h"
+#include "standbyleases_p.h"
 
 #include <EtcdQt/etcdclient.h>
 #include <EtcdQt/etcdkeepalive.h>
@@ -38,6 +39,10 @@ using namespace std::chrono;
     expired. A hook that declines (or throws, or does not answer within the heal timeout)
     ends it with leaseEvent(Failed): ownership is restored only where it is still free, never
     reclaimed.
+
+    The lease a heal takes is usually granted already: while this object is alive, its client
+    keeps one standby lease of ttl(), shared by every self-healing lease of that TTL on the
+    client and renewed with them; it is revoked with the last of them (see Leases and loss).
 
     The establish hook runs in this object's thread and answers through its callback, so it
     may issue RPCs; everything here is asynchronous. Signals are emitted in this object's
@@ -110,6 +115,8 @@ public:
     // Granted ahead when a key on the current lease was seen deleted: the heal that follows
     // etcd's word that the lease is gone has only its CAS left to do.
     SpareLease spare;
+    // Keeps the client's standby lease of our TTL, from which the spare is taken (issue 18).
+    std::unique_ptr<StandbyLeases::Want> standby;
     // The hook's run on the spare at a key's deletion, before etcd said whether the lease is
     // gone (LeaseView::restoresKeys()): the heal, if it is; if not, the hook runs once more on
     // the lease that lives, which moves the key back, and the spare goes.
@@ -124,6 +131,7 @@ public:
         };
         qint64 id = -1;
         QElapsedTimer since; // the spare is renewed only once it is the heal's
+        milliseconds ageAtStart {0}; // the spare's, when the early heal took it
         Verdict verdict = Verdict::Pending;
         std::optional<Answer> answer;
     };
@@ -225,6 +233,8 @@ void EtcdSelfHealingKeepAlivePrivate::onEstablished(
     if (!setState(State::Alive))
         return;
     if (initial) {
+        // Not before: the first grant would share its round trip with the standby's.
+        standby = StandbyLeases::want(q->client(), ttl);
         Q_EMIT q->established(id);
         return;
     }
@@ -308,6 +318,7 @@ void EtcdSelfHealingKeepAlivePrivate::fail(const EtcdStatus &reason, bool asLeas
     healTimer.stop();
     early.reset(); // its lease, if granted, is pendingLeaseId: close() revokes it
     spare.drop();
+    standby.reset(); // no more heals to serve
     if (keepAlive)
         keepAlive.release()->deleteLater(); // we may be inside its signal
     q->setActive(false);
@@ -340,12 +351,14 @@ bool EtcdSelfHealingKeepAlivePrivate::healEarly()
         return true; // another key of the lease: the hook writes them all
     if (!resilience.retryPolicy.nextDelay(1, milliseconds(0))) // healing is off
         return false;
+    const milliseconds age = spare.age();
     const auto id = spare.take(spareMaxAge());
     if (!id)
         return false;
     early.emplace();
     early->id = *id;
     early->since.start();
+    early->ageAtStart = age;
     onGranted(EtcdStatus(), *id); // the hook runs; its answer waits for etcd's word
     return true;
 }
@@ -359,7 +372,7 @@ void EtcdSelfHealingKeepAlivePrivate::settleEarly()
     const EarlyHeal done = *std::exchange(early, std::nullopt);
     if (done.verdict == EarlyHeal::Verdict::Alive)
         return reestablish(done.id);
-    if (done.since.elapsed() >= spareMaxAge().count()) {
+    if (done.ageAtStart + milliseconds(done.since.elapsed()) >= spareMaxAge()) {
         // Too old to count on (etcd's word was slow): a heal of its own, as without a spare.
         pendingLeaseId = -1;
         revokeLeaseQuietly(q->client(), done.id);
@@ -478,8 +491,10 @@ bool EtcdSelfHealingKeepAlivePrivate::closeQuietly(QList<EtcdReply *> *revokes)
         pendingRevoke = revokeLeaseQuietly(q->client(), std::exchange(pendingLeaseId, -1));
     grants.abandon(); // a grant in flight revokes its lease when it answers (a spare's too)
     EtcdReply *spareRevoke = spare.closeAndRevoke();
+    EtcdReply *standbyRevoke = standby ? standby->release() : nullptr;
+    standby.reset();
     if (revokes)
-        *revokes = {r, pendingRevoke, spareRevoke};
+        *revokes = {r, pendingRevoke, spareRevoke, standbyRevoke};
     q->markClosed();
     state = State::Closed;
     return true;

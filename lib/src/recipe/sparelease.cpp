@@ -4,6 +4,7 @@
 
 #include "leaseops_p.h"
 #include "pendinggrants_p.h"
+#include "standbyleases_p.h"
 
 #include <EtcdQt/etcdrecipe.h>
 
@@ -27,10 +28,17 @@ void SpareLease::prepare(seconds ttl, milliseconds timeout)
 {
     if (m_id > 0)
         return;
-    m_id = randomLeaseId();
     m_sent.start();
-    m_answer.reset();
     m_taken = false;
+    if (const auto standby = StandbyLeases::take(m_grants.client(), ttl)) {
+        m_id = standby->leaseId;
+        m_ageAtSend = standby->age;
+        m_answer = EtcdStatus(); // granted long ago: nothing for a heal's write to overtake
+        return;
+    }
+    m_id = randomLeaseId();
+    m_ageAtSend = milliseconds(0);
+    m_answer.reset();
     m_grants.grant(
         ttl, timeout, [this, id = m_id](const EtcdStatus &s, qint64) { answered(id, s); }, m_id);
 }
@@ -39,7 +47,7 @@ std::optional<qint64> SpareLease::take(milliseconds maxAge)
 {
     if (m_id <= 0 || m_taken)
         return std::nullopt;
-    if ((m_answer && !m_answer->isOk()) || m_sent.elapsed() >= maxAge.count()) {
+    if ((m_answer && !m_answer->isOk()) || age() >= maxAge) {
         drop();
         return std::nullopt;
     }
@@ -49,6 +57,11 @@ std::optional<qint64> SpareLease::take(milliseconds maxAge)
     else
         m_taken = true; // until its grant answers, see tookEarly()
     return id;
+}
+
+milliseconds SpareLease::age() const
+{
+    return m_id > 0 ? m_ageAtSend + milliseconds(m_sent.elapsed()) : milliseconds(0);
 }
 
 bool SpareLease::tookEarly(qint64 leaseId) const

@@ -20,7 +20,8 @@ namespace Etcd::Internal {
 class PendingGrants;
 
 // A lease granted ahead of a heal (issue 18). A revoke or an expiry shows first as a deleted
-// key; the recipe then asks etcd whether its lease is gone and, meanwhile, grants this one.
+// key; the recipe then asks etcd whether its lease is gone and, meanwhile, takes the client's
+// standby lease or, when there is none, grants this one.
 // Its id is chosen here, so the heal can run on it the moment etcd says the lease is gone,
 // before the grant's own answer: the grant left a round trip earlier and etcd applies it
 // first. tookEarly() tells a heal whose write may have overtaken the grant anyway.
@@ -29,11 +30,14 @@ class SpareLease
 public:
     explicit SpareLease(PendingGrants &grants) : m_grants(grants) { }
 
-    // Grants one unless one is on its way or held.
+    // Unless one is on its way or held: takes the client's standby of `ttl` (StandbyLeases),
+    // granted and renewed already, or grants one.
     void prepare(std::chrono::seconds ttl, std::chrono::milliseconds timeout);
-    // For a heal: the spare's id, if it was sent less than `maxAge` ago and not refused. One
+    // For a heal: the spare's id, if it is less than `maxAge` old and was not refused. One
     // already granted is the heal's from then on; one still on its way stays followed here.
     [[nodiscard]] std::optional<qint64> take(std::chrono::milliseconds maxAge);
+    // Since its grant was sent, or the standby's last renewal; zero when there is none.
+    [[nodiscard]] std::chrono::milliseconds age() const;
     // take() gave out `leaseId` before etcd had answered its grant, and it has not released it.
     [[nodiscard]] bool tookEarly(qint64 leaseId) const;
     // `then` runs once the taken spare's grant answered (at once if it has).
@@ -50,6 +54,7 @@ private:
     PendingGrants &m_grants;
     qint64 m_id = -1; // the spare sent, -1 when none
     QElapsedTimer m_sent;
+    std::chrono::milliseconds m_ageAtSend {0}; // a standby's age when it became the spare
     std::optional<EtcdStatus> m_answer; // its grant's, once etcd answered
     bool m_taken = false; // by a heal, before m_answer
     std::function<void(const EtcdStatus &)> m_then;
