@@ -20,17 +20,6 @@ bool byCreateRevision(const EtcdKeyValue &a, const EtcdKeyValue &b)
     return a.createRevision < b.createRevision;
 }
 
-QByteArray parentOf(const QByteArray &key)
-{
-    const qsizetype slash = key.lastIndexOf('/');
-    return slash < 0 ? QByteArray() : key.left(slash);
-}
-
-QByteArray lastSegment(const QByteArray &key)
-{
-    return key.mid(key.lastIndexOf('/') + 1);
-}
-
 QString text(const QByteArray &bytes)
 {
     return QString::fromUtf8(bytes);

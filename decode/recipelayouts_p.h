@@ -22,6 +22,17 @@ struct Pool
     Entry take(EtcdKeyValue kv, Role role, const QString &owner = {});
 };
 
+// A key's parent path ("" at the top) and its last path segment.
+inline QByteArray parentOf(const QByteArray &key)
+{
+    const qsizetype slash = key.lastIndexOf('/');
+    return slash < 0 ? QByteArray() : key.left(slash);
+}
+inline QByteArray lastSegment(const QByteArray &key)
+{
+    return key.mid(key.lastIndexOf('/') + 1);
+}
+
 // "<clientId>:<7 of [A-Za-z0-9]>", the token every etcd-recipes entry carries.
 bool isToken(const QByteArray &bytes);
 // The client id of a token (its last 8 characters dropped).

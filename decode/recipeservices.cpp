@@ -18,17 +18,6 @@ struct ServiceShape
     QByteArray id;
 };
 
-QByteArray parentOf(const QByteArray &key)
-{
-    const qsizetype slash = key.lastIndexOf('/');
-    return slash < 0 ? QByteArray() : key.left(slash);
-}
-
-QByteArray lastSegment(const QByteArray &key)
-{
-    return key.mid(key.lastIndexOf('/') + 1);
-}
-
 std::optional<ServiceShape> serviceShape(const QByteArray &key)
 {
     const QByteArray path = parentOf(key);

@@ -13,7 +13,7 @@
 namespace Inspector {
 
 using namespace Etcd::Decode;
-using Type = RecipeAction::Type;
+using ActionType = RecipeAction::Type;
 
 namespace {
 QString hex(qint64 lease)
@@ -21,7 +21,7 @@ QString hex(qint64 lease)
     return QString::number(lease, 16);
 }
 
-RecipeAction guardedDelete(Type type, const Recipe &r, const Entry &e)
+RecipeAction guardedDelete(ActionType type, const Recipe &r, const Entry &e)
 {
     return {type, r.path, e.lease, e.key, e.createRevision};
 }
@@ -84,16 +84,16 @@ QList<RecipeAction> actionsFor(const Recipe &r)
     QList<RecipeAction> actions;
     if (r.kind == Kind::Election) {
         if (const Entry *leader = r.first(Role::Leader))
-            actions.append(guardedDelete(Type::StepDown, r, *leader));
+            actions.append(guardedDelete(ActionType::StepDown, r, *leader));
     } else if (r.kind == Kind::Mutex || r.kind == Kind::ReadWriteLock
         || r.kind == Kind::Semaphore) {
         for (const Entry &e : r.entries) {
             if (e.role == Role::Holder)
-                actions.append(guardedDelete(Type::ReleaseLock, r, e));
+                actions.append(guardedDelete(ActionType::ReleaseLock, r, e));
         }
     } else if (r.kind == Kind::Barrier) {
         if (const Entry *setter = r.first(Role::Setter))
-            actions.append(guardedDelete(Type::LiftBarrier, r, *setter));
+            actions.append(guardedDelete(ActionType::LiftBarrier, r, *setter));
     }
     return actions;
 }
@@ -101,7 +101,7 @@ QList<RecipeAction> actionsFor(const Recipe &r)
 RecipeAction revokeAction(qint64 lease)
 {
     RecipeAction a;
-    a.type = Type::RevokeLease;
+    a.type = ActionType::RevokeLease;
     a.lease = lease;
     return a;
 }
@@ -109,8 +109,8 @@ RecipeAction revokeAction(qint64 lease)
 namespace {
 QString titleOf(const RecipeAction &action)
 {
-    const QString target
-        = action.type == Type::RevokeLease ? hex(action.lease) : QString::fromUtf8(action.path);
+    const QString target = action.type == ActionType::RevokeLease ? hex(action.lease)
+                                                                  : QString::fromUtf8(action.path);
     return QCoreApplication::translate("Inspector::RecipeActions", "%1 %2?")
         .arg(actionName(action.type), target);
 }
@@ -119,7 +119,7 @@ QString titleOf(const RecipeAction &action)
 // hold is out of its reach, so it is no part of the blast radius either.
 bool hits(const RecipeAction &action, const Entry &e)
 {
-    if (action.type == Type::RevokeLease)
+    if (action.type == ActionType::RevokeLease)
         return e.lease == action.lease;
     return e.key == action.key && e.createRevision == action.createRevision;
 }
@@ -134,13 +134,13 @@ BlastRadius blastRadius(const View &view, const RecipeAction &action)
             if (!hits(action, e))
                 continue;
             b.effects.append(effectOf(r, e));
-            if (e.role == Role::Holder && action.type != Type::RevokeLease)
+            if (e.role == Role::Holder && action.type != ActionType::RevokeLease)
                 if (const QString next = nextHolder(r); !next.isEmpty())
                     b.effects.append(next);
         }
     }
     for (const EtcdKeyValue &kv : view.raw) {
-        if (action.type == Type::RevokeLease && kv.lease == action.lease)
+        if (action.type == ActionType::RevokeLease && kv.lease == action.lease)
             b.effects.append(
                 QCoreApplication::translate("Inspector::RecipeActions", "key %1 is deleted")
                     .arg(QString::fromUtf8(kv.key)));
@@ -151,7 +151,7 @@ BlastRadius blastRadius(const View &view, const RecipeAction &action)
             "Inspector::RecipeActions", "Nothing in view holds it any more: it has already ended.");
         return b;
     }
-    if (action.type == Type::RevokeLease)
+    if (action.type == ActionType::RevokeLease)
         b.effects.prepend(QCoreApplication::translate("Inspector::RecipeActions",
             "Lease %1 and every key on it (%n key(s)) are removed.", nullptr, int(b.effects.size()))
                               .arg(hex(action.lease)));
@@ -160,7 +160,7 @@ BlastRadius blastRadius(const View &view, const RecipeAction &action)
 
 EtcdReply *perform(EtcdClient *client, const RecipeAction &action)
 {
-    if (action.type == Type::RevokeLease)
+    if (action.type == ActionType::RevokeLease)
         return client->revokeLease(action.lease);
     EtcdTxn txn;
     txn.compares.append(
@@ -169,16 +169,16 @@ EtcdReply *perform(EtcdClient *client, const RecipeAction &action)
     return client->txn(txn);
 }
 
-QString actionName(Type type)
+QString actionName(ActionType type)
 {
     switch (type) {
-    case Type::RevokeLease:
+    case ActionType::RevokeLease:
         return QCoreApplication::translate("Inspector::RecipeActions", "Revoke lease");
-    case Type::StepDown:
+    case ActionType::StepDown:
         return QCoreApplication::translate("Inspector::RecipeActions", "Force step-down");
-    case Type::ReleaseLock:
+    case ActionType::ReleaseLock:
         return QCoreApplication::translate("Inspector::RecipeActions", "Release lock");
-    case Type::LiftBarrier:
+    case ActionType::LiftBarrier:
         return QCoreApplication::translate("Inspector::RecipeActions", "Lift barrier");
     }
     return {};

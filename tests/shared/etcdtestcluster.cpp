@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "etcdtestcluster.h"
 
+#include "deadline_p.h"
 #include "etcdserverpb/rpc.pb.h"
 #include "etcdtestgrpc.h"
 #include "etcdtestserver.h"
@@ -12,18 +13,14 @@
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
+using EtcdTestKitInternal::remaining;
 using std::chrono::milliseconds;
 
 namespace {
-constexpr int LaunchAttempts = 4;
+constexpr int ClusterLaunchAttempts = 4;
 constexpr milliseconds StatusTimeout = 200ms;
 // Between polling rounds; a round itself is a few loopback RPCs.
 constexpr unsigned long PollPauseMs = 20;
-
-milliseconds remaining(const QDeadlineTimer &deadline)
-{
-    return milliseconds(std::max<qint64>(0, deadline.remainingTime()));
-}
 } // namespace
 
 /*!
@@ -142,7 +139,8 @@ bool EtcdTestCluster::start(milliseconds timeout)
         createMembers();
         if (launchAll(remaining(deadline)))
             return true;
-        const bool retry = anyPortWasTaken() && attempt < LaunchAttempts && !deadline.hasExpired();
+        const bool retry
+            = anyPortWasTaken() && attempt < ClusterLaunchAttempts && !deadline.hasExpired();
         // Killed but kept until the next attempt, so log() can still explain a failure.
         for (const auto &member : m_members)
             member->kill();

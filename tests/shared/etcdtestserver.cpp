@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "etcdtestserver.h"
 
+#include "deadline_p.h"
 #include "etcdserverpb/rpc.pb.h"
 #include "etcdtestgrpc.h"
 #include "etcdtestserver_p.h"
@@ -17,17 +18,13 @@
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
+using EtcdTestKitInternal::remaining;
 using std::chrono::milliseconds;
 
 namespace {
-constexpr int LaunchAttempts = 5;
+constexpr int ServerLaunchAttempts = 5;
 // Each readiness try is one short RPC, so an exited etcd is noticed quickly.
 constexpr milliseconds ProbeSlice = 250ms;
-
-milliseconds remaining(const QDeadlineTimer &deadline)
-{
-    return milliseconds(std::max<qint64>(0, deadline.remainingTime()));
-}
 } // namespace
 
 /*!
@@ -187,7 +184,8 @@ bool EtcdTestServer::start(milliseconds timeout)
     for (int attempt = 1;; ++attempt) {
         if (launch() && waitForReady(remaining(deadline)))
             return true;
-        const bool retry = portWasTaken() && attempt < LaunchAttempts && !deadline.hasExpired();
+        const bool retry
+            = portWasTaken() && attempt < ServerLaunchAttempts && !deadline.hasExpired();
         kill();
         if (!retry)
             return false;

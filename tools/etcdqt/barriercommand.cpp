@@ -28,11 +28,10 @@ namespace Cli {
 namespace {
 
 constexpr int kNotHeldExitCode = 3;
-constexpr int kTimedOutExitCode = 2;
 
-const QString kUsage = QStringLiteral("usage: barrier set <path> [--ttl S] [--hold-ms N] | "
-                                      "barrier remove <path> | barrier wait <path> "
-                                      "[--timeout-ms N] [--no-wait-on-missing]");
+const QString kBarrierUsage = QStringLiteral("usage: barrier set <path> [--ttl S] [--hold-ms N] | "
+                                             "barrier remove <path> | barrier wait <path> "
+                                             "[--timeout-ms N] [--no-wait-on-missing]");
 
 // The one remaining argument, the barrier's path; empty when the arguments are not just that.
 QString pathArgument(const QStringList &args)
@@ -50,7 +49,7 @@ int setCommand(const Globals &globals, QStringList args)
         return fail(error);
     const QString path = pathArgument(args);
     if (path.isEmpty())
-        return fail(kUsage);
+        return fail(kBarrierUsage);
 
     auto client = makeClient(globals);
     EtcdBarrierOptions options;
@@ -140,7 +139,7 @@ int removeCommand(const Globals &globals, QStringList args)
 {
     const QString path = pathArgument(args);
     if (path.isEmpty())
-        return fail(kUsage);
+        return fail(kBarrierUsage);
     auto client = makeClient(globals);
     EtcdBarrier barrier(client.get(), path.toUtf8());
     int exitCode = 0;
@@ -171,7 +170,7 @@ int waitCommand(const Globals &globals, QStringList args)
     }
     const QString path = pathArgument(args);
     if (path.isEmpty())
-        return fail(kUsage);
+        return fail(kBarrierUsage);
 
     auto client = makeClient(globals);
     EtcdBarrierOptions options;
@@ -227,7 +226,7 @@ int barrierCommand(const Globals &globals, QStringList args)
         return removeCommand(globals, args);
     if (verb == QLatin1String("wait"))
         return waitCommand(globals, args);
-    return fail(kUsage);
+    return fail(kBarrierUsage);
 }
 
 } // namespace Cli

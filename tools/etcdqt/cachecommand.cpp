@@ -24,13 +24,7 @@
 namespace Cli {
 
 namespace {
-const QString kUsage = QStringLiteral("usage: cache watch <prefix> [--json]");
-
-void printText(const QString &line)
-{
-    std::fputs(line.toUtf8().append('\n').constData(), stdout);
-    std::fflush(stdout);
-}
+const QString kCacheUsage = QStringLiteral("usage: cache watch <prefix> [--json]");
 
 // Prints what the cache reports, as JSON lines or as text.
 class Printer
@@ -151,10 +145,10 @@ int cacheCommand(const Globals &globals, QStringList args)
     const bool json = takeFlag(args, QStringLiteral("--json"));
     for (const QString &arg : std::as_const(args)) {
         if (arg.startsWith(QLatin1String("--")))
-            return fail(QStringLiteral("unknown option: %1 (%2)").arg(arg, kUsage));
+            return fail(QStringLiteral("unknown option: %1 (%2)").arg(arg, kCacheUsage));
     }
     if (args.size() != 2 || args.first() != QLatin1String("watch"))
-        return fail(kUsage);
+        return fail(kCacheUsage);
     const QString prefix = args.at(1);
     if (prefix.isEmpty())
         return fail(QStringLiteral("the prefix must not be empty"));

@@ -202,4 +202,10 @@ bool takeTtlAndHold(QStringList &args, qint64 &ttl, int &holdMs, QString &error)
     return true;
 }
 
+void printText(const QString &line)
+{
+    std::fputs(line.toUtf8().append('\n').constData(), stdout);
+    std::fflush(stdout);
+}
+
 } // namespace Cli

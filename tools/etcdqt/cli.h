@@ -34,6 +34,10 @@ void emitLine(const QJsonObject &object);
 int fail(const QString &message);
 // A line on stderr about something that happened, not an error.
 void note(const QString &message);
+// One line of text on stdout, flushed at once (the text output of a watching command).
+void printText(const QString &line);
+// The exit code of a wait that timed out (barrier wait, latch await, lock --wait-ms).
+inline constexpr int kTimedOutExitCode = 2;
 // Bytes for a terminal: quoted text, or 0x-hex for what a terminal should not get (not
 // UTF-8, or control characters: the 4- and 8-byte numbers of permits, counters and latches).
 QString shownBytes(const QByteArray &bytes);

@@ -14,29 +14,29 @@
 namespace Cli {
 
 namespace {
-const QString kUsage = QStringLiteral("usage: counter get <path> | counter add <path> [N]");
+const QString kCounterUsage = QStringLiteral("usage: counter get <path> | counter add <path> [N]");
 } // namespace
 
 int counterCommand(const Globals &globals, QStringList args)
 {
     if (args.size() < 2 || args.at(1).isEmpty() || args.at(1).startsWith(QLatin1String("--")))
-        return fail(kUsage);
+        return fail(kCounterUsage);
     const QString action = args.takeFirst();
     const QString path = args.takeFirst();
     qint64 delta = 1;
     if (action == QLatin1String("get")) {
         if (!args.isEmpty())
-            return fail(kUsage);
+            return fail(kCounterUsage);
     } else if (action == QLatin1String("add")) {
         if (args.size() > 1)
-            return fail(kUsage);
+            return fail(kCounterUsage);
         bool ok = true;
         if (!args.isEmpty())
             delta = args.first().toLongLong(&ok);
         if (!ok)
             return fail(QStringLiteral("N must be a whole number, not %1").arg(args.first()));
     } else {
-        return fail(kUsage);
+        return fail(kCounterUsage);
     }
 
     auto client = makeClient(globals);

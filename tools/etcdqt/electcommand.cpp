@@ -16,7 +16,7 @@ namespace {
 
 constexpr int kSteppedDownExitCode = 3;
 
-const QString kUsage = QStringLiteral("usage: elect <path> [--id ID] [--ttl S] [--hold-ms N]");
+const QString kElectUsage = QStringLiteral("usage: elect <path> [--id ID] [--ttl S] [--hold-ms N]");
 
 QJsonObject event(const QString &name, const EtcdLeaderSelector &selector)
 {
@@ -33,7 +33,7 @@ int electCommand(const Globals &globals, QStringList args)
     if (QString error; !takeTtlAndHold(args, ttl, holdMs, error))
         return fail(error);
     if (args.size() != 1 || args.first().isEmpty() || args.first().startsWith(QLatin1String("--")))
-        return fail(kUsage);
+        return fail(kElectUsage);
 
     auto client = makeClient(globals);
     EtcdLeaderSelectorOptions options;

@@ -30,7 +30,7 @@ namespace Cli {
 
 namespace {
 
-const QString kUsage = QStringLiteral(
+const QString kIncrUsage = QStringLiteral(
     "usage: incr <lock-path> <counter-key> --count N [--ttl S] [--fenced|--unfenced]");
 
 // The counter's value: absent is 0; nullopt when it is not a decimal number.
@@ -313,7 +313,7 @@ int incrCommand(const Globals &globals, QStringList args)
         return fail(QStringLiteral("--fenced and --unfenced exclude each other"));
     if (args.size() != 2 || args.at(0).isEmpty() || args.at(1).isEmpty()
         || args.at(0).startsWith(QLatin1String("--")) || args.at(1).startsWith(QLatin1String("--")))
-        return fail(kUsage);
+        return fail(kIncrUsage);
 
     auto client = makeClient(globals);
     EtcdMutexOptions options;

@@ -25,7 +25,7 @@ using namespace Etcd::Decode;
 namespace Cli {
 
 namespace {
-const QString kUsage = QStringLiteral("usage: inspect [prefix] [--json] [--watch]");
+const QString kInspectUsage = QStringLiteral("usage: inspect [prefix] [--json] [--watch]");
 constexpr int kCoalesceMs = 200;
 // One LeaseTimeToLive per lease and view: beyond this many leases the TTLs are left out.
 constexpr qsizetype kMaxTtlLookups = 100;
@@ -179,7 +179,7 @@ int inspectCommand(const Globals &globals, QStringList args)
     const bool json = takeFlag(args, QStringLiteral("--json"));
     const bool watch = takeFlag(args, QStringLiteral("--watch"));
     if (args.size() > 1 || (!args.isEmpty() && args.first().startsWith(QLatin1String("--"))))
-        return fail(kUsage);
+        return fail(kInspectUsage);
     const QString prefix = args.isEmpty() ? QStringLiteral("/") : args.first();
     if (prefix.isEmpty())
         return fail(QStringLiteral("the prefix must not be empty"));

@@ -21,11 +21,9 @@ namespace Cli {
 
 namespace {
 
-constexpr int kTimedOutExitCode = 2;
-
-const QString kUsage = QStringLiteral("usage: latch create <path> --count N | "
-                                      "latch count-down <path> | "
-                                      "latch await <path> [--timeout-ms N]");
+const QString kLatchUsage = QStringLiteral("usage: latch create <path> --count N | "
+                                           "latch count-down <path> | "
+                                           "latch await <path> [--timeout-ms N]");
 
 // Runs `reply` to its end: prints what `line` makes of it, or fails with its status.
 int finishWith(EtcdValueReply *reply, std::function<QJsonObject(EtcdValueReply *)> line)
@@ -84,14 +82,14 @@ int latchCommand(const Globals &globals, QStringList args)
     const bool bounded = args.contains(QStringLiteral("--timeout-ms"));
     const QString timeoutText = takeOption(args, QStringLiteral("--timeout-ms"));
     if (args.size() != 2 || args.at(1).isEmpty() || args.at(1).startsWith(QLatin1String("--")))
-        return fail(kUsage);
+        return fail(kLatchUsage);
     const QString action = args.at(0);
     const bool creating = action == QLatin1String("create");
     const bool awaiting = action == QLatin1String("await");
     if (!creating && !awaiting && action != QLatin1String("count-down"))
-        return fail(kUsage);
+        return fail(kLatchUsage);
     if (counted != creating || (bounded && !awaiting))
-        return fail(kUsage);
+        return fail(kLatchUsage);
     bool ok = true;
     const qint64 count = creating ? countText.toLongLong(&ok) : 0;
     if (creating && (!ok || count <= 0))

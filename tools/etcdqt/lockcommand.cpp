@@ -27,10 +27,9 @@ namespace Cli {
 namespace {
 
 constexpr int kLockLostExitCode = 3;
-constexpr int kTimedOutExitCode = 2;
 constexpr int kCannotRunExitCode = 127; // as a shell says "command not found"
 
-const QString kUsage
+const QString kLockUsage
     = QStringLiteral("usage: lock <path> [--ttl S] [--timeout-ms N] -- <command> [args...]");
 
 } // namespace
@@ -39,7 +38,7 @@ int lockCommand(const Globals &globals, QStringList args)
 {
     const qsizetype dashes = args.indexOf(QStringLiteral("--"));
     if (dashes < 0 || dashes + 1 >= args.size() || args.at(dashes + 1).isEmpty())
-        return fail(kUsage);
+        return fail(kLockUsage);
     const QStringList command = args.mid(dashes + 1);
     args.resize(dashes); // the command's own arguments are not ours to parse
     const QString ttlText = takeOption(args, QStringLiteral("--ttl"), QStringLiteral("10"));
@@ -56,7 +55,7 @@ int lockCommand(const Globals &globals, QStringList args)
             return fail(QStringLiteral("--timeout-ms must be a positive number of milliseconds"));
     }
     if (args.size() != 1 || args.first().isEmpty() || args.first().startsWith(QLatin1String("--")))
-        return fail(kUsage);
+        return fail(kLockUsage);
     const QString path = args.first();
 
     auto client = makeClient(globals);

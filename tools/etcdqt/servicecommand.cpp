@@ -38,7 +38,7 @@ namespace Cli {
 namespace {
 constexpr int kTakenExitCode = 3; // as barrier set: the ownership is someone else's
 
-const QString kUsage = QStringLiteral(
+const QString kServiceUsage = QStringLiteral(
     "usage: service register <path> <name> [--id ID] [--payload TEXT] [--address A] "
     "[--port P] [--ssl-port P] [--uri U] [--ttl S] | service list <path> [name] [--json] | "
     "service watch <path> <name>");
@@ -87,7 +87,7 @@ bool parseRegistration(QStringList &args, EtcdServiceInstance &s, qint64 &ttl, Q
         || !noOptionsLeft(args, error))
         return false;
     if (args.size() != 2) {
-        error = kUsage;
+        error = kServiceUsage;
         return false;
     }
     if (args.at(0).isEmpty()) {
@@ -175,13 +175,7 @@ int registerService(const Globals &globals, QStringList args)
     return QCoreApplication::exec();
 }
 
-void printText(const QString &line)
-{
-    std::fputs(line.toUtf8().append('\n').constData(), stdout);
-    std::fflush(stdout);
-}
-
-QString instanceText(const EtcdServiceInstance &s)
+QString serviceLine(const EtcdServiceInstance &s)
 {
     QString endpoint = s.address;
     if (!endpoint.isEmpty() && (s.port >= 0 || s.sslPort >= 0))
@@ -216,7 +210,7 @@ void printQuery(const EtcdServiceQueryReply &reply, bool names, bool json)
         if (json) // the bytes etcd-recipes writes and reads, nothing added
             printText(QString::fromUtf8(s.toJson()));
         else
-            printText(instanceText(s));
+            printText(serviceLine(s));
     }
 }
 
@@ -226,7 +220,7 @@ int list(const Globals &globals, QStringList args)
     if (QString error; !noOptionsLeft(args, error))
         return fail(error);
     if (args.isEmpty() || args.size() > 2)
-        return fail(kUsage);
+        return fail(kServiceUsage);
     if (args.at(0).isEmpty())
         return fail(QStringLiteral("the service path must not be empty"));
     const bool names = args.size() == 1;
@@ -299,7 +293,7 @@ int watch(const Globals &globals, QStringList args)
     if (QString error; !noOptionsLeft(args, error))
         return fail(error);
     if (args.size() != 2)
-        return fail(kUsage);
+        return fail(kServiceUsage);
     if (args.at(0).isEmpty())
         return fail(QStringLiteral("the service path must not be empty"));
     if (args.at(1).isEmpty() || args.at(1).contains(u'/'))
@@ -325,7 +319,7 @@ int serviceCommand(const Globals &globals, QStringList args)
         return list(globals, args);
     if (verb == QLatin1String("watch"))
         return watch(globals, args);
-    return fail(kUsage);
+    return fail(kServiceUsage);
 }
 
 } // namespace Cli

@@ -19,7 +19,7 @@ namespace Etcd::Internal {
 using namespace std::chrono;
 
 namespace {
-QString message(const char *text)
+QString leaseText(const char *text)
 {
     return QCoreApplication::translate("EtcdLease", text);
 }
@@ -45,7 +45,7 @@ bool stillWanted(const Claim &claim)
     if (!claim.context)
         return false;
     if (!claim.client) {
-        claim.done(EtcdStatus(Etcd::ErrorCode::NotConnected, message("no client")), false, 0, 0);
+        claim.done(EtcdStatus(Etcd::ErrorCode::NotConnected, leaseText("no client")), false, 0, 0);
         return false;
     }
     return true;
@@ -103,10 +103,10 @@ std::optional<EtcdStatus> leaseTtlProblem(seconds ttl)
 {
     if (ttl.count() <= 0)
         return EtcdStatus(Etcd::ErrorCode::InvalidArgument,
-            message("the lease TTL must be positive, got %1 s").arg(ttl.count()));
+            leaseText("the lease TTL must be positive, got %1 s").arg(ttl.count()));
     if (ttl > kMaxLeaseTtl)
         return EtcdStatus(Etcd::ErrorCode::InvalidArgument,
-            message("the lease TTL of %1 s is above etcd's maximum of %2 s")
+            leaseText("the lease TTL of %1 s is above etcd's maximum of %2 s")
                 .arg(ttl.count())
                 .arg(kMaxLeaseTtl.count()));
     return std::nullopt;
@@ -117,7 +117,7 @@ void claimKey(EtcdClient *client, const QByteArray &key, const QByteArray &value
 {
     if (!client) { // answered on a later turn, as an RPC would be
         QTimer::singleShot(0, context, [done] {
-            done(EtcdStatus(Etcd::ErrorCode::NotConnected, message("no client")), false, 0, 0);
+            done(EtcdStatus(Etcd::ErrorCode::NotConnected, leaseText("no client")), false, 0, 0);
         });
         return;
     }
@@ -129,8 +129,9 @@ void grantLeaseWithin(EtcdClient *client, seconds ttl, milliseconds timeout, QOb
     GrantDone done, qint64 leaseId)
 {
     if (!client) {
-        QTimer::singleShot(0, context,
-            [done] { done(EtcdStatus(Etcd::ErrorCode::NotConnected, message("no client")), -1); });
+        QTimer::singleShot(0, context, [done] {
+            done(EtcdStatus(Etcd::ErrorCode::NotConnected, leaseText("no client")), -1);
+        });
         return;
     }
     EtcdLeaseGrantReply *reply = client->grantLease(ttl, leaseId);
@@ -145,7 +146,7 @@ void grantLeaseWithin(EtcdClient *client, seconds ttl, milliseconds timeout, QOb
         [reply, timedOut, timeout, done](const EtcdStatus &status) {
             if (*timedOut) {
                 done(EtcdStatus(Etcd::ErrorCode::DeadlineExceeded,
-                         message("lease grant took longer than %1 ms").arg(timeout.count())),
+                         leaseText("lease grant took longer than %1 ms").arg(timeout.count())),
                     -1);
                 return;
             }
@@ -179,7 +180,7 @@ void runEstablishHook(const std::function<void(qint64, std::function<void(bool)>
         QTimer::singleShot(timerDelay(timeout), context, [finish, timeout] {
             finish(false,
                 EtcdStatus(Etcd::ErrorCode::DeadlineExceeded,
-                    message("the establish hook did not answer within %1 ms")
+                    leaseText("the establish hook did not answer within %1 ms")
                         .arg(timeout.count())));
         });
     // Always answered on a later turn of the loop: the hook may call back inline.
@@ -194,17 +195,17 @@ void runEstablishHook(const std::function<void(qint64, std::function<void(bool)>
             post(owned,
                 owned ? EtcdStatus()
                       : EtcdStatus(Etcd::ErrorCode::FailedPrecondition,
-                          message("the establish hook declined the lease")));
+                          leaseText("the establish hook declined the lease")));
         });
     } catch (const std::exception &e) {
         qCWarning(lcEtcdLease) << "establish hook threw:" << e.what();
         post(false,
             EtcdStatus(Etcd::ErrorCode::FailedPrecondition,
-                message("the establish hook threw: %1").arg(QString::fromUtf8(e.what()))));
+                leaseText("the establish hook threw: %1").arg(QString::fromUtf8(e.what()))));
     } catch (...) {
         qCWarning(lcEtcdLease) << "establish hook threw";
         post(false,
-            EtcdStatus(Etcd::ErrorCode::FailedPrecondition, message("the establish hook threw")));
+            EtcdStatus(Etcd::ErrorCode::FailedPrecondition, leaseText("the establish hook threw")));
     }
 }
 
