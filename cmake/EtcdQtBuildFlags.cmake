@@ -29,6 +29,36 @@ if(ETCDQT_FAST_LINKER AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
   endif()
 endif()
 
+# GCC collects its garbage each time its heap doubles past 128 MiB (its defaults on a machine
+# with this much memory); a translation unit with Qt's headers collects a few times for
+# nothing. Past 1 GiB and growth by four: 14% less compile time measured on
+# transport.cpp (median of 4: 8.07 -> 6.9 s of CPU), 124 MiB more at the peak. The objects
+# are the same. Off with -DETCDQT_LAZY_GCC_GC=OFF on machines short of memory.
+option(ETCDQT_LAZY_GCC_GC "Let GCC collect its garbage less often (faster, more memory)" ON)
+set(ETCDQT_GCC_GC_FLAGS "")
+if(ETCDQT_LAZY_GCC_GC AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+  set(ETCDQT_GCC_GC_FLAGS --param=ggc-min-expand=400 --param=ggc-min-heapsize=1048576)
+  add_compile_options(${ETCDQT_GCC_GC_FLAGS})
+endif()
+
+# Unity builds: the sources of a target compiled eight at a time, one translation unit each,
+# so Qt's and gRPC's headers are parsed once per eight files instead of once per file. The
+# library alone took 288 s of CPU file by file and 100 s in unity (2 cores, GCC 12): most of
+# a fresh machine's build is header parsing. A test executable is one file: no change there.
+# File-local names must then be unique within a target (anonymous namespaces are shared by
+# the files of one unit); generated protobuf code opts out (lib/proto). GCC warns when a
+# class of one file uses an anonymous type of an earlier one in the same unit, as if the file
+# were a header: nothing is wrong with that here. Off with -DETCDQT_UNITY_BUILD=OFF, as a
+# change to one file recompiles its seven neighbours.
+option(ETCDQT_UNITY_BUILD "Compile each target's sources in batches of eight" ON)
+if(ETCDQT_UNITY_BUILD)
+  set(CMAKE_UNITY_BUILD ON)
+  set(CMAKE_UNITY_BUILD_BATCH_SIZE 8)
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    add_compile_options(-Wno-subobject-linkage)
+  endif()
+endif()
+
 # Applied to our own targets only (generated protobuf code is left alone).
 function(etcdqt_hygiene target)
   target_compile_definitions(${target} PRIVATE
