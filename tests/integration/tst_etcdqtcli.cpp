@@ -823,8 +823,8 @@ void tst_EtcdqtCli::barrierSetRemovesOnSigterm()
 }
 
 // Its lease revoked out of band: an "expired" and a "restored" line, the barrier back under
-// the new lease. Revoked again and set by another client before the heal: a "failed" line,
-// exit 3, and the other client's barrier is left alone.
+// the new lease. Revoked again and set by another client before the heal (the command
+// stopped meanwhile): a "failed" line, exit 3, and the other client's barrier is left alone.
 void tst_EtcdqtCli::barrierSetHealsThenIsTakenOver()
 {
     const QString path = u"/cli/barrier/heal"_s;
@@ -844,8 +844,12 @@ void tst_EtcdqtCli::barrierSetHealsThenIsTakenOver()
     const qint64 second = restored.value(u"new"_s).toInteger();
     QTRY_COMPARE_WITH_TIMEOUT(barrierKey(path).lease, second, kTtlMs);
 
+    // Stopped meanwhile, so that the other client's write comes first whatever the machine's
+    // load: the heal on the standby lease is a single round trip after etcd's answer.
+    setter.sendSignal(SIGSTOP);
     QVERIFY_OK(await(m_client->revokeLease(second)).status);
     QVERIFY_OK(await(m_client->put(path.toUtf8(), "someone else"_ba)).status);
+    setter.sendSignal(SIGCONT);
     QVERIFY2(setter.exitsWith(3, 2 * kTtlMs), setter.transcript().constData());
     QCOMPARE(setter.lines.at(3).json.value(u"leaseEvent"_s).toString(), u"expired"_s);
     QCOMPARE(setter.lines.last().json.value(u"leaseEvent"_s).toString(), u"failed"_s);
