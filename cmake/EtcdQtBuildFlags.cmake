@@ -41,23 +41,26 @@ if(ETCDQT_LAZY_GCC_GC AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
   add_compile_options(${ETCDQT_GCC_GC_FLAGS})
 endif()
 
-# Unity builds: the sources of a target compiled eight at a time, one translation unit each,
-# so Qt's and gRPC's headers are parsed once per eight files instead of once per file. The
-# library alone took 288 s of CPU file by file and 100 s in unity (2 cores, GCC 12): most of
-# a fresh machine's build is header parsing. A test executable is one file: no change there.
-# File-local names must then be unique within a target (anonymous namespaces are shared by
-# the files of one unit); generated protobuf code opts out (lib/proto). GCC warns when a
-# class of one file uses an anonymous type of an earlier one in the same unit, as if the file
-# were a header: nothing is wrong with that here. Off with -DETCDQT_UNITY_BUILD=OFF, as a
-# change to one file recompiles its seven neighbours.
-option(ETCDQT_UNITY_BUILD "Compile each target's sources in batches of eight" ON)
-if(ETCDQT_UNITY_BUILD)
-  set(CMAKE_UNITY_BUILD ON)
-  set(CMAKE_UNITY_BUILD_BATCH_SIZE 8)
-  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
-    add_compile_options(-Wno-subobject-linkage)
+# Unity builds for the multi-file libraries and tools (etcdqt_unity()): eight sources per
+# translation unit, so Qt's and gRPC's headers are parsed once per eight files instead of
+# once per file. The library alone took 288 s of CPU file by file and 100 s in unity (2
+# cores, GCC 12): most of a fresh machine's build is header parsing. Not for tests and
+# examples: they are one file each, and CMake's unity file names its sources by absolute path,
+# so ccache cannot serve a unit to a clone in another folder (every wrapped test missed in a
+# warm rehearsal); the few units here rebuild in such a clone, the tests do not.
+# File-local names must be unique within a target (anonymous namespaces are shared by the
+# files of one unit). GCC warns when a class of one file uses an anonymous type of an earlier
+# one in the same unit, as if the file were a header: nothing is wrong with that here.
+# Off with -DETCDQT_UNITY_BUILD=OFF, as a change to one file recompiles its neighbours.
+option(ETCDQT_UNITY_BUILD "Compile the libraries' sources in batches of eight" ON)
+function(etcdqt_unity target)
+  if(ETCDQT_UNITY_BUILD)
+    set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 8)
+    if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+      target_compile_options(${target} PRIVATE -Wno-subobject-linkage)
+    endif()
   endif()
-endif()
+endfunction()
 
 # Applied to our own targets only (generated protobuf code is left alone).
 function(etcdqt_hygiene target)
