@@ -8,21 +8,9 @@
 
 #include <EtcdQt/etcdrecipe.h>
 
-#include <QtCore/qrandom.h>
-
 namespace Etcd::Internal {
 
 using namespace std::chrono;
-
-namespace {
-// etcd's lease ids are positive int64s; a random one collides with no lease in practice,
-// and a collision only fails the grant ("lease already exists").
-qint64 randomLeaseId()
-{
-    const qint64 id = qint64(QRandomGenerator::global()->generate64() >> 1);
-    return id > 0 ? id : 1;
-}
-} // namespace
 
 void SpareLease::prepare(seconds ttl, milliseconds timeout)
 {

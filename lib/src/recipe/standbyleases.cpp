@@ -7,15 +7,23 @@
 #include "leaseops_p.h"
 #include "leaseshared_p.h"
 #include "recipereplies_p.h"
+#include "sparelease_p.h"
 
 #include <EtcdQt/etcdclient.h>
 #include <EtcdQt/etcdkeepalive.h>
 
+#include <QtCore/qrandom.h>
 #include <QtCore/qthread.h>
 
 namespace Etcd::Internal {
 
 using namespace std::chrono;
+
+qint64 randomLeaseId()
+{
+    const qint64 id = qint64(QRandomGenerator::global()->generate64() >> 1);
+    return id > 0 ? id : 1;
+}
 
 namespace {
 // A grant that has not answered by then will not help a heal soon; the next want or take
@@ -98,7 +106,10 @@ EtcdReply *StandbyLeases::unwant(seconds ttl)
         return nullptr;
     if (!s.granting)
         return drop(s, true);
-    // Granted by etcd perhaps, not answered yet: revoked when it answers (onGranted()).
+    // Granted by etcd perhaps, not answered yet: its id is ours, so it is revoked now (the
+    // client may be going away, and its answer with it) and again when it answers, in case
+    // etcd applied this revoke first (onGranted()).
+    revokeLeaseQuietly(m_client, s.grantingId);
     if (!s.unwantedGrant)
         s.unwantedGrant = RecipeReplies::boolReply(this);
     return s.unwantedGrant;
@@ -106,9 +117,13 @@ EtcdReply *StandbyLeases::unwant(seconds ttl)
 
 void StandbyLeases::grant(seconds ttl)
 {
-    m_byTtl[ttl].granting = true;
-    grantLeaseWithin(m_client, ttl, kGrantTimeout, this,
-        [this, ttl](const EtcdStatus &status, qint64 id) { onGranted(ttl, id, status.isOk()); });
+    Standby &s = m_byTtl[ttl];
+    s.granting = true;
+    s.grantingId = randomLeaseId();
+    grantLeaseWithin(
+        m_client, ttl, kGrantTimeout, this,
+        [this, ttl](const EtcdStatus &status, qint64 id) { onGranted(ttl, id, status.isOk()); },
+        s.grantingId);
 }
 
 void StandbyLeases::onGranted(seconds ttl, qint64 id, bool ok)

@@ -73,6 +73,7 @@ private:
         qint64 leaseId = -1; // granted and renewed; -1 when none
         std::unique_ptr<EtcdKeepAlive> keepAlive;
         bool granting = false;
+        qint64 grantingId = -1; // chosen here, so that it can be revoked before the answer
         QPointer<EtcdBoolReply> unwantedGrant; // finished once the grant in flight is revoked
     };
 
