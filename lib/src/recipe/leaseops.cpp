@@ -10,6 +10,7 @@
 
 #include <QtCore/qcoreapplication.h>
 #include <QtCore/qpointer.h>
+#include <QtCore/qrandom.h>
 #include <QtCore/qtimer.h>
 
 #include <exception>
@@ -123,6 +124,12 @@ void claimKey(EtcdClient *client, const QByteArray &key, const QByteArray &value
     }
     createOrRead(std::make_shared<Claim>(
         Claim {client, key, value, leaseId, previousLeaseId, context, std::move(done)}));
+}
+
+qint64 randomLeaseId()
+{
+    const qint64 id = qint64(QRandomGenerator::global()->generate64() >> 1);
+    return id > 0 ? id : 1;
 }
 
 void grantLeaseWithin(EtcdClient *client, seconds ttl, milliseconds timeout, QObject *context,

@@ -19,10 +19,6 @@ namespace Etcd::Internal {
 
 class PendingGrants;
 
-// etcd's lease ids are positive int64s; a random one collides with no lease in practice,
-// and a collision only fails the grant ("lease already exists").
-qint64 randomLeaseId();
-
 // A lease granted ahead of a heal (issue 18). A revoke or an expiry shows first as a deleted
 // key; the recipe then asks etcd whether its lease is gone and, meanwhile, takes the client's
 // standby lease or, when there is none, grants this one.

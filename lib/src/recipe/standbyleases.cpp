@@ -7,23 +7,15 @@
 #include "leaseops_p.h"
 #include "leaseshared_p.h"
 #include "recipereplies_p.h"
-#include "sparelease_p.h"
 
 #include <EtcdQt/etcdclient.h>
 #include <EtcdQt/etcdkeepalive.h>
 
-#include <QtCore/qrandom.h>
 #include <QtCore/qthread.h>
 
 namespace Etcd::Internal {
 
 using namespace std::chrono;
-
-qint64 randomLeaseId()
-{
-    const qint64 id = qint64(QRandomGenerator::global()->generate64() >> 1);
-    return id > 0 ? id : 1;
-}
 
 namespace {
 // A grant that has not answered by then will not help a heal soon; the next want or take
@@ -90,13 +82,6 @@ std::optional<StandbyLeases::Handed> StandbyLeases::take(EtcdClient *client, sec
     pool->drop(s, false);
     pool->grant(ttl);
     return handed;
-}
-
-qint64 StandbyLeases::heldFor(EtcdClient *client, seconds ttl)
-{
-    const StandbyLeases *pool = of(client, false);
-    const auto it = pool ? pool->m_byTtl.find(ttl) : decltype(m_byTtl)::const_iterator();
-    return pool && it != pool->m_byTtl.end() ? it->second.leaseId : -1;
 }
 
 EtcdReply *StandbyLeases::unwant(seconds ttl)

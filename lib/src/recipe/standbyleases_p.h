@@ -4,8 +4,6 @@
 //  W A R N I N G: internal header, not part of the EtcdQt API.
 #pragma once
 
-#include "etcdqt_internal_p.h"
-
 #include <QtCore/qobject.h>
 #include <QtCore/qpointer.h>
 
@@ -62,9 +60,6 @@ public:
     [[nodiscard]] static std::optional<Handed> take(EtcdClient *client, std::chrono::seconds ttl);
 
     ~StandbyLeases() override;
-
-    // The standby of `ttl` held on `client` now, -1 when none (tests count leases).
-    ETCDQT_AUTOTEST_EXPORT static qint64 heldFor(EtcdClient *client, std::chrono::seconds ttl);
 
 private:
     struct Standby
