@@ -180,6 +180,8 @@ int waitCommand(const Globals &globals, QStringList args)
     int exitCode = 0;
     QTimer deadline;
     deadline.setSingleShot(true);
+    // A coarse timer may fire 5% early; a timeout the user asked for must not end sooner.
+    deadline.setTimerType(Qt::PreciseTimer);
     // close() ends the wait (and its watch); closed() follows on the next turn of the loop.
     const auto leave = [&](int code) {
         if (std::exchange(done, true))

@@ -62,6 +62,8 @@ int awaitLatch(EtcdCountDownLatch &latch, int timeoutMs)
         });
     QTimer deadline;
     deadline.setSingleShot(true);
+    // A coarse timer may fire 5% early; a timeout the user asked for must not end sooner.
+    deadline.setTimerType(Qt::PreciseTimer);
     QObject::connect(&deadline, &QTimer::timeout, &latch, [&leave] {
         emitLine({{QStringLiteral("opened"), false}});
         leave(kTimedOutExitCode);

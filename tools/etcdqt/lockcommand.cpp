@@ -84,6 +84,8 @@ int lockCommand(const Globals &globals, QStringList args)
 
     QTimer deadline;
     deadline.setSingleShot(true);
+    // A coarse timer may fire 5% early; a timeout the user asked for must not end sooner.
+    deadline.setTimerType(Qt::PreciseTimer);
     QObject::connect(&deadline, &QTimer::timeout, &mutex, [&] {
         if (stage != Stage::Starting && stage != Stage::Waiting)
             return;

@@ -96,6 +96,8 @@ bool LockQueue::start(Side side, std::shared_ptr<MutexRequest> request, ThreadId
     if (deadline) {
         a.deadline = std::make_unique<QTimer>();
         a.deadline->setSingleShot(true);
+        // A coarse timer may fire 5% early: a wait must last at least what was asked.
+        a.deadline->setTimerType(Qt::PreciseTimer);
         QObject::connect(
             a.deadline.get(), &QTimer::timeout, q, [this, id = a.id] { onDeadline(id); });
         const auto left = duration_cast<milliseconds>(*deadline - steady_clock::now());
