@@ -38,6 +38,7 @@ private Q_SLOTS:
     void electLeadsForHoldThenRelinquishes();
     void electStepsDownWithStatus3();
     void observeSeesHandOff();
+    void etcdLayoutElectHandsOffAndObserveSeesValues();
     void electFailsOverWithinTtlOfSigkill();
     void lockRunsCommandWithKeyAndFence();
     void lockExitsWithTheCommandsStatus();
@@ -211,7 +212,12 @@ void tst_EtcdqtCli::badInputFailsWithOneLine()
         {u"incr"_s, u"/l"_s, u""_s, u"--count"_s, u"3"_s},
         {u"incr"_s, u"/l"_s, u"/c"_s, u"/d"_s, u"--count"_s, u"3"_s},
         {u"incr"_s, u"/l"_s, u"/c"_s, u"--count"_s, u"3"_s, u"--ttl"_s, u"0"_s},
-        {u"incr"_s, u"/l"_s, u"/c"_s, u"--count"_s, u"3"_s, u"--fenced"_s, u"--unfenced"_s}};
+        {u"incr"_s, u"/l"_s, u"/c"_s, u"--count"_s, u"3"_s, u"--fenced"_s, u"--unfenced"_s},
+        {u"elect"_s, u"--layout"_s, u"go"_s, u"/e"_s}, {u"elect"_s, u"--layout"_s, u"etcd"_s},
+        {u"elect"_s, u"--layout"_s, u"etcd"_s, u"/e"_s, u"--ttl"_s, u"0"_s},
+        {u"elect"_s, u"--layout"_s, u"etcd"_s, u"/e"_s, u"/f"_s},
+        {u"elect"_s, u"--layout"_s, u"etcd"_s, u""_s}, {u"observe"_s, u"--layout"_s, u"etcd"_s},
+        {u"observe"_s, u"--layout"_s, u"x"_s, u"/e"_s}};
     const QStringList wrong = notRefusedWithOneLine(cases);
     QVERIFY2(wrong.isEmpty(), qPrintable(wrong.join(u"; "_s)));
 }
@@ -220,6 +226,8 @@ void tst_EtcdqtCli::unreachableEtcdFails()
 {
     const QStringList wrong = notFailedUnreachable({{u"lease"_s, u"keep"_s, u"/k"_s, u"v"_s},
         {u"elect"_s, u"/e"_s}, {u"observe"_s, u"/e"_s}, {u"lock"_s, u"/l"_s, u"--"_s, u"true"_s},
+        {u"elect"_s, u"--layout"_s, u"etcd"_s, u"/e"_s},
+        {u"observe"_s, u"--layout"_s, u"etcd"_s, u"/e"_s},
         {u"incr"_s, u"/l"_s, u"/c"_s, u"--count"_s, u"1"_s}, {u"cache"_s, u"watch"_s, u"/c"_s}});
     QVERIFY2(wrong.isEmpty(), qPrintable(wrong.join(u"; "_s)));
 }
@@ -287,6 +295,45 @@ void tst_EtcdqtCli::observeSeesHandOff()
     seen.removeAll(u"-"_s);
     QCOMPARE(seen, (QStringList {u"a"_s, u"b"_s}));
 
+    b.sendSignal(SIGINT);
+    QVERIFY2(b.exitsWith(0, kTtlMs), b.transcript().constData());
+    QTRY_COMPARE_WITH_TIMEOUT(observer.leaders().last(), u"-"_s, kTtlMs);
+    observer.sendSignal(SIGTERM);
+    QVERIFY2(observer.exitsWith(0, kTtlMs), observer.transcript().constData());
+    QCOMPARE(liveLeases(), QList<qint64>());
+}
+
+// etcd's own layout: a leads with its value, b queues behind it and leads once a resigns; the
+// observer prints each leader's value and key; nothing is left behind.
+void tst_EtcdqtCli::etcdLayoutElectHandsOffAndObserveSeesValues()
+{
+    const QString path = u"/cli/elect/etcd"_s;
+    const QString endpoint = m_server.clientUrl().toString();
+    const auto elect = [&](const QString &value) {
+        return QStringList {u"--endpoints"_s, endpoint, u"elect"_s, u"--layout"_s, u"etcd"_s, path,
+            u"--value"_s, value};
+    };
+    Tool observer(
+        m_clock, {u"--endpoints"_s, endpoint, u"observe"_s, u"--layout"_s, u"etcd"_s, path});
+    QTRY_COMPARE_WITH_TIMEOUT(observer.leaders(), QStringList {u"-"_s}, 2 * kTtlMs);
+    Tool a(m_clock, elect(u"va"_s));
+    QTRY_VERIFY2_WITH_TIMEOUT(a.has(u"elected"_s), a.transcript().constData(), 2 * kTtlMs);
+    QCOMPARE(a.events(), (QStringList {u"campaigning"_s, u"elected"_s}));
+    const QString aKey = a.json(u"elected"_s).value(u"key"_s).toString();
+    QVERIFY2(aKey.startsWith(path + u'/'), qPrintable(aKey));
+    QCOMPARE(value(aKey.toUtf8()), "va"_ba);
+    Tool b(m_clock, elect(u"vb"_s));
+    QTRY_VERIFY2_WITH_TIMEOUT(b.has(u"campaigning"_s), b.transcript().constData(), 2 * kTtlMs);
+    a.sendSignal(SIGTERM); // closes: its lease revoked, so b leads at once
+    QVERIFY2(a.exitsWith(0, kTtlMs), a.transcript().constData());
+    QTRY_VERIFY2_WITH_TIMEOUT(b.has(u"elected"_s), b.transcript().constData(), kTtlMs);
+    QVERIFY(b.token() > a.token());
+    QTRY_COMPARE_WITH_TIMEOUT(observer.leaders().last(), u"vb"_s, kTtlMs);
+    QStringList seen = observer.leaders();
+    seen.removeAll(u"-"_s);
+    QCOMPARE(seen, (QStringList {u"va"_s, u"vb"_s}));
+    QCOMPARE(observer.lines.last().json.value(u"key"_s).toString(),
+        b.json(u"elected"_s).value(u"key"_s).toString());
     b.sendSignal(SIGINT);
     QVERIFY2(b.exitsWith(0, kTtlMs), b.transcript().constData());
     QTRY_COMPARE_WITH_TIMEOUT(observer.leaders().last(), u"-"_s, kTtlMs);

@@ -202,6 +202,14 @@ bool takeTtlAndHold(QStringList &args, qint64 &ttl, int &holdMs, QString &error)
     return true;
 }
 
+bool takeEtcdLayout(QStringList &args, QString &error)
+{
+    const QString layout = takeOption(args, QStringLiteral("--layout"), QStringLiteral("recipes"));
+    if (layout != QLatin1String("etcd") && layout != QLatin1String("recipes"))
+        error = QStringLiteral("--layout must be etcd or recipes, not %1").arg(layout);
+    return layout == QLatin1String("etcd");
+}
+
 void printText(const QString &line)
 {
     std::fputs(line.toUtf8().append('\n').constData(), stdout);

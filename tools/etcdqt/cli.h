@@ -36,6 +36,8 @@ int fail(const QString &message);
 void note(const QString &message);
 // One line of text on stdout, flushed at once (the text output of a watching command).
 void printText(const QString &line);
+// The exit code of an election command whose leadership was lost (elect, both layouts).
+inline constexpr int kSteppedDownExitCode = 3;
 // The exit code of a wait that timed out (barrier wait, latch await, lock --wait-ms).
 inline constexpr int kTimedOutExitCode = 2;
 // Bytes for a terminal: quoted text, or 0x-hex for what a terminal should not get (not
@@ -68,6 +70,12 @@ bool takeFlag(QStringList &args, const QString &name);
 int leaseCommand(const Globals &globals, QStringList args);
 int electCommand(const Globals &globals, QStringList args);
 int observeCommand(const Globals &globals, QStringList args);
+// The --layout etcd forms of elect and observe (etcd's own election, as Go and etcdctl use).
+int electEtcdCommand(const Globals &globals, QStringList args);
+int observeEtcdCommand(const Globals &globals, QStringList args);
+// Takes --layout off `args`: true for etcd's own layout, false for etcd-recipes' (the default,
+// also "recipes"); `error` is set for anything else.
+bool takeEtcdLayout(QStringList &args, QString &error);
 int lockCommand(const Globals &globals, QStringList args);
 int incrCommand(const Globals &globals, QStringList args);
 int barrierCommand(const Globals &globals, QStringList args);

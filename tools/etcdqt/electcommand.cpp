@@ -14,8 +14,6 @@ namespace Cli {
 
 namespace {
 
-constexpr int kSteppedDownExitCode = 3;
-
 const QString kElectUsage = QStringLiteral("usage: elect <path> [--id ID] [--ttl S] [--hold-ms N]");
 
 QJsonObject event(const QString &name, const EtcdLeaderSelector &selector)
@@ -27,6 +25,11 @@ QJsonObject event(const QString &name, const EtcdLeaderSelector &selector)
 
 int electCommand(const Globals &globals, QStringList args)
 {
+    QString layoutError;
+    if (takeEtcdLayout(args, layoutError))
+        return electEtcdCommand(globals, args);
+    if (!layoutError.isEmpty())
+        return fail(layoutError);
     const QString id = takeOption(args, QStringLiteral("--id"));
     qint64 ttl = 0;
     int holdMs = -1; // without --hold-ms: until SIGINT/SIGTERM

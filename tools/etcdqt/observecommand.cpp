@@ -22,6 +22,11 @@ void emitLeader(const QString &leaderId)
 
 int observeCommand(const Globals &globals, QStringList args)
 {
+    QString layoutError;
+    if (takeEtcdLayout(args, layoutError))
+        return observeEtcdCommand(globals, args);
+    if (!layoutError.isEmpty())
+        return fail(layoutError);
     if (args.size() != 1 || args.first().isEmpty() || args.first().startsWith(QLatin1String("--")))
         return fail(QStringLiteral("usage: observe <path>"));
     auto client = makeClient(globals);
