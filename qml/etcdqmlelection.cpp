@@ -3,10 +3,14 @@
 #include "etcdqmlelection.h"
 #include "etcdqmlconvert_p.h"
 
+#include <EtcdQt/etcdelection.h>
 #include <EtcdQt/etcdleaderlatch.h>
 #include <EtcdQt/etcdleaderobserver.h>
 #include <EtcdQt/etcdleaderselector.h>
 #include <EtcdQt/etcdparticipants.h>
+#include <EtcdQt/etcdreplies.h>
+
+#include <QtCore/qrandom.h>
 
 /*!
     \qmltype LeaderElection
@@ -20,6 +24,11 @@
     without waiting for etcd. \c fencingToken holds \c key, \c leaseId, \c revision and
     \c valid of the current term. elected() starts a term; leadershipLost(code, message) ends
     one that was lost, relinquished() one that was given up (also by switching \c active off).
+
+    With \c{layout: LeaderElection.Etcd} it runs in etcd's own election layout instead (the
+    one of Go's \c concurrency.Election and \c{etcdctl elect}; EtcdElection underneath):
+    \c clientId is the value the candidate campaigns with, \c leader the value of whoever
+    leads (a Go service's too), and \c participants stays null.
 */
 
 EtcdQmlLeaderElection::EtcdQmlLeaderElection(QObject *parent) : EtcdQmlRecipe(parent) { }
@@ -37,6 +46,23 @@ void EtcdQmlLeaderElection::setPath(const QString &path)
         return;
     m_path = path;
     Q_EMIT pathChanged();
+    restart();
+}
+
+/*! \qmlproperty enumeration LeaderElection::layout
+    \c LeaderElection.Recipes (the default): etcd-recipes' layout, shared with Kotlin
+    applications. \c LeaderElection.Etcd: etcd's own, shared with Go services and etcdctl. */
+EtcdQmlLeaderElection::Layout EtcdQmlLeaderElection::layout() const
+{
+    return m_layout;
+}
+
+void EtcdQmlLeaderElection::setLayout(Layout layout)
+{
+    if (layout == m_layout)
+        return;
+    m_layout = layout;
+    Q_EMIT layoutChanged();
     restart();
 }
 
@@ -102,6 +128,44 @@ QString EtcdQmlLeaderElection::invalidSetting() const
 
 QObject *EtcdQmlLeaderElection::startRecipe(EtcdClient *client)
 {
+    return m_layout == Layout::Etcd ? startEtcdElection(client) : startLatch(client);
+}
+
+// The candidate's value is its client id; without one, a random one as the latch picks.
+QObject *EtcdQmlLeaderElection::startEtcdElection(EtcdClient *client)
+{
+    EtcdElectionOptions options;
+    options.ttl = Etcd::Qml::ttlFromMilliseconds(m_ttl);
+    auto *election = new EtcdElection(client, m_path.toUtf8(), options);
+    followRecipe(election);
+    connect(election, &EtcdElection::stateChanged, this, &EtcdQmlLeaderElection::syncLeadership);
+    connect(election, &EtcdElection::elected, this, [this] {
+        syncLeadership();
+        Q_EMIT elected();
+    });
+    connect(election, &EtcdElection::leadershipLost, this, [this](const EtcdStatus &reason) {
+        syncLeadership();
+        Q_EMIT leadershipLost(int(reason.code()), reason.message());
+    });
+    connect(election, &EtcdElection::leaderChanged, this,
+        [this](const QByteArray &value) { setLeader(QString::fromUtf8(value)); });
+    connect(election, &EtcdElection::failed, this, &EtcdQmlLeaderElection::setError);
+    if (m_clientId.isEmpty()) {
+        m_clientId = QStringLiteral("LeaderElection:%1")
+                         .arg(QRandomGenerator::system()->generate64(), 0, 36);
+        Q_EMIT clientIdChanged();
+    }
+    if (!election->campaign(m_clientId.toUtf8())) {
+        delete election;
+        qCWarning(
+            lcEtcdQml, "LeaderElection: the election on %s did not start", qUtf8Printable(m_path));
+        return nullptr;
+    }
+    return election;
+}
+
+QObject *EtcdQmlLeaderElection::startLatch(EtcdClient *client)
+{
     EtcdLeaderSelectorOptions options;
     options.ttl = Etcd::Qml::ttlFromMilliseconds(m_ttl);
     options.clientId = m_clientId;
@@ -162,12 +226,16 @@ void EtcdQmlLeaderElection::recipeStopped()
 
 void EtcdQmlLeaderElection::syncLeadership()
 {
-    auto *latch = currentAs<EtcdLeaderLatch>();
-    if (!latch)
-        return;
-    const bool leading = latch->hasLeadership();
+    if (auto *latch = currentAs<EtcdLeaderLatch>())
+        takeLeadership(latch->hasLeadership(), latch->fencingToken());
+    else if (auto *election = currentAs<EtcdElection>())
+        takeLeadership(election->isLeader(), election->fencingToken());
+}
+
+void EtcdQmlLeaderElection::takeLeadership(bool leading, const EtcdFencingToken &fencing)
+{
     const EtcdQmlFencingToken token
-        = leading ? EtcdQmlFencingToken(latch->fencingToken()) : EtcdQmlFencingToken();
+        = leading ? EtcdQmlFencingToken(fencing) : EtcdQmlFencingToken();
     if (token != m_fencingToken) {
         m_fencingToken = token;
         Q_EMIT fencingTokenChanged();

@@ -13,6 +13,7 @@ class EtcdQmlLeaderElection : public EtcdQmlRecipe
     Q_OBJECT
     QML_NAMED_ELEMENT(LeaderElection)
     Q_PROPERTY(QString path READ path WRITE setPath NOTIFY pathChanged)
+    Q_PROPERTY(Layout layout READ layout WRITE setLayout NOTIFY layoutChanged)
     Q_PROPERTY(QString clientId READ clientId WRITE setClientId NOTIFY clientIdChanged)
     Q_PROPERTY(int ttl READ ttl WRITE setTtl NOTIFY ttlChanged)
     Q_PROPERTY(bool isLeader READ isLeader NOTIFY isLeaderChanged)
@@ -20,11 +21,16 @@ class EtcdQmlLeaderElection : public EtcdQmlRecipe
     Q_PROPERTY(QAbstractItemModel *participants READ participants NOTIFY participantsChanged)
     Q_PROPERTY(EtcdQmlFencingToken fencingToken READ fencingToken NOTIFY fencingTokenChanged)
 public:
+    enum class Layout { Recipes, Etcd };
+    Q_ENUM(Layout)
+
     explicit EtcdQmlLeaderElection(QObject *parent = nullptr);
     ~EtcdQmlLeaderElection() override;
 
     [[nodiscard]] QString path() const;
     void setPath(const QString &path);
+    [[nodiscard]] Layout layout() const;
+    void setLayout(Layout layout);
     [[nodiscard]] QString clientId() const;
     void setClientId(const QString &clientId);
     [[nodiscard]] int ttl() const;
@@ -36,6 +42,7 @@ public:
 
 Q_SIGNALS:
     void pathChanged();
+    void layoutChanged();
     void clientIdChanged();
     void ttlChanged();
     void isLeaderChanged();
@@ -53,10 +60,14 @@ protected:
     void recipeStopped() override;
 
 private:
+    QObject *startLatch(EtcdClient *client);
+    QObject *startEtcdElection(EtcdClient *client);
     void syncLeadership();
+    void takeLeadership(bool leading, const EtcdFencingToken &token);
     void setLeader(const QString &leader);
 
     QString m_path;
+    Layout m_layout = Layout::Recipes;
     QString m_clientId;
     int m_ttl = 2000;
     bool m_isLeader = false;

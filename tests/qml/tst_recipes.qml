@@ -191,6 +191,30 @@ Item {
             tryVerify(() => b.participants.count === 1, 10000, "a left the participants")
         }
 
+        // etcd's own layout (Go's concurrency.Election): clientId is the campaign value.
+        function test_etcdLayoutElectionHandOff() {
+            const path = root.uniquePath("etcd-election")
+            const a = make(electionComponent, { path: path, clientId: "go-compatible-a",
+                                                layout: LeaderElection.Etcd, ttl: 10000,
+                                                active: true })
+            tryCompare(a, "isLeader", true, 10000)
+            verify(a.fencingToken.valid)
+            verify(a.fencingToken.key.startsWith(path + "/"))
+            compare(a.participants, null)
+            const b = make(electionComponent, { path: path, clientId: "go-compatible-b",
+                                                layout: LeaderElection.Etcd, active: true })
+            const bElected = spyOn(b, "elected")
+            tryCompare(b, "leader", "go-compatible-a", 10000)
+            compare(b.isLeader, false)
+            const aRelinquished = spyOn(a, "relinquished")
+            a.active = false // closes: the key goes with its lease
+            bElected.wait(5000)
+            compare(b.isLeader, true)
+            compare(aRelinquished.count, 1)
+            tryCompare(b, "leader", "go-compatible-b", 10000)
+            verify(b.fencingToken.revision > a.fencingToken.revision || !a.fencingToken.valid)
+        }
+
         function test_observerFollowsLeader() {
             const path = root.uniquePath("observer")
             const observer = make(observerComponent, { path: path, active: true })
