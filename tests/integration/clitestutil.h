@@ -133,7 +133,9 @@ public:
 
     // Lines stamped on its own clock, started now.
     explicit Tool(const QStringList &args) : Tool(m_ownClock, args) { m_ownClock.start(); }
-    Tool(const QElapsedTimer &clock, const QStringList &args)
+    // `program`: another tool that speaks the same JSON lines (the Go interop programs).
+    Tool(const QElapsedTimer &clock, const QStringList &args,
+        const QString &program = QStringLiteral(ETCDQT_CLI))
     {
         QObject::connect(&process, &QProcess::readyReadStandardOutput, &process, [this, &clock] {
             while (process.canReadLine())
@@ -142,7 +144,7 @@ public:
         });
         QObject::connect(&process, &QProcess::readyReadStandardError, &process,
             [this] { log += process.readAllStandardError(); });
-        process.start(QStringLiteral(ETCDQT_CLI), args);
+        process.start(program, args);
     }
     ~Tool()
     {
