@@ -137,6 +137,21 @@ void benchHandoff(const QUrl &url, int n, bool held);
 void benchCrashFailover(const QUrl &url, int n);
 void benchElectionRequests(const QUrl &url, int n);
 int runCandidate(const QUrl &url, const QByteArray &path, int ttlSeconds);
+// A candidate in its own process (this binary in `mode`), and its SIGKILL.
+struct Child
+{
+    QProcess process;
+    bool started = false, leader = false, exited = false;
+    qint64 leaderAt = 0;
+};
+std::unique_ptr<Child> spawnCandidate(const QUrl &url, const QByteArray &path, int ttlSeconds,
+    const QString &mode = QStringLiteral("election_candidate"));
+void killChild(Child &c);
+
+// etcd's own election layout (etcdelection_bench.cpp).
+void benchHandoffEtcd(const QUrl &url, int n);
+void benchCrashFailoverEtcd(const QUrl &url, int n);
+int runNativeCandidate(const QUrl &url, const QByteArray &prefix, int ttlSeconds);
 
 // The lock scenarios (lock_bench.cpp).
 void benchLockUncontended(const QUrl &url, int n);

@@ -153,14 +153,8 @@ int runCandidate(const QUrl &url, const QByteArray &path, int ttlSeconds)
     return QCoreApplication::exec();
 }
 
-struct Child
-{
-    QProcess process;
-    bool started = false, leader = false, exited = false;
-    qint64 leaderAt = 0;
-};
-
-std::unique_ptr<Child> spawnCandidate(const QUrl &url, const QByteArray &path, int ttlSeconds)
+std::unique_ptr<Child> spawnCandidate(
+    const QUrl &url, const QByteArray &path, int ttlSeconds, const QString &mode)
 {
     auto c = std::make_unique<Child>();
     Child *p = c.get();
@@ -179,8 +173,7 @@ std::unique_ptr<Child> spawnCandidate(const QUrl &url, const QByteArray &path, i
     });
     QObject::connect(&p->process, &QProcess::finished, &p->process, [p] { p->exited = true; });
     p->process.start(QCoreApplication::applicationFilePath(),
-        {url.toString(), u"election_candidate"_s, QString::fromUtf8(path),
-            QString::number(ttlSeconds)});
+        {url.toString(), mode, QString::fromUtf8(path), QString::number(ttlSeconds)});
     if (!p->process.waitForStarted(5000))
         qFatal("cannot start %s in candidate mode",
             qPrintable(QCoreApplication::applicationFilePath()));

@@ -83,6 +83,11 @@
 //                         DELETE -> the PUT), rtt_p50_ms (a compare-and-set like the heal's,
 //                         creating a key), rtt_read_p50_ms (one that writes nothing),
 //                         heal_rtts (after_report_p50 / rtt_p50). No peer heals a registration
+//   election_handoff_etcd    EtcdElection (etcd's own layout, Go's concurrency.Election): the
+//                         successor queued in etcd, then resign() -> its elected(); beside
+//                         Go's s3_immediate, which uses that very layout
+//   election_crash_failover_etcd  the same as election_crash_failover with EtcdElection
+//                         children (mode election_candidate_etcd); beside Go's s4
 //   etcdqt-bench ENDPOINT_URL election_candidate PATH TTL_S   child mode of the crash scenario:
 #include "benchutil.h"
 
@@ -273,6 +278,9 @@ int main(int argc, char **argv)
     if (argc == 5 && std::strcmp(argv[2], "election_candidate") == 0)
         return runCandidate(
             QUrl(QString::fromLocal8Bit(argv[1])), QByteArray(argv[3]), std::atoi(argv[4]));
+    if (argc == 5 && std::strcmp(argv[2], "election_candidate_etcd") == 0)
+        return runNativeCandidate(
+            QUrl(QString::fromLocal8Bit(argv[1])), QByteArray(argv[3]), std::atoi(argv[4]));
     if (argc < 3) {
         std::fprintf(stderr,
             "usage: %s ENDPOINT_URL SCENARIO[,SCENARIO...] [N] (scenarios: see the source "
@@ -303,6 +311,10 @@ int main(int argc, char **argv)
             benchHandoff(client.endpoints().first(), std::min(n, 20), false);
         else if (scenario == u"election_crash_failover")
             benchCrashFailover(client.endpoints().first(), std::min(n, 5));
+        else if (scenario == u"election_handoff_etcd")
+            benchHandoffEtcd(client.endpoints().first(), std::min(n, 20));
+        else if (scenario == u"election_crash_failover_etcd")
+            benchCrashFailoverEtcd(client.endpoints().first(), std::min(n, 5));
         else if (scenario == u"election_requests_100")
             benchElectionRequests(client.endpoints().first(), std::min(n, 5));
         else if (scenario == u"lock_uncontended")
