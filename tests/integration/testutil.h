@@ -6,6 +6,7 @@
 
 #include <QtCore/qeventloop.h>
 #include <QtCore/qfile.h>
+#include <QtCore/qprocess.h>
 #include <QtNetwork/qnetworkaccessmanager.h>
 #include <QtNetwork/qnetworkreply.h>
 #include <QtTest/qsignalspy.h>
@@ -59,6 +60,14 @@ inline int threadCount()
 }
 
 // A connected client for `url`, owned by the caller.
+// The environment etcdctl runs in from a test: its v3 API (etcd 3.4's etcdctl defaults to v2).
+inline QProcessEnvironment etcdctlEnvironment()
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("ETCDCTL_API"), QStringLiteral("3"));
+    return env;
+}
+
 inline std::unique_ptr<EtcdClient> connectedClient(const QUrl &url, const QByteArray &prefix = {})
 {
     auto client = std::make_unique<EtcdClient>(QList<QUrl> {url});

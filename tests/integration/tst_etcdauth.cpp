@@ -33,8 +33,7 @@ private:
 bool tst_EtcdAuth::etcdctl(const QStringList &args)
 {
     QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(u"ETCDCTL_API"_s, u"3"_s);
+    const QProcessEnvironment env = etcdctlEnvironment();
     p.setProcessEnvironment(env);
     p.start(u"etcdctl"_s, QStringList {u"--endpoints="_s + m_server.clientUrl().toString()} + args);
     if (!p.waitForFinished(20000) || p.exitCode() != 0) {

@@ -583,8 +583,7 @@ void tst_EtcdMutex::contendsWithEtcdctlLock()
     const QString etcdctl = QStandardPaths::findExecutable(u"etcdctl"_s);
     if (etcdctl.isEmpty())
         QSKIP("etcdctl not installed");
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(u"ETCDCTL_API"_s, u"3"_s);
+    const QProcessEnvironment env = etcdctlEnvironment();
     const QString endpoints = u"--endpoints="_s + m_server.endpoint();
     EtcdMutex mutex(m_client.get(), "/mx/ctl", withTtl());
 

@@ -149,8 +149,7 @@ void tst_Interop::etcdctlElectAndEtcdqtElectHandOff()
     const QString etcdctl = QStandardPaths::findExecutable(u"etcdctl"_s);
     if (etcdctl.isEmpty())
         QSKIP("etcdctl not installed");
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(u"ETCDCTL_API"_s, u"3"_s);
+    const QProcessEnvironment env = etcdctlEnvironment();
     const QString endpoints = u"--endpoints="_s + m_server.endpoint();
     QProcess ctl, listener;
     ctl.setProcessEnvironment(env);
