@@ -8,7 +8,6 @@
 #include <EtcdQt/etcdleaderobserver.h>
 #include <EtcdQt/etcdleaderselector.h>
 #include <EtcdQt/etcdparticipants.h>
-#include <EtcdQt/etcdreplies.h>
 
 #include <QtCore/qrandom.h>
 

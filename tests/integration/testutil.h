@@ -59,7 +59,6 @@ inline int threadCount()
     return -1;
 }
 
-// A connected client for `url`, owned by the caller.
 // The environment etcdctl runs in from a test: its v3 API (etcd 3.4's etcdctl defaults to v2).
 inline QProcessEnvironment etcdctlEnvironment()
 {
@@ -68,6 +67,7 @@ inline QProcessEnvironment etcdctlEnvironment()
     return env;
 }
 
+// A connected client for `url`, owned by the caller.
 inline std::unique_ptr<EtcdClient> connectedClient(const QUrl &url, const QByteArray &prefix = {})
 {
     auto client = std::make_unique<EtcdClient>(QList<QUrl> {url});

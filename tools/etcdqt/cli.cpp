@@ -210,6 +210,12 @@ bool takeEtcdLayout(QStringList &args, QString &error)
     return layout == QLatin1String("etcd");
 }
 
+bool isOnePath(const QStringList &args)
+{
+    return args.size() == 1 && !args.first().isEmpty()
+        && !args.first().startsWith(QLatin1String("--"));
+}
+
 void printText(const QString &line)
 {
     std::fputs(line.toUtf8().append('\n').constData(), stdout);

@@ -76,6 +76,8 @@ int observeEtcdCommand(const Globals &globals, QStringList args);
 // Takes --layout off `args`: true for etcd's own layout, false for etcd-recipes' (the default,
 // also "recipes"); `error` is set for anything else.
 bool takeEtcdLayout(QStringList &args, QString &error);
+// What is left of a command's arguments is exactly one path: not empty, not an option.
+bool isOnePath(const QStringList &args);
 int lockCommand(const Globals &globals, QStringList args);
 int incrCommand(const Globals &globals, QStringList args);
 int barrierCommand(const Globals &globals, QStringList args);

@@ -35,7 +35,7 @@ int electCommand(const Globals &globals, QStringList args)
     int holdMs = -1; // without --hold-ms: until SIGINT/SIGTERM
     if (QString error; !takeTtlAndHold(args, ttl, holdMs, error))
         return fail(error);
-    if (args.size() != 1 || args.first().isEmpty() || args.first().startsWith(QLatin1String("--")))
+    if (!isOnePath(args))
         return fail(kElectUsage);
 
     auto client = makeClient(globals);

@@ -28,14 +28,6 @@ void emitLeader(const EtcdElection &e)
         {QStringLiteral("key"), textOrNull(e.leaderKey(), someone)}});
 }
 
-bool takePrefix(QStringList &args, QString &prefix)
-{
-    if (args.size() != 1 || args.first().isEmpty() || args.first().startsWith(QLatin1String("--")))
-        return false;
-    prefix = args.first();
-    return true;
-}
-
 // Every way out goes through close(): closed() comes once etcd answered the revoke of the
 // campaign's lease, so the process never leaves its key waiting out the TTL.
 void followCampaign(EtcdElection &election, int holdMs, int &exitCode)
@@ -72,16 +64,15 @@ int electEtcdCommand(const Globals &globals, QStringList args)
         QStringLiteral("%1:%2").arg(QSysInfo::machineHostName()).arg(qApp->applicationPid()));
     qint64 ttl = 0;
     int holdMs = -1; // without --hold-ms: until SIGINT/SIGTERM
-    QString prefix;
     if (QString error; !takeTtlAndHold(args, ttl, holdMs, error))
         return fail(error);
-    if (!takePrefix(args, prefix))
+    if (!isOnePath(args))
         return fail(QStringLiteral("usage: elect --layout etcd <prefix> [--value V] [--ttl S] "
                                    "[--hold-ms N]"));
     auto client = makeClient(globals);
     EtcdElectionOptions options;
     options.ttl = std::chrono::seconds(ttl);
-    EtcdElection election(client.get(), prefix.toUtf8(), options);
+    EtcdElection election(client.get(), args.first().toUtf8(), options);
     int exitCode = 0;
     followCampaign(election, holdMs, exitCode);
     QObject::connect(&election, &EtcdRecipe::closed, &election,
@@ -108,11 +99,10 @@ int electEtcdCommand(const Globals &globals, QStringList args)
 
 int observeEtcdCommand(const Globals &globals, QStringList args)
 {
-    QString prefix;
-    if (!takePrefix(args, prefix))
+    if (!isOnePath(args))
         return fail(QStringLiteral("usage: observe --layout etcd <prefix>"));
     auto client = makeClient(globals);
-    EtcdElection election(client.get(), prefix.toUtf8());
+    EtcdElection election(client.get(), args.first().toUtf8());
     QObject::connect(
         &election, &EtcdElection::observed, &election, [&election] { emitLeader(election); });
     // A change before observed() is part of what observed() reports.

@@ -54,7 +54,7 @@ int lockCommand(const Globals &globals, QStringList args)
         if (!ok || timeoutMs <= 0)
             return fail(QStringLiteral("--timeout-ms must be a positive number of milliseconds"));
     }
-    if (args.size() != 1 || args.first().isEmpty() || args.first().startsWith(QLatin1String("--")))
+    if (!isOnePath(args))
         return fail(kLockUsage);
     const QString path = args.first();
 

@@ -27,7 +27,7 @@ int observeCommand(const Globals &globals, QStringList args)
         return observeEtcdCommand(globals, args);
     if (!layoutError.isEmpty())
         return fail(layoutError);
-    if (args.size() != 1 || args.first().isEmpty() || args.first().startsWith(QLatin1String("--")))
+    if (!isOnePath(args))
         return fail(QStringLiteral("usage: observe <path>"));
     auto client = makeClient(globals);
     EtcdLeaderObserver observer(client.get(), args.first().toUtf8());
