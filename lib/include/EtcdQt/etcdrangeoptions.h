@@ -20,4 +20,7 @@ struct EtcdRangeOptions
     bool keysOnly = false;
     bool countOnly = false;
     bool serializable = false;
+    // Only keys last modified at or after / at or before these revisions (0: no bound).
+    qint64 minModRevision = 0;
+    qint64 maxModRevision = 0;
 };

@@ -4,4 +4,5 @@
 
 // The reply types of recipe operations (one header each).
 #include <EtcdQt/etcdboolreply.h>
+#include <EtcdQt/etcdqueueitemreply.h>
 #include <EtcdQt/etcdvaluereply.h>

@@ -102,3 +102,47 @@ bool Etcd::Internal::refuseOwnThread(const QObject *o, const char *what, EtcdSta
             Etcd::ErrorCode::WrongThread, EtcdRecipe::tr("called in the object's own thread"));
     return true;
 }
+
+/*!
+    \class EtcdQueueItemReply
+    \inmodule EtcdQt
+    \brief The answer of a queue's take: whether an item was taken, and which.
+*/
+
+/*! \property EtcdQueueItemReply::found
+    Whether an item was taken (false: the queue was empty and the take did not wait). */
+bool EtcdQueueItemReply::found() const
+{
+    return EtcdReplyPrivate::get(this)->data.hasPrevKeyValue;
+}
+
+/*! \property EtcdQueueItemReply::value
+    The taken item's value. */
+QByteArray EtcdQueueItemReply::value() const
+{
+    return EtcdReplyPrivate::get(this)->data.prevKeyValue.value;
+}
+
+/*! \property EtcdQueueItemReply::key
+    The key the taken item had (deleted by the take). */
+QByteArray EtcdQueueItemReply::key() const
+{
+    return EtcdReplyPrivate::get(this)->data.prevKeyValue.key;
+}
+
+void RecipeReplies::finish(
+    EtcdQueueItemReply *r, const EtcdStatus &status, const EtcdKeyValue &item, qint64 revision)
+{
+    ReplyData data;
+    data.prevKeyValue = item;
+    data.hasPrevKeyValue = !item.key.isEmpty();
+    data.revision = revision;
+    EtcdReplyPrivate::get(r)->finish(status, std::move(data));
+}
+
+EtcdQueueItemReply *RecipeReplies::failedQueueItem(QObject *recipe, const EtcdStatus &why)
+{
+    EtcdQueueItemReply *r = queueItemReply(recipe);
+    EtcdReplyPrivate::get(r)->finishLater(why);
+    return r;
+}

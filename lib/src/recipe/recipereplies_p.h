@@ -6,6 +6,8 @@
 
 #include "handoff_p.h"
 
+#include <EtcdQt/etcdkeyvalue.h>
+#include <EtcdQt/etcdqueueitemreply.h>
 #include <EtcdQt/etcdrecipereplies.h>
 #include <EtcdQt/etcdstatus.h>
 
@@ -26,10 +28,17 @@ class RecipeReplies
 public:
     static EtcdValueReply *valueReply(QObject *recipe) { return new EtcdValueReply(recipe); }
     static EtcdBoolReply *boolReply(QObject *recipe) { return new EtcdBoolReply(recipe); }
+    static EtcdQueueItemReply *queueItemReply(QObject *recipe)
+    {
+        return new EtcdQueueItemReply(recipe);
+    }
     static void finish(
         EtcdValueReply *r, const EtcdStatus &status, qint64 value = 0, qint64 revision = 0);
     static void finish(
         EtcdBoolReply *r, const EtcdStatus &status, bool result = false, qint64 revision = 0);
+    // Found when `item` has a key; its value and key then.
+    static void finish(EtcdQueueItemReply *r, const EtcdStatus &status, const EtcdKeyValue &item,
+        qint64 revision = 0);
     // A reply refused before any RPC (bad input, closed): finished on the next event-loop
     // turn, so the caller has connected.
     // Success known before any RPC: finished on the next event-loop turn.
@@ -37,6 +46,7 @@ public:
     static void finishLater(EtcdBoolReply *r, bool result);
     static EtcdValueReply *failedValue(QObject *recipe, const EtcdStatus &why);
     static EtcdBoolReply *failedBool(QObject *recipe, const EtcdStatus &why);
+    static EtcdQueueItemReply *failedQueueItem(QObject *recipe, const EtcdStatus &why);
 };
 
 // From a worker thread: runs `make()` in `recipe`'s thread and waits at most `timeout` for

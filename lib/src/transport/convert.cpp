@@ -111,6 +111,8 @@ void fill(pb::RangeRequest &r, const KeySpace &ks, const QByteArray &key, const 
     r.set_serializable(o.serializable);
     r.set_keys_only(o.keysOnly);
     r.set_count_only(o.countOnly);
+    r.set_min_mod_revision(o.minModRevision);
+    r.set_max_mod_revision(o.maxModRevision);
 }
 
 void fill(pb::PutRequest &r, const KeySpace &ks, const QByteArray &key, const QByteArray &value,
