@@ -91,8 +91,10 @@ EtcdQueueItemReply *EtcdAbstractQueue::dequeue()
     if (const EtcdStatus why = refusal(0); !why.isOk())
         return RecipeReplies::failedQueueItem(this, why);
     EtcdQueueItemReply *r = RecipeReplies::queueItemReply(this);
-    const quint64 id = d->taker->take(true,
-        [r](const EtcdStatus &s, const EtcdKeyValue &item) { RecipeReplies::finish(r, s, item); });
+    const quint64 id
+        = d->taker->take(true, [r](const EtcdStatus &s, const EtcdKeyValue &item, qint64) {
+              RecipeReplies::finish(r, s, item);
+          });
     connect(r, &EtcdReply::finished, d->taker, [taker = d->taker, id](const EtcdStatus &s) {
         if (s.code() == Etcd::ErrorCode::Cancelled)
             taker->cancel(id); // abort(): a no-op when the take is over
@@ -107,8 +109,9 @@ EtcdQueueItemReply *EtcdAbstractQueue::tryDequeue()
     if (const EtcdStatus why = refusal(0); !why.isOk())
         return RecipeReplies::failedQueueItem(this, why);
     EtcdQueueItemReply *r = RecipeReplies::queueItemReply(this);
-    d->taker->take(false,
-        [r](const EtcdStatus &s, const EtcdKeyValue &item) { RecipeReplies::finish(r, s, item); });
+    d->taker->take(false, [r](const EtcdStatus &s, const EtcdKeyValue &item, qint64) {
+        RecipeReplies::finish(r, s, item);
+    });
     return r;
 }
 
@@ -135,9 +138,10 @@ TakeOutcome takeIn(EtcdAbstractQueue *q, QueueTaker *taker, bool wait, milliseco
     return waitFromWorker<TakeOutcome>(
         q, timeout,
         [taker, wait](Answer<TakeOutcome> answer) {
-            return taker->take(wait, [answer](const EtcdStatus &s, const EtcdKeyValue &item) {
-                answer({s, item});
-            });
+            return taker->take(
+                wait, [answer](const EtcdStatus &s, const EtcdKeyValue &item, qint64) {
+                    answer({s, item});
+                });
         },
         [taker](quint64 id) { taker->cancel(id); });
 }
@@ -209,10 +213,7 @@ void EtcdAbstractQueue::close()
     if (isClosed())
         return;
     markClosed();
-    d->taker->close([this](const QList<EtcdKeyValue> &items) {
-        for (const EtcdKeyValue &kv : items)
-            putBack(kv.key, kv.value);
-    });
+    d->taker->close([this](const EtcdKeyValue &kv, qint64) { putBack(kv.key, kv.value); });
     emitClosedAfter(nullptr);
 }
 

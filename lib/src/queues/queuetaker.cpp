@@ -11,6 +11,8 @@
 #include <EtcdQt/etcdtxnreply.h>
 #include <EtcdQt/etcdwatch.h>
 
+using namespace std::chrono;
+
 namespace Etcd::Internal {
 
 namespace {
@@ -19,24 +21,42 @@ EtcdStatus cancelled()
     return EtcdStatus(Etcd::ErrorCode::Cancelled, QueueTaker::tr("the take was cancelled"));
 }
 
-QByteArray nameIn(const QByteArray &key, const QByteArray &prefix)
-{
-    return key.mid(prefix.size());
-}
+// etcd-recipes pauses as long before trying again after a lost lease (LEASE_HEAL_PAUSE_MS).
+constexpr milliseconds kRetryPause(250);
 } // namespace
 
-QueueTaker::QueueTaker(EtcdRecipe *recipe, const QByteArray &prefix, Order order)
-    : QObject(recipe), m_recipe(recipe), m_prefix(prefix), m_order(order)
-{ }
+QueueTaker::QueueTaker(EtcdRecipe *recipe, const QByteArray &prefix, Order order, Hooks hooks)
+    : QObject(recipe), m_recipe(recipe), m_prefix(prefix), m_order(order), m_hooks(std::move(hooks))
+{
+    if (!m_hooks.readHead)
+        m_hooks.readHead = [this](HeadRead done) { defaultRead(done); };
+    if (!m_hooks.takeTxn)
+        m_hooks.takeTxn
+            = [this](const EtcdKeyValue &head, TxnReady ready) { defaultTake(head, ready); };
+    m_recheck.setSingleShot(true);
+    connect(&m_recheck, &QTimer::timeout, this, &QueueTaker::recheck);
+}
 
 QueueTaker::~QueueTaker() = default;
+
+EtcdRangeOptions QueueTaker::headOptions() const
+{
+    EtcdRangeOptions o;
+    o.prefix = true;
+    o.limit = 1;
+    if (m_order == Order::ModRevision) {
+        o.sortTarget = Etcd::SortTarget::ModRevision;
+        o.sortOrder = Etcd::SortOrder::Ascending;
+    }
+    return o;
+}
 
 quint64 QueueTaker::take(bool wait, Done done)
 {
     const quint64 id = m_nextId++;
     if (m_closed) { // answered on the next turn, after the caller has connected
         QMetaObject::invokeMethod(
-            this, [done = std::move(done)] { done(cancelled(), {}); }, Qt::QueuedConnection);
+            this, [done = std::move(done)] { done(cancelled(), {}, 0); }, Qt::QueuedConnection);
         return id;
     }
     m_takes.push_back({id, wait, std::move(done)});
@@ -56,11 +76,21 @@ void QueueTaker::cancel(quint64 id)
     const bool front = it == m_takes.begin();
     const Done done = std::move(it->done);
     m_takes.erase(it);
-    if (front && m_phase != Phase::Deleting) { // a read or a wait: its answer is dropped
+    if (front && m_phase != Phase::Taking) { // a read or a wait: its answer is dropped
         ++m_epoch;
         m_phase = Phase::Idle;
+        m_recheck.stop();
     }
-    done(cancelled(), {});
+    done(cancelled(), {}, 0);
+    pump();
+}
+
+void QueueTaker::recheck()
+{
+    if (m_phase != Phase::Waiting)
+        return;
+    m_recheck.stop();
+    m_phase = Phase::Idle;
     pump();
 }
 
@@ -70,76 +100,82 @@ void QueueTaker::follow()
         startWatch(0);
 }
 
-void QueueTaker::close(const std::function<void(const QList<EtcdKeyValue> &)> &orphaned)
+void QueueTaker::close(const Orphaned &orphaned)
 {
     if (m_closed)
         return;
     m_closed = true;
-    if (m_phase != Phase::Deleting) // a delete on the wire still answers the front take
+    m_recheck.stop();
+    if (m_phase != Phase::Taking) // a transaction on the wire still answers the front take
         ++m_epoch;
     std::deque<Take> takes;
     takes.swap(m_takes);
-    if (m_phase == Phase::Deleting && !takes.empty()) {
+    if (m_phase == Phase::Taking && !takes.empty()) {
         m_takes.push_back(std::move(takes.front()));
         takes.pop_front();
     }
     m_watch.reset();
     m_orphaned = orphaned;
     for (Take &t : takes)
-        t.done(cancelled(), {});
-    if (!m_kept.empty() && m_orphaned)
-        m_orphaned(QList<EtcdKeyValue>(m_kept.begin(), m_kept.end()));
-    m_kept.clear();
+        t.done(cancelled(), {}, 0);
+    const std::deque<Kept> kept = std::exchange(m_kept, {});
+    for (const Kept &k : kept) {
+        if (m_orphaned)
+            m_orphaned(k.item, k.revision);
+    }
 }
 
 // Starts the next step of the front take, unless one is on the wire or it waits for a put.
 void QueueTaker::pump()
 {
-    if (m_takes.empty() || m_phase == Phase::Reading || m_phase == Phase::Deleting)
-        return;
-    if (m_closed && m_phase != Phase::Deleting)
+    if (m_takes.empty() || m_closed || m_phase == Phase::Reading || m_phase == Phase::Taking)
         return;
     if (!m_kept.empty()) {
-        const EtcdKeyValue item = m_kept.front();
+        const Kept kept = m_kept.front();
         m_kept.pop_front();
         m_phase = Phase::Idle;
-        return finishFront({}, item);
+        return finishFront({}, kept.item, kept.revision);
     }
     if (m_head) {
+        m_recheck.stop();
         const EtcdKeyValue head = *std::exchange(m_head, std::nullopt);
-        return sendDelete(head);
+        return sendTake(head);
     }
     if (m_phase == Phase::Idle)
         readHead();
 }
 
-namespace {
-// The head of `prefix` in `order`, one key.
-EtcdRangeOptions headOptions(QueueTaker::Order order)
+void QueueTaker::defaultRead(const HeadRead &done)
 {
-    EtcdRangeOptions o;
-    o.prefix = true;
-    o.limit = 1;
-    if (order == QueueTaker::Order::ModRevision) {
-        o.sortTarget = Etcd::SortTarget::ModRevision;
-        o.sortOrder = Etcd::SortOrder::Ascending;
-    }
-    return o;
+    EtcdRangeReply *r = getOn(m_recipe->client(), m_prefix, headOptions());
+    connect(r, &EtcdReply::finished, this,
+        [r, done](const EtcdStatus &s) { done(s, r->keyValues(), r->revision()); });
 }
-} // namespace
+
+void QueueTaker::defaultTake(const EtcdKeyValue &head, const TxnReady &ready)
+{
+    EtcdTxn txn;
+    txn.compares.append(
+        EtcdCompare::modRevision(head.key, Etcd::CompareResult::Equal, head.modRevision));
+    EtcdDeleteOptions del;
+    del.prevKv = true;
+    txn.success.append(EtcdTxnOp::remove(head.key, del));
+    txn.failure.append(EtcdTxnOp::get(m_prefix, headOptions()));
+    ready({}, txn);
+}
 
 void QueueTaker::readHead()
 {
     m_phase = Phase::Reading;
-    EtcdRangeReply *r = getOn(m_recipe->client(), m_prefix, headOptions(m_order));
-    connect(r, &EtcdReply::finished, this, [this, r, e = m_epoch](const EtcdStatus &s) {
-        if (!current(e))
-            return;
-        m_phase = Phase::Idle;
-        if (!s.isOk())
-            return finishFront(s);
-        onHead(r->keyValues(), r->revision());
-    });
+    m_hooks.readHead(
+        [this, e = m_epoch](const EtcdStatus &s, const QList<EtcdKeyValue> &kvs, qint64 revision) {
+            if (!current(e))
+                return;
+            m_phase = Phase::Idle;
+            if (!s.isOk())
+                return fail(s);
+            onHead(kvs, revision);
+        });
 }
 
 // etcd sorts by mod revision with an unstable sort, so the items of one batch (one
@@ -158,9 +194,9 @@ void QueueTaker::readBatchFirst(const EtcdKeyValue &head)
             return;
         m_phase = Phase::Idle;
         if (!s.isOk())
-            return finishFront(s);
+            return fail(s);
         const QList<EtcdKeyValue> kvs = r->keyValues();
-        sendDelete(kvs.isEmpty() ? head : kvs.first());
+        sendTake(kvs.isEmpty() ? head : kvs.first());
     });
 }
 
@@ -168,75 +204,117 @@ void QueueTaker::onHead(const QList<EtcdKeyValue> &kvs, qint64 revision)
 {
     if (m_takes.empty())
         return;
-    if (!kvs.isEmpty()) {
-        const EtcdKeyValue &head = kvs.first();
-        const std::optional<int> index = QueueKeys::batchIndex(nameIn(head.key, m_prefix));
-        if (m_order == Order::ModRevision && index.value_or(0) > 0)
-            return readBatchFirst(head);
-        return sendDelete(head);
-    }
+    if (kvs.isEmpty())
+        return onEmpty(revision);
+    const EtcdKeyValue &head = kvs.first();
+    const std::optional<int> index = QueueKeys::batchIndex(head.key.mid(m_prefix.size()));
+    if (m_order == Order::ModRevision && index.value_or(0) > 0)
+        return readBatchFirst(head);
+    sendTake(head);
+}
+
+void QueueTaker::onEmpty(qint64 revision)
+{
     m_emptyAt = std::max(m_emptyAt, revision);
+    if (!m_hooks.refill)
+        return wait(revision);
+    m_phase = Phase::Reading;
+    m_hooks.refill(revision, [this, revision, e = m_epoch](bool moved) {
+        if (!current(e))
+            return;
+        m_phase = Phase::Idle;
+        if (moved)
+            return pump();
+        wait(revision);
+    });
+}
+
+void QueueTaker::wait(qint64 revision)
+{
+    if (m_takes.empty())
+        return;
     if (!m_takes.front().wait)
         return finishFront({});
     m_phase = Phase::Waiting;
     if (!m_watch)
         startWatch(revision + 1);
+    const milliseconds after = m_hooks.recheckAfter ? m_hooks.recheckAfter() : milliseconds(0);
+    if (after > milliseconds(0))
+        m_recheck.start(after);
 }
 
-void QueueTaker::sendDelete(const EtcdKeyValue &head)
+void QueueTaker::sendTake(const EtcdKeyValue &head)
 {
-    m_phase = Phase::Deleting;
-    EtcdTxn txn;
-    txn.compares.append(
-        EtcdCompare::modRevision(head.key, Etcd::CompareResult::Equal, head.modRevision));
-    EtcdDeleteOptions del;
-    del.prevKv = true;
-    txn.success.append(EtcdTxnOp::remove(head.key, del));
-    txn.failure.append(EtcdTxnOp::get(m_prefix, headOptions(m_order)));
-    EtcdTxnReply *r = txnOn(m_recipe->client(), txn);
-    const quint64 id = m_takes.front().id;
-    connect(r, &EtcdReply::finished, this, [this, r, head, id](const EtcdStatus &s) {
-        m_phase = Phase::Idle;
+    m_phase = Phase::Reading; // building the transaction may read first (it is not sent yet)
+    m_hooks.takeTxn(head, [this, head, e = m_epoch](const EtcdStatus &s, const EtcdTxn &txn) {
+        if (!current(e))
+            return;
         if (!s.isOk()) {
-            if (!m_takes.empty() && m_takes.front().id == id)
-                finishFront(s);
-            return pump();
+            m_phase = Phase::Idle;
+            return fail(s);
         }
-        const QList<EtcdTxnOpResult> results = r->results();
-        const QList<EtcdKeyValue> kvs
-            = results.isEmpty() ? QList<EtcdKeyValue>() : results.first().keyValues;
-        if (r->succeeded()) {
-            EtcdKeyValue item = kvs.isEmpty() ? head : kvs.first();
-            return onDeleted(id, item);
-        }
-        if (m_closed)
-            return finishFront(cancelled());
-        onHead(kvs, r->revision()); // lost the race: the answer carries the new head
+        m_phase = Phase::Taking;
+        EtcdTxnReply *r = txnOn(m_recipe->client(), txn);
+        const quint64 id = m_takes.front().id;
+        connect(r, &EtcdReply::finished, this, [this, r, head, id](const EtcdStatus &st) {
+            const QList<EtcdTxnOpResult> results = r->results();
+            onTakeAnswer(id, head, st, r->succeeded(),
+                results.isEmpty() ? QList<EtcdKeyValue>() : results.first().keyValues,
+                r->revision());
+        });
     });
 }
 
-void QueueTaker::onDeleted(quint64 takeId, const EtcdKeyValue &item)
+void QueueTaker::onTakeAnswer(quint64 takeId, const EtcdKeyValue &head, const EtcdStatus &status,
+    bool succeeded, const QList<EtcdKeyValue> &kvs, qint64 revision)
 {
-    if (m_takes.empty() || m_takes.front().id != takeId) {
-        // Its take was cancelled while the delete was on the wire: the next take gets it.
-        qCDebug(lcEtcdRecipe).noquote()
-            << "queue" << m_prefix << "keeps" << item.key << "taken for a cancelled take";
-        if (!m_closed)
-            m_kept.push_back(item);
-        else if (m_orphaned)
-            m_orphaned({item});
+    m_phase = Phase::Idle;
+    const bool ours = !m_takes.empty() && m_takes.front().id == takeId;
+    if (!status.isOk()) {
+        if (ours)
+            fail(status);
         return pump();
     }
-    finishFront({}, item);
+    if (succeeded) // a delete answers the item it deleted; a claim, nothing (the head is it)
+        return onTaken(takeId, kvs.isEmpty() ? head : kvs.first(), revision);
+    if (m_closed)
+        return finishFront(cancelled());
+    onHead(kvs, revision); // lost the race: the answer carries the new head
 }
 
-void QueueTaker::finishFront(const EtcdStatus &status, const EtcdKeyValue &item)
+void QueueTaker::onTaken(quint64 takeId, const EtcdKeyValue &item, qint64 revision)
+{
+    if (!m_takes.empty() && m_takes.front().id == takeId)
+        return finishFront({}, item, revision);
+    // Its take was cancelled while the transaction was on the wire: the next take gets it.
+    qCDebug(lcEtcdRecipe).noquote()
+        << "queue" << m_prefix << "keeps" << item.key << "taken for a cancelled take";
+    if (!m_closed)
+        m_kept.push_back({item, revision});
+    else if (m_orphaned)
+        m_orphaned(item, revision);
+    pump();
+}
+
+// A failure ends the front take, unless the hooks say it passes: then it tries again soon.
+void QueueTaker::fail(const EtcdStatus &status)
+{
+    if (m_hooks.retryLater && m_hooks.retryLater(status) && !m_takes.empty()) {
+        qCDebug(lcEtcdRecipe).noquote() << "queue" << m_prefix << "retries after" << status;
+        m_phase = Phase::Waiting;
+        m_recheck.start(kRetryPause);
+        return;
+    }
+    finishFront(status);
+}
+
+void QueueTaker::finishFront(const EtcdStatus &status, const EtcdKeyValue &item, qint64 revision)
 {
     if (m_takes.empty())
         return;
     const Done done = std::move(m_takes.front().done);
     m_takes.pop_front();
-    done(status, item);
+    done(status, item, revision);
     pump();
 }
 
@@ -248,15 +326,11 @@ void QueueTaker::startWatch(qint64 revision)
     options.startRevision = revision; // right after the read that saw the queue empty
     WatchFollower f;
     f.events = [this](const QList<EtcdWatchEvent> &events) { onEvents(events); };
-    f.reconnected = [this](qint64) {
-        if (m_phase == Phase::Waiting) { // something may have come in the gap: read again
-            m_phase = Phase::Idle;
-            pump();
-        }
-    };
+    f.reconnected = [this](qint64) { recheck(); }; // something may have come in the gap
     f.failed = [this](const EtcdStatus &why) {
         m_watch.release()->deleteLater(); // we are inside one of its signals
         if (m_phase == Phase::Waiting) {
+            m_recheck.stop();
             m_phase = Phase::Idle;
             finishFront(why);
         }
@@ -266,7 +340,7 @@ void QueueTaker::startWatch(qint64 revision)
 }
 
 // A put after the queue was seen empty is its head at that revision: it is taken at once,
-// without reading it again (a lost race reads the new head from the delete's answer).
+// without reading it again (a lost race reads the new head from the take's answer).
 void QueueTaker::onEvents(const QList<EtcdWatchEvent> &events)
 {
     std::optional<EtcdKeyValue> first;
@@ -277,6 +351,7 @@ void QueueTaker::onEvents(const QList<EtcdWatchEvent> &events)
             first = event.keyValue;
     }
     if (first && m_phase == Phase::Waiting) {
+        m_recheck.stop();
         m_phase = Phase::Idle;
         m_head = first;
         pump();

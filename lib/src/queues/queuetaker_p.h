@@ -6,9 +6,12 @@
 
 #include <EtcdQt/etcdkeyvalue.h>
 #include <EtcdQt/etcdstatus.h>
+#include <EtcdQt/etcdtxn.h>
 
 #include <QtCore/qobject.h>
+#include <QtCore/qtimer.h>
 
+#include <chrono>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -21,33 +24,65 @@ class EtcdWatchEvent;
 namespace Etcd::Internal {
 
 // The take side every queue shares (etcd-recipes' AbstractQueue): the head of a prefix in the
-// queue's order, taken by a transaction that deletes it only while its mod revision is
+// queue's order, taken by a transaction that commits only while the head's mod revision is
 // unchanged. A take that loses the race reads the new head from the same answer (no second
 // RPC); an empty queue is waited on with a watch of puts anchored right after the read that
 // saw it empty, and the put it reports is taken without a read in between. Takes of one
 // object run one at a time, in call order.
+//
+// The plain queues take by deleting the head. The work queue claims it instead, reads the
+// head together with its delayed items, and refills an empty queue from orphaned claims: the
+// Hooks say how.
 class QueueTaker : public QObject
 {
     Q_OBJECT
 public:
     enum class Order { ModRevision, Key };
     // `item.key` empty: nothing was taken (an empty queue, a take that did not wait).
-    using Done = std::function<void(const EtcdStatus &status, const EtcdKeyValue &item)>;
+    // `revision`: the revision of the take's transaction.
+    using Done
+        = std::function<void(const EtcdStatus &status, const EtcdKeyValue &item, qint64 revision)>;
+    using HeadRead = std::function<void(
+        const EtcdStatus &status, const QList<EtcdKeyValue> &head, qint64 revision)>;
+    using TxnReady = std::function<void(const EtcdStatus &status, const EtcdTxn &txn)>;
 
-    QueueTaker(EtcdRecipe *recipe, const QByteArray &prefix, Order order);
+    struct Hooks
+    {
+        // Reads the head (the first of the list; empty: the queue is empty). Default: one
+        // ranged read of the prefix in the queue's order.
+        std::function<void(HeadRead done)> readHead;
+        // The transaction that takes `head`: it compares the head's mod revision and, as its
+        // only failure operation, reads the new head as readHead() does. Default: delete.
+        std::function<void(const EtcdKeyValue &head, TxnReady ready)> takeTxn;
+        // The queue was empty at `revision`: items may be moved in; done(true) reads again.
+        std::function<void(qint64 revision, std::function<void(bool moved)> done)> refill;
+        // While waiting: read again after this long at the latest (zero: only on a put).
+        std::function<std::chrono::milliseconds()> recheckAfter;
+        // A failure to try again after a short pause instead of ending the take.
+        std::function<bool(const EtcdStatus &status)> retryLater;
+    };
+
+    QueueTaker(EtcdRecipe *recipe, const QByteArray &prefix, Order order, Hooks hooks = {});
     ~QueueTaker() override;
 
+    // The head of the prefix in this taker's order, one key (what the default hooks read).
+    [[nodiscard]] EtcdRangeOptions headOptions() const;
+
     // Queues a take; waiting, it lasts until an item is taken (or cancel(), close(), or the
-    // watch failed). Returns its id for cancel().
+    // watch failed). Returns its id for cancel(). `done` is never called from within take().
     quint64 take(bool wait, Done done);
-    // Ends take `id` with Cancelled at once. When its delete was already on the wire, the
-    // item it takes is kept for the next take, so nothing taken is dropped.
+    // Ends take `id` with Cancelled at once. When its transaction was already on the wire,
+    // the item it takes is kept for the next take, so nothing taken is dropped.
     void cancel(quint64 id);
+    // A waiting take reads the head again (something it cannot watch changed).
+    void recheck();
     // Follows the queue from now (itemAdded()), also with no take waiting.
     void follow();
-    // Cancels every take; a delete on the wire still answers its take. Items kept by
-    // cancelled takes go to `orphaned` (the queue puts them back). Idempotent.
-    void close(const std::function<void(const QList<EtcdKeyValue> &items)> &orphaned);
+    // Cancels every take; a transaction on the wire still answers its take. Each item kept
+    // by a cancelled take goes to `orphaned` with its take's revision (the queue puts it
+    // back). Idempotent.
+    using Orphaned = std::function<void(const EtcdKeyValue &item, qint64 revision)>;
+    void close(const Orphaned &orphaned);
 
 Q_SIGNALS:
     void itemAdded(const EtcdKeyValue &item); // while following: an item was put
@@ -59,27 +94,41 @@ private:
         bool wait = false;
         Done done;
     };
-    enum class Phase { Idle, Reading, Deleting, Waiting };
+    struct Kept
+    {
+        EtcdKeyValue item;
+        qint64 revision = 0;
+    };
+    enum class Phase { Idle, Reading, Taking, Waiting };
 
     void pump();
     void readHead();
     void readBatchFirst(const EtcdKeyValue &head);
-    void sendDelete(const EtcdKeyValue &head);
+    void sendTake(const EtcdKeyValue &head);
+    void onTakeAnswer(quint64 takeId, const EtcdKeyValue &head, const EtcdStatus &status,
+        bool succeeded, const QList<EtcdKeyValue> &kvs, qint64 revision);
     void onHead(const QList<EtcdKeyValue> &kvs, qint64 revision);
-    void onDeleted(quint64 takeId, const EtcdKeyValue &item);
+    void onEmpty(qint64 revision);
+    void wait(qint64 revision);
+    void onTaken(quint64 takeId, const EtcdKeyValue &item, qint64 revision);
     void onEvents(const QList<EtcdWatchEvent> &events);
-    void finishFront(const EtcdStatus &status, const EtcdKeyValue &item = {});
+    void finishFront(const EtcdStatus &status, const EtcdKeyValue &item = {}, qint64 revision = 0);
+    void fail(const EtcdStatus &status);
     void startWatch(qint64 revision);
+    void defaultRead(const HeadRead &done);
+    void defaultTake(const EtcdKeyValue &head, const TxnReady &ready);
     [[nodiscard]] bool current(quint64 epoch) const { return epoch == m_epoch; }
 
     EtcdRecipe *m_recipe;
     QByteArray m_prefix;
     Order m_order;
+    Hooks m_hooks;
     std::deque<Take> m_takes;
-    std::deque<EtcdKeyValue> m_kept; // taken for a take that was cancelled meanwhile
+    std::deque<Kept> m_kept; // taken for a take that was cancelled meanwhile
     std::optional<EtcdKeyValue> m_head; // a candidate, from an answer or a put event
     std::unique_ptr<EtcdWatch> m_watch;
-    std::function<void(const QList<EtcdKeyValue> &)> m_orphaned; // set by close()
+    Orphaned m_orphaned; // set by close()
+    QTimer m_recheck; // a waiting take reads again (Hooks::recheckAfter)
     Phase m_phase = Phase::Idle;
     quint64 m_nextId = 1;
     quint64 m_epoch = 0; // answers of an earlier read are dropped

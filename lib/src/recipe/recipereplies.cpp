@@ -146,3 +146,65 @@ EtcdQueueItemReply *RecipeReplies::failedQueueItem(QObject *recipe, const EtcdSt
     EtcdReplyPrivate::get(r)->finishLater(why);
     return r;
 }
+
+/*!
+    \class EtcdWorkItemReply
+    \inmodule EtcdQt
+    \brief The answer of a work queue's receive: the delivered item, if any.
+*/
+
+/*! \property EtcdWorkItemReply::found
+    Whether an item was delivered (false: the queue was empty and the receive did not wait). */
+bool EtcdWorkItemReply::found() const
+{
+    return item().isValid();
+}
+
+/*! \property EtcdWorkItemReply::item
+    The delivered item, with its claim. */
+EtcdWorkItem EtcdWorkItemReply::item() const
+{
+    return EtcdReplyPrivate::get(this)->data.payload.value<EtcdWorkItem>();
+}
+
+/*!
+    \class EtcdDeadLettersReply
+    \inmodule EtcdQt
+    \brief The dead letters of a work queue.
+*/
+
+/*! The dead letters, in id order (the order they were first enqueued). */
+QList<EtcdDeadLetter> EtcdDeadLettersReply::deadLetters() const
+{
+    return EtcdReplyPrivate::get(this)->data.payload.value<QList<EtcdDeadLetter>>();
+}
+
+void RecipeReplies::finish(EtcdWorkItemReply *r, const EtcdStatus &status, const EtcdWorkItem &item)
+{
+    ReplyData data;
+    data.payload = QVariant::fromValue(item);
+    data.revision = item.claim.revision;
+    EtcdReplyPrivate::get(r)->finish(status, std::move(data));
+}
+
+void RecipeReplies::finish(
+    EtcdDeadLettersReply *r, const EtcdStatus &status, const QList<EtcdDeadLetter> &letters)
+{
+    ReplyData data;
+    data.payload = QVariant::fromValue(letters);
+    EtcdReplyPrivate::get(r)->finish(status, std::move(data));
+}
+
+EtcdWorkItemReply *RecipeReplies::failedWorkItem(QObject *recipe, const EtcdStatus &why)
+{
+    EtcdWorkItemReply *r = workItemReply(recipe);
+    EtcdReplyPrivate::get(r)->finishLater(why);
+    return r;
+}
+
+EtcdDeadLettersReply *RecipeReplies::failedDeadLetters(QObject *recipe, const EtcdStatus &why)
+{
+    EtcdDeadLettersReply *r = deadLettersReply(recipe);
+    EtcdReplyPrivate::get(r)->finishLater(why);
+    return r;
+}

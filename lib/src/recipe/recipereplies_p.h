@@ -10,6 +10,7 @@
 #include <EtcdQt/etcdqueueitemreply.h>
 #include <EtcdQt/etcdrecipereplies.h>
 #include <EtcdQt/etcdstatus.h>
+#include <EtcdQt/etcdworkitemreply.h>
 
 #include <chrono>
 #include <functional>
@@ -32,6 +33,14 @@ public:
     {
         return new EtcdQueueItemReply(recipe);
     }
+    static EtcdWorkItemReply *workItemReply(QObject *recipe)
+    {
+        return new EtcdWorkItemReply(recipe);
+    }
+    static EtcdDeadLettersReply *deadLettersReply(QObject *recipe)
+    {
+        return new EtcdDeadLettersReply(recipe);
+    }
     static void finish(
         EtcdValueReply *r, const EtcdStatus &status, qint64 value = 0, qint64 revision = 0);
     static void finish(
@@ -39,6 +48,10 @@ public:
     // Found when `item` has a key; its value and key then.
     static void finish(EtcdQueueItemReply *r, const EtcdStatus &status, const EtcdKeyValue &item,
         qint64 revision = 0);
+    // Found when `item` is valid.
+    static void finish(EtcdWorkItemReply *r, const EtcdStatus &status, const EtcdWorkItem &item);
+    static void finish(
+        EtcdDeadLettersReply *r, const EtcdStatus &status, const QList<EtcdDeadLetter> &letters);
     // A reply refused before any RPC (bad input, closed): finished on the next event-loop
     // turn, so the caller has connected.
     // Success known before any RPC: finished on the next event-loop turn.
@@ -47,6 +60,8 @@ public:
     static EtcdValueReply *failedValue(QObject *recipe, const EtcdStatus &why);
     static EtcdBoolReply *failedBool(QObject *recipe, const EtcdStatus &why);
     static EtcdQueueItemReply *failedQueueItem(QObject *recipe, const EtcdStatus &why);
+    static EtcdWorkItemReply *failedWorkItem(QObject *recipe, const EtcdStatus &why);
+    static EtcdDeadLettersReply *failedDeadLetters(QObject *recipe, const EtcdStatus &why);
 };
 
 // From a worker thread: runs `make()` in `recipe`'s thread and waits at most `timeout` for

@@ -8,6 +8,7 @@
 #include <EtcdQt/etcdtxn.h>
 
 #include <QtCore/qlist.h>
+#include <QtCore/qvariant.h>
 
 namespace Etcd::Internal {
 
@@ -38,6 +39,8 @@ struct ReplyData
     EtcdServerStatus server;
     QByteArray lockKey;
     QByteArray authToken;
+
+    QVariant payload; // a recipe reply's own value (a work item, dead letters)
 };
 
 } // namespace Etcd::Internal
