@@ -164,6 +164,11 @@ void benchCacheLoad(const QUrl &url, const QString &scenario, int children, int 
 void benchCacheEventLatency(const QUrl &url, int n);
 void benchCacheMemory(const QUrl &url, int children);
 
+// The queue scenarios (queue_bench.cpp).
+void benchQueueThroughput(const QUrl &url, std::chrono::seconds window);
+void benchPriorityQueueThroughput(const QUrl &url, std::chrono::seconds window);
+void benchWorkQueueThroughput(const QUrl &url, std::chrono::seconds window);
+void benchQueueLatency(const QUrl &url, int n);
 // The service discovery scenario (discovery_bench.cpp).
 void benchDiscoveryLookup(const QUrl &url);
 void benchDiscoveryHeal(const QUrl &url, int n);

@@ -88,6 +88,16 @@
 //                         Go's s3_immediate, which uses that very layout
 //   election_crash_failover_etcd  the same as election_crash_failover with EtcdElection
 //                         children (mode election_candidate_etcd); beside Go's s4
+//   queue_throughput      EtcdQueue: 1 producer (enqueue after enqueue, each waited for) and 4
+//                         consumers (own client each, dequeue() in a loop), Q_SECONDS (default
+//                         10) long, then up to 10 s to drain: items/s taken over that wall,
+//                         enqueue call -> dequeue answer latency, duplicates (the peers' q1)
+//   priority_queue_throughput  the same with EtcdPriorityQueue, priorities 0..9 (the peers' q3)
+//   workqueue_throughput  the same with EtcdWorkQueue, each item received and acknowledged
+//                         (counted once ack() answered true); no peer has a work queue
+//   queue_latency         one consumer parked on an empty EtcdQueue, one producer: enqueue()
+//                         -> the dequeue() reply, min(N, 1000) items, 2 ms apart (the peers'
+//                         q2; its floor is the raw watch, the peers' s5)
 //   etcdqt-bench ENDPOINT_URL election_candidate PATH TTL_S   child mode of the crash scenario:
 #include "benchutil.h"
 
@@ -272,6 +282,15 @@ void benchKeepAlive(EtcdClient &client, int leases, std::chrono::seconds ttl, in
 
 } // namespace
 
+namespace {
+// The queue scenarios' window: Q_SECONDS, default 10 s (the peers' -q-seconds).
+std::chrono::seconds queueWindow()
+{
+    return std::chrono::seconds(
+        qEnvironmentVariableIsSet("Q_SECONDS") ? qEnvironmentVariableIntValue("Q_SECONDS") : 10);
+}
+} // namespace
+
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
@@ -336,6 +355,14 @@ int main(int argc, char **argv)
             benchCacheEventLatency(client.endpoints().first(), std::min(n, 1000));
         else if (scenario == u"cache_memory")
             benchCacheMemory(client.endpoints().first(), 100000);
+        else if (scenario == u"queue_throughput")
+            benchQueueThroughput(client.endpoints().first(), queueWindow());
+        else if (scenario == u"priority_queue_throughput")
+            benchPriorityQueueThroughput(client.endpoints().first(), queueWindow());
+        else if (scenario == u"workqueue_throughput")
+            benchWorkQueueThroughput(client.endpoints().first(), queueWindow());
+        else if (scenario == u"queue_latency")
+            benchQueueLatency(client.endpoints().first(), std::min(n, 1000));
         else if (scenario == u"discovery_lookup")
             benchDiscoveryLookup(client.endpoints().first());
         else if (scenario == u"discovery_heal")

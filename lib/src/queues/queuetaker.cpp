@@ -2,7 +2,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "clientcalls_p.h"
 #include "etcdqt_internal_p.h"
-#include "queuekeys_p.h"
 #include "queuetaker_p.h"
 #include "recipelayer_p.h"
 
@@ -10,6 +9,8 @@
 #include <EtcdQt/etcdrecipe.h>
 #include <EtcdQt/etcdtxnreply.h>
 #include <EtcdQt/etcdwatch.h>
+
+#include <tuple>
 
 using namespace std::chrono;
 
@@ -45,6 +46,8 @@ EtcdRangeOptions QueueTaker::headOptions() const
     o.prefix = true;
     o.limit = 1;
     if (m_order == Order::ModRevision) {
+        o.limit = kCandidates;
+        o.keysOnly = true; // the delete answers the value it deleted
         o.sortTarget = Etcd::SortTarget::ModRevision;
         o.sortOrder = Etcd::SortOrder::Ascending;
     }
@@ -94,10 +97,21 @@ void QueueTaker::recheck()
     pump();
 }
 
+// The watch starts right after a read's revision, as a waiting take's does, so a take that
+// reads the queue empty later misses no put (a watch "from now" would be live at an unknown
+// revision).
 void QueueTaker::follow()
 {
-    if (!m_watch && !m_closed && m_phase == Phase::Idle && m_takes.empty())
-        startWatch(0);
+    if (m_watch || m_closed)
+        return;
+    EtcdRangeOptions o;
+    o.prefix = true;
+    o.countOnly = true;
+    EtcdRangeReply *r = getOn(m_recipe->client(), m_prefix, o);
+    connect(r, &EtcdReply::finished, this, [this, r](const EtcdStatus &s) {
+        if (s.isOk() && !m_watch && !m_closed)
+            startWatch(r->revision() + 1);
+    });
 }
 
 void QueueTaker::close(const Orphaned &orphaned)
@@ -136,9 +150,10 @@ void QueueTaker::pump()
         m_phase = Phase::Idle;
         return finishFront({}, kept.item, kept.revision);
     }
-    if (m_head) {
+    if (!m_candidates.empty()) {
         m_recheck.stop();
-        const EtcdKeyValue head = *std::exchange(m_head, std::nullopt);
+        const EtcdKeyValue head = m_candidates.front();
+        m_candidates.pop_front();
         return sendTake(head);
     }
     if (m_phase == Phase::Idle)
@@ -160,7 +175,10 @@ void QueueTaker::defaultTake(const EtcdKeyValue &head, const TxnReady &ready)
     EtcdDeleteOptions del;
     del.prevKv = true;
     txn.success.append(EtcdTxnOp::remove(head.key, del));
-    txn.failure.append(EtcdTxnOp::get(m_prefix, headOptions()));
+    // A lost race reads the new head in the same answer, unless candidates are left to try
+    // first (in mod order that read sorts the whole prefix: it is made only when needed).
+    if (m_order == Order::Key || m_candidates.empty())
+        txn.failure.append(EtcdTxnOp::get(m_prefix, headOptions()));
     ready({}, txn);
 }
 
@@ -178,26 +196,43 @@ void QueueTaker::readHead()
         });
 }
 
-// etcd sorts by mod revision with an unstable sort, so the items of one batch (one
-// transaction, one revision) may come in any order; their names carry their index.
-void QueueTaker::readBatchFirst(const EtcdKeyValue &head)
+// The keys of one revision in key order: the items of one batch in their index order.
+void QueueTaker::readRevision(qint64 revision)
 {
     m_phase = Phase::Reading;
-    EtcdRangeOptions o;
-    o.prefix = true;
-    o.limit = 1;
-    o.minModRevision = head.modRevision;
-    o.maxModRevision = head.modRevision;
+    EtcdRangeOptions o = headOptions();
+    o.sortOrder = Etcd::SortOrder::None;
+    o.minModRevision = revision;
+    o.maxModRevision = revision;
     EtcdRangeReply *r = getOn(m_recipe->client(), m_prefix, o);
-    connect(r, &EtcdReply::finished, this, [this, r, head, e = m_epoch](const EtcdStatus &s) {
+    connect(r, &EtcdReply::finished, this, [this, r, e = m_epoch](const EtcdStatus &s) {
         if (!current(e))
             return;
         m_phase = Phase::Idle;
         if (!s.isOk())
             return fail(s);
-        const QList<EtcdKeyValue> kvs = r->keyValues();
-        sendTake(kvs.isEmpty() ? head : kvs.first());
+        setCandidates(r->keyValues());
+        pump();
     });
+}
+
+// etcd sorts by mod revision with an unstable sort, so the items of one batch (one
+// transaction, one revision) come in any order: sorted again here by (revision, key), the
+// key carrying the batch index. A full answer may have cut the last revision's items short:
+// those are left for the next read, unless that revision is all there is.
+void QueueTaker::setCandidates(QList<EtcdKeyValue> kvs)
+{
+    if (m_order == Order::Key) // etcd answered in key order
+        return m_candidates.assign(kvs.begin(), kvs.end());
+    std::sort(kvs.begin(), kvs.end(), [](const EtcdKeyValue &a, const EtcdKeyValue &b) {
+        return std::tie(a.modRevision, a.key) < std::tie(b.modRevision, b.key);
+    });
+    if (kvs.size() >= kCandidates) {
+        const qint64 last = kvs.last().modRevision;
+        while (!kvs.isEmpty() && kvs.last().modRevision == last)
+            kvs.removeLast();
+    }
+    m_candidates.assign(kvs.begin(), kvs.end());
 }
 
 void QueueTaker::onHead(const QList<EtcdKeyValue> &kvs, qint64 revision)
@@ -206,16 +241,19 @@ void QueueTaker::onHead(const QList<EtcdKeyValue> &kvs, qint64 revision)
         return;
     if (kvs.isEmpty())
         return onEmpty(revision);
-    const EtcdKeyValue &head = kvs.first();
-    const std::optional<int> index = QueueKeys::batchIndex(head.key.mid(m_prefix.size()));
-    if (m_order == Order::ModRevision && index.value_or(0) > 0)
-        return readBatchFirst(head);
-    sendTake(head);
+    m_recentPuts.clear(); // the read found items: later puts come after them
+    const bool oneRevision = kvs.first().modRevision == kvs.last().modRevision;
+    if (m_order == Order::ModRevision && kvs.size() >= kCandidates && oneRevision)
+        return readRevision(kvs.first().modRevision); // one batch fills the answer
+    setCandidates(kvs);
+    pump();
 }
 
 void QueueTaker::onEmpty(qint64 revision)
 {
     m_emptyAt = std::max(m_emptyAt, revision);
+    std::erase_if(
+        m_recentPuts, [this](const EtcdKeyValue &kv) { return kv.modRevision <= m_emptyAt; });
     if (!m_hooks.refill)
         return wait(revision);
     m_phase = Phase::Reading;
@@ -233,6 +271,8 @@ void QueueTaker::wait(qint64 revision)
 {
     if (m_takes.empty())
         return;
+    if (!m_recentPuts.empty()) // put after the read was served, seen before its answer
+        return takeRecentPuts();
     if (!m_takes.front().wait)
         return finishFront({});
     m_phase = Phase::Waiting;
@@ -256,17 +296,19 @@ void QueueTaker::sendTake(const EtcdKeyValue &head)
         m_phase = Phase::Taking;
         EtcdTxnReply *r = txnOn(m_recipe->client(), txn);
         const quint64 id = m_takes.front().id;
-        connect(r, &EtcdReply::finished, this, [this, r, head, id](const EtcdStatus &st) {
-            const QList<EtcdTxnOpResult> results = r->results();
-            onTakeAnswer(id, head, st, r->succeeded(),
-                results.isEmpty() ? QList<EtcdKeyValue>() : results.first().keyValues,
-                r->revision());
-        });
+        const bool readsHead = !txn.failure.isEmpty();
+        connect(
+            r, &EtcdReply::finished, this, [this, r, head, id, readsHead](const EtcdStatus &st) {
+                const QList<EtcdTxnOpResult> results = r->results();
+                const QList<EtcdKeyValue> kvs
+                    = results.isEmpty() ? QList<EtcdKeyValue>() : results.first().keyValues;
+                onTakeAnswer(id, head, st, r->succeeded(), readsHead, kvs, r->revision());
+            });
     });
 }
 
 void QueueTaker::onTakeAnswer(quint64 takeId, const EtcdKeyValue &head, const EtcdStatus &status,
-    bool succeeded, const QList<EtcdKeyValue> &kvs, qint64 revision)
+    bool succeeded, bool readsHead, const QList<EtcdKeyValue> &kvs, qint64 revision)
 {
     m_phase = Phase::Idle;
     const bool ours = !m_takes.empty() && m_takes.front().id == takeId;
@@ -279,6 +321,8 @@ void QueueTaker::onTakeAnswer(quint64 takeId, const EtcdKeyValue &head, const Et
         return onTaken(takeId, kvs.isEmpty() ? head : kvs.first(), revision);
     if (m_closed)
         return finishFront(cancelled());
+    if (!readsHead) // lost the race: the next candidate
+        return pump();
     onHead(kvs, revision); // lost the race: the answer carries the new head
 }
 
@@ -340,26 +384,39 @@ void QueueTaker::startWatch(qint64 revision)
 }
 
 // A put after the queue was seen empty is its head at that revision: it is taken at once,
-// without reading it again (a lost race reads the new head from the take's answer).
+// without reading it again (a lost race reads the new head from the take's answer). A put
+// that comes while a read is on the wire is kept: the read may have been served before it
+// (the answer and the event travel apart), and then the wait must not miss it.
 void QueueTaker::onEvents(const QList<EtcdWatchEvent> &events)
 {
-    std::optional<EtcdKeyValue> first;
     for (const EtcdWatchEvent &event : events) {
-        if (event.type != EtcdWatchEvent::Type::Put || event.revision <= m_emptyAt)
+        if (event.type != EtcdWatchEvent::Type::Put || event.revision <= m_emptyAt
+            || m_takes.empty())
             continue;
-        if (!first || (m_order == Order::Key && event.keyValue.key < first->key))
-            first = event.keyValue;
+        if (m_recentPuts.size() >= kCandidates)
+            m_recentPuts.pop_front();
+        m_recentPuts.push_back(event.keyValue);
     }
-    if (first && m_phase == Phase::Waiting) {
-        m_recheck.stop();
-        m_phase = Phase::Idle;
-        m_head = first;
-        pump();
-    }
+    if (m_phase == Phase::Waiting && !m_recentPuts.empty())
+        takeRecentPuts();
     for (const EtcdWatchEvent &event : events) {
         if (event.type == EtcdWatchEvent::Type::Put)
             Q_EMIT itemAdded(event.keyValue);
     }
+}
+
+// The puts seen after the queue was last seen empty become the candidates (in key order
+// the lowest key first).
+void QueueTaker::takeRecentPuts()
+{
+    m_recheck.stop();
+    m_phase = Phase::Idle;
+    std::deque<EtcdKeyValue> puts = std::exchange(m_recentPuts, {});
+    if (m_order == Order::Key)
+        std::sort(puts.begin(), puts.end(),
+            [](const EtcdKeyValue &a, const EtcdKeyValue &b) { return a.key < b.key; });
+    m_candidates = std::move(puts);
+    pump();
 }
 
 } // namespace Etcd::Internal

@@ -52,7 +52,8 @@ public:
         // ranged read of the prefix in the queue's order.
         std::function<void(HeadRead done)> readHead;
         // The transaction that takes `head`: it compares the head's mod revision and, as its
-        // only failure operation, reads the new head as readHead() does. Default: delete.
+        // only failure operation, may read the new head as readHead() does (without one, a
+        // lost race tries the next candidate or reads). Default: delete.
         std::function<void(const EtcdKeyValue &head, TxnReady ready)> takeTxn;
         // The queue was empty at `revision`: items may be moved in; done(true) reads again.
         std::function<void(qint64 revision, std::function<void(bool moved)> done)> refill;
@@ -65,7 +66,10 @@ public:
     QueueTaker(EtcdRecipe *recipe, const QByteArray &prefix, Order order, Hooks hooks = {});
     ~QueueTaker() override;
 
-    // The head of the prefix in this taker's order, one key (what the default hooks read).
+    // What the default hooks read: in key order the head (one key, etcd stops there); in
+    // mod-revision order the first kCandidates keys (etcd must sort the whole prefix for
+    // that order, so one read serves many takes).
+    static constexpr int kCandidates = 128;
     [[nodiscard]] EtcdRangeOptions headOptions() const;
 
     // Queues a take; waiting, it lasts until an item is taken (or cancel(), close(), or the
@@ -103,15 +107,17 @@ private:
 
     void pump();
     void readHead();
-    void readBatchFirst(const EtcdKeyValue &head);
+    void readRevision(qint64 revision);
+    void setCandidates(QList<EtcdKeyValue> kvs);
     void sendTake(const EtcdKeyValue &head);
     void onTakeAnswer(quint64 takeId, const EtcdKeyValue &head, const EtcdStatus &status,
-        bool succeeded, const QList<EtcdKeyValue> &kvs, qint64 revision);
+        bool succeeded, bool readsHead, const QList<EtcdKeyValue> &kvs, qint64 revision);
     void onHead(const QList<EtcdKeyValue> &kvs, qint64 revision);
     void onEmpty(qint64 revision);
     void wait(qint64 revision);
     void onTaken(quint64 takeId, const EtcdKeyValue &item, qint64 revision);
     void onEvents(const QList<EtcdWatchEvent> &events);
+    void takeRecentPuts();
     void finishFront(const EtcdStatus &status, const EtcdKeyValue &item = {}, qint64 revision = 0);
     void fail(const EtcdStatus &status);
     void startWatch(qint64 revision);
@@ -125,7 +131,10 @@ private:
     Hooks m_hooks;
     std::deque<Take> m_takes;
     std::deque<Kept> m_kept; // taken for a take that was cancelled meanwhile
-    std::optional<EtcdKeyValue> m_head; // a candidate, from an answer or a put event
+    // The heads to try in order, from a read or put events. In mod-revision order the first
+    // still present is the queue's head: revisions only grow, so no later put goes before.
+    std::deque<EtcdKeyValue> m_candidates;
+    std::deque<EtcdKeyValue> m_recentPuts; // puts seen since the last empty read
     std::unique_ptr<EtcdWatch> m_watch;
     Orphaned m_orphaned; // set by close()
     QTimer m_recheck; // a waiting take reads again (Hooks::recheckAfter)
