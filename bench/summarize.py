@@ -59,6 +59,9 @@ def paired(scenario, peer, field):
 PEERS_OF = {"lock_uncontended_worker": "lock_uncontended",
             # put -> childUpdated is judged against the raw watch floor (the peers' s5)
             "cache_event_latency": "watch_latency"}
+# Scenarios with a peer of their own that are also judged against a floor of another name:
+# (that scenario, that floor's impl) -> "ratio_p50_vs_floor" (the paired median).
+FLOORS = {"queue_latency": ("watch_latency", "cpp-grpc-raw")}
 RATIOS = (("p50_ms", "p50"), ("p99_ms", "p99"), ("ops_per_s", "ops"), ("client_cpu_pct", "cpu"),
           ("cpu_p50_ms", "cpu_ms"))
 
@@ -78,4 +81,11 @@ for (scenario, impl), out in medians.items():
             for field, name in RATIOS:
                 if other.get(field) and out.get(field):
                     out["ratio_%s_vs_%s" % (name, peer)] = round(out[field] / other[field], 3)
+        if scenario in FLOORS:
+            floor, floor_impl = FLOORS[scenario]
+            theirs_by_run = {r.get("run"): r.get("p50_ms") for r in rows[(floor, floor_impl)]}
+            ratios = [r["p50_ms"] / theirs_by_run[r.get("run")] for r in rows[(scenario, impl)]
+                      if r.get("p50_ms") and theirs_by_run.get(r.get("run"))]
+            if ratios:
+                out["paired_ratio_p50_vs_floor_%s" % floor] = round(statistics.median(ratios), 3)
     print(json.dumps(out, sort_keys=True))

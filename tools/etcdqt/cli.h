@@ -38,7 +38,8 @@ void note(const QString &message);
 void printText(const QString &line);
 // The exit code of an election command whose leadership was lost (elect, both layouts).
 inline constexpr int kSteppedDownExitCode = 3;
-// The exit code of a wait that timed out (barrier wait, latch await, lock --wait-ms).
+// The exit code of a wait that timed out (barrier wait, latch await, lock --wait-ms, queue
+// take).
 inline constexpr int kTimedOutExitCode = 2;
 // Bytes for a terminal: quoted text, or 0x-hex for what a terminal should not get (not
 // UTF-8, or control characters: the 4- and 8-byte numbers of permits, counters and latches).
@@ -86,5 +87,6 @@ int counterCommand(const Globals &globals, QStringList args);
 int inspectCommand(const Globals &globals, QStringList args);
 int cacheCommand(const Globals &globals, QStringList args);
 int serviceCommand(const Globals &globals, QStringList args);
+int queueCommand(const Globals &globals, QStringList args);
 
 } // namespace Cli

@@ -31,7 +31,10 @@ const char *const kUsage
       "  service register <path> <name> [--id ID] [--payload TEXT] [--address A] [--port P]\n"
       "                   [--ssl-port P] [--uri U] [--ttl S]   (until a signal; exit 3: id taken)\n"
       "  service list <path> [name] [--json]\n"
-      "  service watch <path> <name>\n";
+      "  service watch <path> <name>\n"
+      "  queue put <path> <value> [--priority P]\n"
+      "  queue take <path> [--timeout-ms N] [--priority]   (exit 2: timed out)\n"
+      "  queue size <path> [--priority]\n";
 } // namespace
 
 int main(int argc, char **argv)
@@ -71,5 +74,7 @@ int main(int argc, char **argv)
         return Cli::cacheCommand(globals, args);
     if (command == QLatin1String("service"))
         return Cli::serviceCommand(globals, args);
+    if (command == QLatin1String("queue"))
+        return Cli::queueCommand(globals, args);
     return Cli::fail(QStringLiteral("unknown command: %1 (try etcdqt help)").arg(command));
 }
