@@ -222,4 +222,34 @@ void printText(const QString &line)
     std::fflush(stdout);
 }
 
+bool operandsAre(const QStringList &args, qsizetype count, const QString &usage, QString &error)
+{
+    for (const QString &arg : args) {
+        if (arg.startsWith(QLatin1String("--"))) {
+            error = QStringLiteral("unknown option, or one without its value: %1").arg(arg);
+            return false;
+        }
+    }
+    if (args.size() != count) {
+        error = usage;
+        return false;
+    }
+    if (args.first().isEmpty()) {
+        error = QStringLiteral("the path must not be empty");
+        return false;
+    }
+    return true;
+}
+
+int printWhenDone(EtcdReply *reply, std::function<QJsonObject()> line)
+{
+    QObject::connect(reply, &EtcdReply::finished, reply, [line](const EtcdStatus &status) {
+        if (!status.isOk())
+            return QCoreApplication::exit(fail(status.toString()));
+        emitLine(line());
+        QCoreApplication::exit(0);
+    });
+    return QCoreApplication::exec();
+}
+
 } // namespace Cli

@@ -79,6 +79,12 @@ int observeEtcdCommand(const Globals &globals, QStringList args);
 bool takeEtcdLayout(QStringList &args, QString &error);
 // What is left of a command's arguments is exactly one path: not empty, not an option.
 bool isOnePath(const QStringList &args);
+// What is left is `count` operands, none an option, the first (a path) not empty; false with
+// `error` set (to `usage` for a wrong count) otherwise.
+bool operandsAre(const QStringList &args, qsizetype count, const QString &usage, QString &error);
+// Runs the event loop until `reply` finished: prints `line()` and exits 0 when it succeeded,
+// else fails with its status.
+int printWhenDone(EtcdReply *reply, std::function<QJsonObject()> line);
 int lockCommand(const Globals &globals, QStringList args);
 int incrCommand(const Globals &globals, QStringList args);
 int barrierCommand(const Globals &globals, QStringList args);
@@ -88,5 +94,6 @@ int inspectCommand(const Globals &globals, QStringList args);
 int cacheCommand(const Globals &globals, QStringList args);
 int serviceCommand(const Globals &globals, QStringList args);
 int queueCommand(const Globals &globals, QStringList args);
+int workCommand(const Globals &globals, QStringList args);
 
 } // namespace Cli

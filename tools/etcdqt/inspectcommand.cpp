@@ -2,7 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // etcdqt inspect [prefix] [--json] [--watch]: the keys under prefix (default "/") read in one
 // range and decoded into recipes (elections, locks, semaphores, barriers, counters and
-// latches, transient keys) and raw keys; as text, or as one JSON document on one line. With
+// latches, transient keys, services, FIFO, priority and work queues) and raw keys; as text, or as
+// one JSON document on one line. With
 // --watch, a watch from the read's revision keeps the keys current and the view is printed
 // again after each burst of changes, at most every 200 ms, until SIGINT/SIGTERM.
 // Exit status: 0; 1 on bad input, an unreachable etcd or a failed watch.
@@ -14,6 +15,7 @@
 #include <recipedecoder.h>
 
 #include <QtCore/qcoreapplication.h>
+#include <QtCore/qdatetime.h>
 #include <QtCore/qmap.h>
 #include <QtCore/qtimer.h>
 
@@ -122,6 +124,8 @@ private:
         m_rendering = true;
         auto snapshot
             = std::make_shared<Snapshot>(Snapshot {m_prefix, m_revision, m_keys.values(), {}});
+        // Queue items' ages are measured from now: their names carry the enqueuer's clock.
+        m_readAtMs = QDateTime::currentMSecsSinceEpoch();
         QList<qint64> leases;
         for (const EtcdKeyValue &kv : std::as_const(snapshot->keyValues)) {
             if (kv.lease != 0 && !leases.contains(kv.lease))
@@ -144,7 +148,7 @@ private:
 
     void print(const Snapshot &snapshot)
     {
-        const View view = decode(snapshot);
+        const View view = decode(snapshot, m_readAtMs);
         if (m_json) {
             emitLine(toJson(view));
         } else {
@@ -167,6 +171,7 @@ private:
     bool m_watch;
     QMap<QByteArray, EtcdKeyValue> m_keys;
     qint64 m_revision = 0;
+    qint64 m_readAtMs = 0; // wall clock of the view being rendered
     QTimer m_coalesce;
     bool m_rendering = false;
     bool m_dirty = false;

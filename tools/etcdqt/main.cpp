@@ -34,7 +34,12 @@ const char *const kUsage
       "  service watch <path> <name>\n"
       "  queue put <path> <value> [--priority P]\n"
       "  queue take <path> [--timeout-ms N] [--priority]   (exit 2: timed out)\n"
-      "  queue size <path> [--priority]\n";
+      "  queue size <path> [--priority]\n"
+      "  work enqueue <path> <value> [--delay-ms N]\n"
+      "  work receive <path> [--timeout-ms N] [--visibility-s S] [--ack] [--hold-ms N]\n"
+      "  work ack <path> <id>\n"
+      "  work dlq <path> [--requeue ID | --purge ID]\n"
+      "  work size <path>\n";
 } // namespace
 
 int main(int argc, char **argv)
@@ -76,5 +81,7 @@ int main(int argc, char **argv)
         return Cli::serviceCommand(globals, args);
     if (command == QLatin1String("queue"))
         return Cli::queueCommand(globals, args);
+    if (command == QLatin1String("work"))
+        return Cli::workCommand(globals, args);
     return Cli::fail(QStringLiteral("unknown command: %1 (try etcdqt help)").arg(command));
 }

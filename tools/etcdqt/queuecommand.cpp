@@ -31,26 +31,6 @@ const QString kQueueUsage
                      "queue take <path> [--timeout-ms N] [--priority] | queue size <path> "
                      "[--priority]");
 
-// What is left of the arguments is `count` operands, the first (the path) not empty.
-bool queueOperandsAre(const QStringList &args, qsizetype count, QString &error)
-{
-    for (const QString &arg : args) {
-        if (arg.startsWith(QLatin1String("--"))) {
-            error = QStringLiteral("unknown option, or one without its value: %1").arg(arg);
-            return false;
-        }
-    }
-    if (args.size() != count) {
-        error = kQueueUsage;
-        return false;
-    }
-    if (args.first().isEmpty()) {
-        error = QStringLiteral("the queue path must not be empty");
-        return false;
-    }
-    return true;
-}
-
 std::unique_ptr<EtcdAbstractQueue> makeAbstractQueue(
     EtcdClient *client, const QString &path, bool priority)
 {
@@ -59,23 +39,11 @@ std::unique_ptr<EtcdAbstractQueue> makeAbstractQueue(
     return std::make_unique<EtcdQueue>(client, path.toUtf8());
 }
 
-// Runs `reply` to its end: prints `line` when it succeeded, else fails with its status.
-int queueReplyEnds(EtcdReply *reply, std::function<QJsonObject()> line)
-{
-    QObject::connect(reply, &EtcdReply::finished, reply, [line](const EtcdStatus &status) {
-        if (!status.isOk())
-            return QCoreApplication::exit(fail(status.toString()));
-        emitLine(line());
-        QCoreApplication::exit(0);
-    });
-    return QCoreApplication::exec();
-}
-
 int queuePut(const Globals &globals, QStringList args)
 {
     const bool prioritized = args.contains(QStringLiteral("--priority"));
     const QString priorityText = takeOption(args, QStringLiteral("--priority"));
-    if (QString error; !queueOperandsAre(args, 2, error))
+    if (QString error; !operandsAre(args, 2, kQueueUsage, error))
         return fail(error);
     bool ok = true;
     const int priority = prioritized ? priorityText.toInt(&ok) : 0;
@@ -89,7 +57,7 @@ int queuePut(const Globals &globals, QStringList args)
     EtcdQueue fifo(client.get(), path.toUtf8());
     EtcdPriorityQueue ranked(client.get(), path.toUtf8());
     EtcdReply *reply = prioritized ? ranked.enqueue(value, priority) : fifo.enqueue(value);
-    return queueReplyEnds(reply, [path, prioritized, priority] {
+    return printWhenDone(reply, [path, prioritized, priority] {
         QJsonObject o {{QStringLiteral("enqueued"), true}, {QStringLiteral("path"), path}};
         if (prioritized)
             o.insert(QStringLiteral("priority"), priority);
@@ -100,12 +68,12 @@ int queuePut(const Globals &globals, QStringList args)
 int queueSize(const Globals &globals, QStringList args)
 {
     const bool prioritized = takeFlag(args, QStringLiteral("--priority"));
-    if (QString error; !queueOperandsAre(args, 1, error))
+    if (QString error; !operandsAre(args, 1, kQueueUsage, error))
         return fail(error);
     auto client = makeClient(globals);
     const auto queue = makeAbstractQueue(client.get(), args.first(), prioritized);
     EtcdValueReply *reply = queue->size();
-    return queueReplyEnds(reply, [reply] {
+    return printWhenDone(reply, [reply] {
         return QJsonObject {{QStringLiteral("size"), reply->value()}};
     });
 }
@@ -186,7 +154,7 @@ int queueTake(const Globals &globals, QStringList args)
     const bool bounded = args.contains(QStringLiteral("--timeout-ms"));
     const QString timeoutText = takeOption(args, QStringLiteral("--timeout-ms"));
     const bool prioritized = takeFlag(args, QStringLiteral("--priority"));
-    if (QString error; !queueOperandsAre(args, 1, error))
+    if (QString error; !operandsAre(args, 1, kQueueUsage, error))
         return fail(error);
     bool ok = true;
     const int timeoutMs = bounded ? timeoutText.toInt(&ok) : 0; // 0: as long as it takes

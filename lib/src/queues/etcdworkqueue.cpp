@@ -422,6 +422,7 @@ void EtcdWorkQueue::close()
     markClosed();
     d->sweeper.stop();
     d->delayedWatch.reset();
+    d->claimsWatch.reset();
     QList<EtcdReply *> releases; // kept claims go back before the lease is revoked
     d->taker->close([d, &releases](const EtcdKeyValue &kv, qint64 rev) {
         releases.append(d->release(kv, rev));

@@ -173,6 +173,8 @@ milliseconds EtcdWorkQueuePrivate::recheckAfter()
 {
     if (!delayedWatch)
         watchDelayed(lastReadRevision + 1);
+    if (!claimsWatch)
+        watchClaims(lastReadRevision + 1);
     milliseconds after = options.sweepInterval;
     if (nextDueMillis > 0) {
         const qint64 left = nextDueMillis - QDateTime::currentMSecsSinceEpoch();
@@ -194,6 +196,39 @@ void EtcdWorkQueuePrivate::watchDelayed(qint64 revision)
     f.failed = [this](const EtcdStatus &) { delayedWatch.release()->deleteLater(); };
     delayedWatch = RecipeLayer::followWatch(q, QueueKeys::area(path, Area::Delayed), options,
         EtcdWatch::ResyncMode::ResumeAtCompaction, std::move(f));
+}
+
+void EtcdWorkQueuePrivate::watchClaims(qint64 revision)
+{
+    Q_Q(EtcdWorkQueue);
+    EtcdWatchOptions options;
+    options.prefix = true;
+    options.noPut = true;
+    options.startRevision = revision;
+    WatchFollower f;
+    f.events = [this](const QList<EtcdWatchEvent> &events) {
+        for (const EtcdWatchEvent &e : events)
+            onClaimEnded(e.keyValue.key);
+    };
+    f.reconnected = [this](qint64) { taker->recheck(); };
+    f.failed = [this](const EtcdStatus &) { claimsWatch.release()->deleteLater(); };
+    claimsWatch = RecipeLayer::followWatch(q, QueueKeys::area(path, Area::Claims), options,
+        EtcdWatch::ResyncMode::ResumeAtCompaction, std::move(f));
+}
+
+// An ack deletes the claimed copy with the claim; a claim that ended with its lease leaves the
+// copy behind: an orphan, which a waiting take reclaims now.
+void EtcdWorkQueuePrivate::onClaimEnded(const QByteArray &claimKey)
+{
+    Q_Q(EtcdWorkQueue);
+    const QByteArray id = QueueKeys::idOf(claimKey, QueueKeys::area(path, Area::Claims));
+    EtcdRangeOptions o;
+    o.countOnly = true;
+    EtcdRangeReply *r = getOn(q->client(), QueueKeys::workKey(path, Area::Claimed, id), o);
+    QObject::connect(r, &EtcdReply::finished, taker, [this, r](const EtcdStatus &s) {
+        if (s.isOk() && r->count() > 0)
+            taker->recheck();
+    });
 }
 
 EtcdWorkItem EtcdWorkQueuePrivate::itemOf(const EtcdKeyValue &claimed, qint64 revision)

@@ -20,7 +20,9 @@ class EtcdWatch;
 
 // The consumer side of a work queue: the taker claims instead of deleting (hooks below), on
 // the consumer's self-healing lease; a sweeper reclaims orphans; delayed items are promoted as
-// they fall due (their puts are watched, so an earlier due time re-arms the wait).
+// they fall due (their puts are watched, so an earlier due time re-arms the wait); a waiting
+// consumer watches claims end, so an item whose consumer's lease expired is delivered again
+// at once, not at the next sweep.
 class EtcdWorkQueuePrivate
 {
     Q_DECLARE_PUBLIC(EtcdWorkQueue)
@@ -36,6 +38,8 @@ public:
     [[nodiscard]] std::chrono::milliseconds recheckAfter();
     void sweep(std::function<void(int moved, const EtcdStatus &status)> done);
     void watchDelayed(qint64 revision);
+    void watchClaims(qint64 revision);
+    void onClaimEnded(const QByteArray &claimKey);
     [[nodiscard]] EtcdWorkItem itemOf(const EtcdKeyValue &claimed, qint64 revision);
     EtcdReply *release(const EtcdKeyValue &claimed, qint64 revision); // a kept claim, on close()
     [[nodiscard]] Etcd::Internal::QueueTaker::Hooks hooks();
@@ -57,6 +61,7 @@ public:
     QHash<QByteArray, Pending> pending; // claims on the wire, by item key
     QTimer sweeper;
     std::unique_ptr<EtcdWatch> delayedWatch;
+    std::unique_ptr<EtcdWatch> claimsWatch; // a claim ended: its item may be an orphan now
     qint64 nextDueMillis = 0; // the earliest delayed item seen not yet due; 0: none
     qint64 lastReadRevision = 0;
 };

@@ -343,7 +343,7 @@ void QueueTaker::onTaken(quint64 takeId, const EtcdKeyValue &item, qint64 revisi
 // A failure ends the front take, unless the hooks say it passes: then it tries again soon.
 void QueueTaker::fail(const EtcdStatus &status)
 {
-    if (m_hooks.retryLater && m_hooks.retryLater(status) && !m_takes.empty()) {
+    if (m_hooks.retryLater && m_hooks.retryLater(status) && !m_takes.empty() && !m_closed) {
         qCDebug(lcEtcdRecipe).noquote() << "queue" << m_prefix << "retries after" << status;
         m_phase = Phase::Waiting;
         m_recheck.start(kRetryPause);
