@@ -36,7 +36,8 @@ const char *const kUsage
       "  queue take <path> [--timeout-ms N] [--priority]   (exit 2: timed out)\n"
       "  queue size <path> [--priority]\n"
       "  work enqueue <path> <value> [--delay-ms N]\n"
-      "  work receive <path> [--timeout-ms N] [--visibility-s S] [--ack] [--hold-ms N]\n"
+      "  work receive <path> [--timeout-ms N] [--visibility-s S] [--max-deliveries M]\n"
+      "               [--ack] [--hold-ms N]   (exit 2: timed out)\n"
       "  work ack <path> <id>\n"
       "  work dlq <path> [--requeue ID | --purge ID]\n"
       "  work size <path>\n";

@@ -3,12 +3,14 @@
 // etcdqt work enqueue|receive|ack|dlq|size: etcd-recipes' DistributedWorkQueue (EtcdWorkQueue)
 // from a shell.
 //   enqueue <path> <value> [--delay-ms N]: {"enqueued":true,"path":P} (delayed: due in N ms).
-//   receive <path> [--timeout-ms N] [--visibility-s S] [--ack] [--hold-ms N]: claims the first
+//   receive <path> [--timeout-ms N] [--visibility-s S] [--max-deliveries M] [--ack]
+//     [--hold-ms N]: claims the first
 //     item (waiting at most N ms) and prints {"id":I,"value":V,"attempt":A,"claimRevision":R};
 //     with --ack it acknowledges at once ({"acked":true} follows); otherwise it keeps the claim
 //     --hold-ms long (default 0; until a signal when -1), then exits without an ack: the claim
 //     ends with the consumer's lease (revoked on exit, or expiring after S seconds, default 30,
-//     when the process dies), and the item is delivered again.
+//     when the process dies), and the item is delivered again. An orphan this consumer
+//     reclaims goes to the dead letters once delivered M times (default 5).
 //   ack <path> <id>: acknowledges the delivery that holds the claim on <id> now, from any
 //     process ({"acked":true}; false: nothing claims it).
 //   dlq <path> [--requeue ID | --purge ID]: {"deadLetters":[{"id","value","attempts"}…]}, or
@@ -36,7 +38,8 @@ namespace {
 
 const QString kWorkUsage = QStringLiteral(
     "usage: work enqueue <path> <value> [--delay-ms N] | work receive <path> [--timeout-ms N] "
-    "[--visibility-s S] [--ack] [--hold-ms N] | work ack <path> <id> | work dlq <path> "
+    "[--visibility-s S] [--max-deliveries M] [--ack] [--hold-ms N] | work ack <path> <id> | work "
+    "dlq <path> "
     "[--requeue ID | --purge ID] | work size <path>");
 
 // A whole number of milliseconds from `min` (the option's value, when given).
@@ -51,6 +54,21 @@ bool takeMillis(QStringList &args, const QString &name, int min, int &value, QSt
         error = QStringLiteral("%1 must be a whole number of milliseconds, %2 or more")
                     .arg(name)
                     .arg(min);
+        return false;
+    }
+    return true;
+}
+
+// A count of 1 or more (the option's value, when given).
+bool takeCount(QStringList &args, const QString &name, int &value, QString &error)
+{
+    const bool given = args.contains(name);
+    const QString text = takeOption(args, name);
+    bool ok = true;
+    if (given)
+        value = text.toInt(&ok);
+    if (given && (!ok || value < 1)) {
+        error = QStringLiteral("%1 must be a whole number, 1 or more").arg(name);
         return false;
     }
     return true;
@@ -165,13 +183,14 @@ void Receiver::start()
 
 int workReceive(const Globals &globals, QStringList args)
 {
-    int timeoutMs = 0, holdMs = 0, visibilityS = 30;
+    int timeoutMs = 0, holdMs = 0, visibilityS = 30, maxDeliveries = 5;
     const bool ack = takeFlag(args, QStringLiteral("--ack"));
     const QString visibility
         = takeOption(args, QStringLiteral("--visibility-s"), QStringLiteral("30"));
     QString error;
     if (!takeMillis(args, QStringLiteral("--timeout-ms"), 1, timeoutMs, error)
         || !takeMillis(args, QStringLiteral("--hold-ms"), -1, holdMs, error)
+        || !takeCount(args, QStringLiteral("--max-deliveries"), maxDeliveries, error)
         || !operandsAre(args, 1, kWorkUsage, error))
         return fail(error);
     qint64 ttl = 0;
@@ -180,6 +199,7 @@ int workReceive(const Globals &globals, QStringList args)
     visibilityS = int(ttl);
     EtcdWorkQueue::Options options;
     options.visibilityTimeout = std::chrono::seconds(visibilityS);
+    options.maxDeliveries = maxDeliveries;
     auto client = makeClient(globals);
     EtcdWorkQueue queue(client.get(), args.first().toUtf8(), options);
     Receiver receiver {queue, args.first(), timeoutMs, holdMs, ack};
