@@ -4,13 +4,13 @@
 // from a shell.
 //   enqueue <path> <value> [--delay-ms N]: {"enqueued":true,"path":P} (delayed: due in N ms).
 //   receive <path> [--timeout-ms N] [--visibility-s S] [--max-deliveries M] [--ack]
-//     [--hold-ms N]: claims the first
-//     item (waiting at most N ms) and prints {"id":I,"value":V,"attempt":A,"claimRevision":R};
-//     with --ack it acknowledges at once ({"acked":true} follows); otherwise it keeps the claim
-//     --hold-ms long (default 0; until a signal when -1), then exits without an ack: the claim
-//     ends with the consumer's lease (revoked on exit, or expiring after S seconds, default 30,
-//     when the process dies), and the item is delivered again. An orphan this consumer
-//     reclaims goes to the dead letters once delivered M times (default 5).
+//     [--hold-ms N]: claims the first item (waiting at most N ms) and prints
+//     {"id":I,"value":V,"attempt":A,"claimRevision":R}. With --ack it acknowledges
+//     ({"acked":true} follows), after --hold-ms when given (the work's time). Without, it keeps
+//     the claim --hold-ms long (default 0; until a signal when -1) and exits without an ack:
+//     the claim ends with the consumer's lease (revoked on exit, or expiring after S seconds,
+//     default 30, when the process dies), and the item is delivered again. An orphan this
+//     consumer reclaims goes to the dead letters once delivered M times (default 5).
 //   ack <path> <id>: acknowledges the delivery that holds the claim on <id> now, from any
 //     process ({"acked":true}; false: nothing claims it).
 //   dlq <path> [--requeue ID | --purge ID]: {"deadLetters":[{"id","value","attempts"}…]}, or
@@ -123,6 +123,7 @@ struct Receiver
         queue.close(); // closed() exits
     }
     void onItem(EtcdWorkItemReply *r, const EtcdStatus &s);
+    void acknowledge(const EtcdWorkItem &item);
     void start();
 };
 
@@ -135,18 +136,25 @@ void Receiver::onItem(EtcdWorkItemReply *r, const EtcdStatus &s)
     received = true;
     deadline.stop();
     emitLine(itemObject(r->item()));
-    if (ack) {
-        EtcdBoolReply *a = queue.ack(r->item());
+    if (ack && holdMs > 0) // the work takes that long, then it is acknowledged
+        return QTimer::singleShot(holdMs, &queue, [this, item = r->item()] { acknowledge(item); });
+    if (ack)
+        return acknowledge(r->item());
+    if (holdMs >= 0)
+        QTimer::singleShot(holdMs, &queue, [this] { finish(0); });
+}
+
+void Receiver::acknowledge(const EtcdWorkItem &item)
+{
+    {
+        EtcdBoolReply *a = queue.ack(item);
         QObject::connect(a, &EtcdReply::finished, &queue, [this, a](const EtcdStatus &st) {
             if (!st.isOk())
                 return finish(fail(st.toString()));
             emitLine({{QStringLiteral("acked"), a->result()}});
             finish(a->result() ? 0 : fail(QStringLiteral("the claim was lost before the ack")));
         });
-        return;
     }
-    if (holdMs >= 0)
-        QTimer::singleShot(holdMs, &queue, [this] { finish(0); });
 }
 
 void Receiver::start()
