@@ -10,6 +10,8 @@
 #include <EtcdQt/etcdabstractqueue.h>
 #include <EtcdQt/etcdrangereply.h>
 
+#include <QtCore/qpointer.h>
+
 using namespace Etcd::Internal;
 using namespace std::chrono;
 
@@ -44,6 +46,16 @@ struct TakeOutcome
     EtcdKeyValue item;
     [[nodiscard]] bool found() const { return !item.key.isEmpty(); }
 };
+
+// Finishes `r` with a take's outcome, unless it was destroyed meanwhile.
+QueueTaker::Done finisher(EtcdQueueItemReply *r)
+{
+    return [guard = QPointer<EtcdQueueItemReply>(r)](
+               const EtcdStatus &s, const EtcdKeyValue &item, qint64) {
+        if (guard)
+            RecipeReplies::finish(guard, s, item);
+    };
+}
 } // namespace
 
 class EtcdAbstractQueuePrivate
@@ -91,14 +103,14 @@ EtcdQueueItemReply *EtcdAbstractQueue::dequeue()
     if (const EtcdStatus why = refusal(0); !why.isOk())
         return RecipeReplies::failedQueueItem(this, why);
     EtcdQueueItemReply *r = RecipeReplies::queueItemReply(this);
-    const quint64 id
-        = d->taker->take(true, [r](const EtcdStatus &s, const EtcdKeyValue &item, qint64) {
-              RecipeReplies::finish(r, s, item);
-          });
+    const quint64 id = d->taker->take(true, finisher(r));
     connect(r, &EtcdReply::finished, d->taker, [taker = d->taker, id](const EtcdStatus &s) {
         if (s.code() == Etcd::ErrorCode::Cancelled)
             taker->cancel(id); // abort(): a no-op when the take is over
     });
+    // Destroying a reply cancels its request (EtcdReply): an item taken meanwhile is kept for
+    // the next take. A no-op for a reply deleted after it finished.
+    connect(r, &QObject::destroyed, d->taker, [taker = d->taker, id] { taker->cancel(id); });
     return r;
 }
 
@@ -109,9 +121,8 @@ EtcdQueueItemReply *EtcdAbstractQueue::tryDequeue()
     if (const EtcdStatus why = refusal(0); !why.isOk())
         return RecipeReplies::failedQueueItem(this, why);
     EtcdQueueItemReply *r = RecipeReplies::queueItemReply(this);
-    d->taker->take(false, [r](const EtcdStatus &s, const EtcdKeyValue &item, qint64) {
-        RecipeReplies::finish(r, s, item);
-    });
+    const quint64 id = d->taker->take(false, finisher(r));
+    connect(r, &QObject::destroyed, d->taker, [taker = d->taker, id] { taker->cancel(id); });
     return r;
 }
 

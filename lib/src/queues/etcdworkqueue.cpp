@@ -170,14 +170,20 @@ EtcdWorkItemReply *EtcdWorkQueuePrivate::receive(bool wait)
         return RecipeReplies::failedWorkItem(q, why);
     startConsumer();
     EtcdWorkItemReply *r = RecipeReplies::workItemReply(q);
+    QPointer<EtcdWorkItemReply> guard(r);
     const quint64 id
-        = taker->take(wait, [this, r](const EtcdStatus &s, const EtcdKeyValue &kv, qint64 rev) {
-              RecipeReplies::finish(r, s, kv.key.isEmpty() ? EtcdWorkItem() : itemOf(kv, rev));
+        = taker->take(wait, [this, guard](const EtcdStatus &s, const EtcdKeyValue &kv, qint64 rev) {
+              if (guard)
+                  RecipeReplies::finish(
+                      guard, s, kv.key.isEmpty() ? EtcdWorkItem() : itemOf(kv, rev));
           });
     QObject::connect(r, &EtcdReply::finished, taker, [t = taker, id](const EtcdStatus &s) {
         if (s.code() == Etcd::ErrorCode::Cancelled)
             t->cancel(id); // abort(): a no-op when the receive is over
     });
+    // Destroying a reply cancels its request (EtcdReply): a claim on the wire is kept for the
+    // next receive. A no-op for a reply deleted after it finished.
+    QObject::connect(r, &QObject::destroyed, taker, [t = taker, id] { t->cancel(id); });
     return r;
 }
 
