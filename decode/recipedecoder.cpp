@@ -6,7 +6,7 @@
 
 namespace Etcd::Decode {
 
-View decode(const Snapshot &snapshot)
+View decode(const Snapshot &snapshot, qint64 wallClockMs)
 {
     using namespace Layouts;
     Pool pool;
@@ -14,9 +14,9 @@ View decode(const Snapshot &snapshot)
     for (const EtcdKeyValue &kv : snapshot.keyValues)
         pool.keys.insert(kv.key, kv);
 
-    View view {snapshot.prefix, snapshot.revision, {}, {}};
+    View view {snapshot.prefix, snapshot.revision, {}, {}, wallClockMs};
     for (auto pass : {takeServices, takeElections, takeSemaphores, takeCountedBarriers,
-             takeReadWriteLocks, takeLeaseNamedKeys, takeSingleKeys})
+             takeReadWriteLocks, takeQueues, takeLeaseNamedKeys, takeSingleKeys})
         view.recipes.append(pass(pool));
     std::stable_sort(view.recipes.begin(), view.recipes.end(),
         [](const Recipe &a, const Recipe &b) { return a.path < b.path; });

@@ -23,12 +23,14 @@ struct Snapshot
 // of a recipe but is malformed (a short value, a missing lease) is not read into it, and the
 // recipe says so in its notes; it goes on to the later passes (leased: a transient key) or
 // to raw. A layout two recipes share is decoded as what both have in common (Kind::Number).
-View decode(const Snapshot &snapshot);
+// wallClockMs: when the keys were read, in ms since the epoch (View::wallClockMs; 0: unknown).
+View decode(const Snapshot &snapshot, qint64 wallClockMs = 0);
 
 // One JSON document: {"prefix", "revision", "recipes": [...], "raw": [...]}. Lease ids are
 // lowercase hex strings (as etcdctl and the mutex keys spell them): they exceed 2^53.
 QJsonObject toJson(const View &view);
-QJsonObject toJson(const Recipe &recipe);
+// wallClockMs: what queue items' ages are measured from (View::wallClockMs); 0 leaves them out.
+QJsonObject toJson(const Recipe &recipe, qint64 wallClockMs = 0);
 // The spellings toJson() uses, for other JSON of keys (etcdqt cache watch): a lease id as
 // lowercase hex, null for none; bytes as text under `field` when they are UTF-8, else as hex
 // under `<field>Hex` (JSON strings hold no raw bytes).

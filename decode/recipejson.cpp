@@ -4,6 +4,7 @@
 // (leader, holder, permits...), every entry with its role below, so a script needs no layout.
 #include "recipedecoder.h"
 
+#include <QtCore/qdatetime.h>
 #include <QtCore/qjsonarray.h>
 #include <QtCore/qjsondocument.h>
 
@@ -24,6 +25,38 @@ void insertBytes(QJsonObject &o, const QString &field, const QByteArray &bytes)
 }
 
 namespace {
+QString isoTime(qint64 ms)
+{
+    return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODateWithMs);
+}
+
+// A delayed item's millis say when it is due; every other item's, when it was enqueued.
+QString millisField(const Entry &e)
+{
+    return e.role == Role::Delayed ? QStringLiteral("dueAtMs") : QStringLiteral("enqueuedAtMs");
+}
+
+// What a queue key's name and neighbours say, beside the key's own fields.
+void insertQueueFields(QJsonObject &o, const Entry &e)
+{
+    const QueueItem &q = *e.queue;
+    o.insert(QStringLiteral("id"), QString::fromUtf8(q.id));
+    if (q.millis >= 0)
+        o.insert(millisField(e), q.millis);
+    if (q.batchIndex >= 0)
+        o.insert(QStringLiteral("batchIndex"), q.batchIndex);
+    if (q.priority >= 0)
+        o.insert(QStringLiteral("priority"), q.priority);
+    if (q.sequence >= 0)
+        o.insert(QStringLiteral("sequence"), q.sequence);
+    if (q.attempts)
+        o.insert(QStringLiteral("attempts"), *q.attempts);
+    if (!q.consumer.isEmpty())
+        o.insert(QStringLiteral("consumer"), q.consumer);
+    if (e.role == Role::Claimed)
+        o.insert(QStringLiteral("orphaned"), q.orphaned);
+}
+
 QJsonObject entryJson(const Entry &e)
 {
     QJsonObject o {{QStringLiteral("role"), roleName(e.role)},
@@ -38,7 +71,89 @@ QJsonObject entryJson(const Entry &e)
     if (e.ttl >= 0)
         o.insert(QStringLiteral("ttl"), e.ttl);
     insertBytes(o, QStringLiteral("value"), e.value);
+    if (e.queue)
+        insertQueueFields(o, e);
     return o;
+}
+
+// One queue item as the facts name it: its id and key, its value previewed (the entries
+// carry it whole), its times and, with the time of the read, its age or how long until due.
+QJsonObject itemJson(const Entry &e, qint64 wallClockMs)
+{
+    const QueueItem &q = *e.queue;
+    QJsonObject o {{QStringLiteral("id"), QString::fromUtf8(q.id)},
+        {QStringLiteral("key"), QString::fromUtf8(e.key)},
+        {QStringLiteral("preview"), previewBytes(e.value)}};
+    if (q.millis >= 0) {
+        const bool delayed = e.role == Role::Delayed;
+        o.insert(
+            delayed ? QStringLiteral("dueAt") : QStringLiteral("enqueuedAt"), isoTime(q.millis));
+        o.insert(millisField(e), q.millis);
+        if (wallClockMs > 0)
+            o.insert(delayed ? QStringLiteral("dueInMs") : QStringLiteral("ageMs"),
+                delayed ? q.millis - wallClockMs : wallClockMs - q.millis);
+    }
+    if (q.priority >= 0) {
+        o.insert(QStringLiteral("priority"), q.priority);
+        o.insert(QStringLiteral("sequence"), q.sequence);
+    }
+    if (q.attempts)
+        o.insert(QStringLiteral("attempts"), *q.attempts);
+    return o;
+}
+
+QJsonValue headJson(const Recipe &r, qint64 wallClockMs)
+{
+    const Entry *head = queueHead(r);
+    return head ? QJsonValue(itemJson(*head, wallClockMs)) : QJsonValue();
+}
+
+QJsonArray itemsJson(const Recipe &r, Role role, qint64 wallClockMs)
+{
+    QJsonArray items;
+    for (const Entry &e : r.entries) {
+        if (e.role == role && e.queue)
+            items.append(itemJson(e, wallClockMs));
+    }
+    return items;
+}
+
+void insertPriorityQueue(QJsonObject &o, const Recipe &r, qint64 wallClockMs)
+{
+    QJsonArray levels;
+    for (const PriorityLevel &level : priorityLevels(r))
+        levels.append(QJsonObject {{QStringLiteral("priority"), level.priority},
+            {QStringLiteral("depth"), qint64(level.depth)},
+            {QStringLiteral("marker"), level.marked}});
+    o.insert(QStringLiteral("levels"), levels);
+    o.insert(QStringLiteral("next"), headJson(r, wallClockMs));
+}
+
+// Items in flight with who claims them; dead letters with their attempts; delayed items.
+void insertWorkQueue(QJsonObject &o, const Recipe &r, qint64 wallClockMs)
+{
+    o.insert(QStringLiteral("head"), headJson(r, wallClockMs));
+    QJsonArray inFlight;
+    for (const Entry &e : r.entries) {
+        if (e.role != Role::Claimed || !e.queue)
+            continue;
+        const QueueItem &q = *e.queue;
+        QJsonObject claim = itemJson(e, wallClockMs);
+        claim.remove(QStringLiteral("attempts"));
+        claim.insert(
+            QStringLiteral("consumer"), q.orphaned ? QJsonValue() : QJsonValue(q.consumer));
+        claim.insert(
+            QStringLiteral("attempt"), q.attempts ? QJsonValue(*q.attempts) : QJsonValue());
+        claim.insert(QStringLiteral("lease"), leaseJson(q.claimLease));
+        if (q.claimTtl >= 0)
+            claim.insert(QStringLiteral("ttl"), q.claimTtl);
+        claim.insert(QStringLiteral("orphaned"), q.orphaned);
+        inFlight.append(claim);
+    }
+    o.insert(QStringLiteral("inFlight"), inFlight);
+    o.insert(QStringLiteral("orphaned"), qint64(orphanedClaims(r)));
+    o.insert(QStringLiteral("deadLetters"), itemsJson(r, Role::DeadLetter, wallClockMs));
+    o.insert(QStringLiteral("delayed"), itemsJson(r, Role::Delayed, wallClockMs));
 }
 
 // A holder's fencing token (a leader's term token); null when nobody holds.
@@ -152,7 +267,7 @@ void insertService(QJsonObject &o, const Recipe &r)
     o.insert(QStringLiteral("instances"), instances);
 }
 
-void insertFacts(QJsonObject &o, const Recipe &r)
+void insertFacts(QJsonObject &o, const Recipe &r, qint64 wallClockMs)
 {
     switch (r.kind) {
     case Kind::Election:
@@ -188,15 +303,25 @@ void insertFacts(QJsonObject &o, const Recipe &r)
         return;
     case Kind::Service:
         return insertService(o, r);
+    case Kind::Queue:
+        o.insert(QStringLiteral("depth"), r.number.value_or(0));
+        o.insert(QStringLiteral("head"), headJson(r, wallClockMs));
+        return;
+    case Kind::PriorityQueue:
+        o.insert(QStringLiteral("depth"), r.number.value_or(0));
+        return insertPriorityQueue(o, r, wallClockMs);
+    case Kind::WorkQueue:
+        o.insert(QStringLiteral("depth"), r.number.value_or(0));
+        return insertWorkQueue(o, r, wallClockMs);
     }
 }
 } // namespace
 
-QJsonObject toJson(const Recipe &r)
+QJsonObject toJson(const Recipe &r, qint64 wallClockMs)
 {
     QJsonObject o {{QStringLiteral("kind"), kindName(r.kind)},
         {QStringLiteral("path"), QString::fromUtf8(r.path)}};
-    insertFacts(o, r);
+    insertFacts(o, r, wallClockMs);
     QJsonArray entries;
     for (const Entry &e : r.entries)
         entries.append(entryJson(e));
@@ -210,7 +335,7 @@ QJsonObject toJson(const View &view)
 {
     QJsonArray recipes, raw;
     for (const Recipe &r : view.recipes)
-        recipes.append(toJson(r));
+        recipes.append(toJson(r, view.wallClockMs));
     for (const EtcdKeyValue &kv : view.raw) {
         QJsonObject o {{QStringLiteral("key"), QString::fromUtf8(kv.key)},
             {QStringLiteral("createRevision"), kv.createRevision},

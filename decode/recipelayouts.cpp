@@ -69,7 +69,8 @@ Entry Pool::take(EtcdKeyValue kv, Role role, const QString &owner)
 {
     keys.remove(kv.key);
     return {role, Side::None, owner, kv.key, kv.value, kv.createRevision, kv.modRevision,
-        kv.version, kv.lease, kv.lease != 0 ? ttls.value(kv.lease, -1) : -1, std::nullopt};
+        kv.version, kv.lease, kv.lease != 0 ? ttls.value(kv.lease, -1) : -1, std::nullopt,
+        std::nullopt};
 }
 
 bool isToken(const QByteArray &bytes)

@@ -40,12 +40,15 @@ QString tokenOwner(const QByteArray &token);
 
 // Order matters: service instances first (their JSON is the most specific test: a service
 // named "participants" must not read as an election), then the named layouts (LEADER, permits,
-// ready, read-/write-), then keys named after their own lease, then whatever single keys remain.
+// ready, read-/write-), then queues (their names are the test; before the single keys, which
+// would read an item holding 8 bytes as a number and a leased claim as a transient key), then
+// keys named after their own lease, then whatever single keys remain.
 QList<Recipe> takeServices(Pool &pool);
 QList<Recipe> takeElections(Pool &pool);
 QList<Recipe> takeSemaphores(Pool &pool);
 QList<Recipe> takeCountedBarriers(Pool &pool);
 QList<Recipe> takeReadWriteLocks(Pool &pool);
+QList<Recipe> takeQueues(Pool &pool); // work queues, then priority queues, then FIFO queues
 QList<Recipe> takeLeaseNamedKeys(Pool &pool);
 QList<Recipe> takeSingleKeys(Pool &pool);
 

@@ -2,6 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "recipeview.h"
 
+#include <QtCore/qbytearrayview.h>
+#include <QtCore/qutf8stringview.h>
+
 #include <algorithm>
 
 namespace Etcd::Decode {
@@ -27,6 +30,116 @@ qsizetype Recipe::count(Role role) const
 {
     return std::count_if(
         entries.cbegin(), entries.cend(), [role](const Entry &e) { return e.role == role; });
+}
+
+QList<PriorityLevel> priorityLevels(const Recipe &r)
+{
+    QList<PriorityLevel> levels;
+    for (const Entry &e : r.entries) {
+        if (!e.queue || e.queue->priority < 0 || (e.role != Role::Item && e.role != Role::Marker))
+            continue;
+        if (levels.isEmpty() || levels.last().priority != e.queue->priority)
+            levels.append({e.queue->priority, 0, false, nullptr});
+        PriorityLevel &level = levels.last();
+        if (e.role == Role::Marker) {
+            level.marked = true;
+        } else {
+            ++level.depth;
+            level.next = level.next ? level.next : &e;
+        }
+    }
+    return levels;
+}
+
+bool isQueue(Kind kind)
+{
+    return kind == Kind::Queue || kind == Kind::PriorityQueue || kind == Kind::WorkQueue;
+}
+
+const Entry *queueHead(const Recipe &r)
+{
+    return isQueue(r.kind) ? r.first(Role::Item) : nullptr;
+}
+
+qsizetype orphanedClaims(const Recipe &r)
+{
+    return std::count_if(r.entries.cbegin(), r.entries.cend(),
+        [](const Entry &e) { return e.role == Role::Claimed && e.queue && e.queue->orphaned; });
+}
+
+namespace {
+// Characters that would change how the rest of a line reads: C0 and C1 controls, DEL, the
+// line and paragraph separators, the bidirectional marks, embeddings, overrides and isolates.
+bool isInvisibleControl(char32_t c)
+{
+    return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == 0x061c || c == 0x200e || c == 0x200f
+        || (c >= 0x2028 && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) || c == 0xfeff;
+}
+
+void appendEscaped(QString &out, char32_t c)
+{
+    switch (c) {
+    case U'\\':
+        out += QLatin1String("\\\\");
+        return;
+    case U'\n':
+        out += QLatin1String("\\n");
+        return;
+    case U'\r':
+        out += QLatin1String("\\r");
+        return;
+    case U'\t':
+        out += QLatin1String("\\t");
+        return;
+    default:
+        break;
+    }
+    if (c <= 0xff && isInvisibleControl(c))
+        out += QStringLiteral("\\x%1").arg(uint(c), 2, 16, QLatin1Char('0'));
+    else if (isInvisibleControl(c))
+        out += QStringLiteral("\\u{%1}").arg(uint(c), 4, 16, QLatin1Char('0'));
+    else
+        out += QString::fromUcs4(&c, 1);
+}
+
+// The length of the UTF-8 sequence a lead byte starts, 0 for a byte no sequence starts with.
+qsizetype utf8Length(uchar lead)
+{
+    if (lead < 0x80)
+        return 1;
+    if (lead >= 0xc2 && lead <= 0xdf)
+        return 2;
+    if (lead >= 0xe0 && lead <= 0xef)
+        return 3;
+    if (lead >= 0xf0 && lead <= 0xf4)
+        return 4;
+    return 0;
+}
+} // namespace
+
+QString previewBytes(const QByteArray &bytes, qsizetype maxChars)
+{
+    QString out;
+    for (qsizetype i = 0; i < bytes.size();) {
+        // Stop once the cut is certain: a payload can be a megabyte.
+        if (maxChars >= 0 && out.size() > maxChars)
+            break;
+        const qsizetype length = utf8Length(uchar(bytes.at(i)));
+        const QByteArrayView sequence
+            = QByteArrayView(bytes).sliced(i, std::min(length, bytes.size() - i));
+        if (length == 0 || sequence.size() < length
+            || !QUtf8StringView(sequence.data(), sequence.size()).isValidUtf8()) {
+            out += QStringLiteral("\\x%1").arg(uint(uchar(bytes.at(i))), 2, 16, QLatin1Char('0'));
+            ++i;
+            continue;
+        }
+        const QList<uint> points = QString::fromUtf8(sequence).toUcs4();
+        appendEscaped(out, char32_t(points.value(0)));
+        i += length;
+    }
+    if (maxChars >= 0 && out.size() > maxChars)
+        return out.left(std::max<qsizetype>(maxChars - 1, 0)) + QStringLiteral("…");
+    return out;
 }
 
 QString serviceEndpoint(const EtcdServiceInstance &s)
@@ -72,6 +185,12 @@ QString kindName(Kind kind)
         return QStringLiteral("transient");
     case Kind::Service:
         return QStringLiteral("service");
+    case Kind::Queue:
+        return QStringLiteral("queue");
+    case Kind::PriorityQueue:
+        return QStringLiteral("priority-queue");
+    case Kind::WorkQueue:
+        return QStringLiteral("work-queue");
     }
     return {};
 }
@@ -99,6 +218,20 @@ QString roleName(Role role)
         return QStringLiteral("value");
     case Role::Instance:
         return QStringLiteral("instance");
+    case Role::Item:
+        return QStringLiteral("item");
+    case Role::Marker:
+        return QStringLiteral("marker");
+    case Role::Claimed:
+        return QStringLiteral("claimed");
+    case Role::Claim:
+        return QStringLiteral("claim");
+    case Role::Attempts:
+        return QStringLiteral("attempts");
+    case Role::DeadLetter:
+        return QStringLiteral("dead-letter");
+    case Role::Delayed:
+        return QStringLiteral("delayed");
     }
     return {};
 }

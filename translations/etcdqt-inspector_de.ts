@@ -71,6 +71,34 @@
         <source>%1 is on no lease: it outlives whoever registered it</source>
         <translation>%1 hängt an keinem Lease: es überdauert, wer es registriert hat</translation>
     </message>
+    <message>
+        <source>%1 is on no lease: this claim never expires</source>
+        <translation>%1 hängt an keinem Lease: diese Beanspruchung läuft nie ab</translation>
+    </message>
+    <message>
+        <source>%1 is on a lease: not read as part of the work queue</source>
+        <translation>%1 hängt an einem Lease: nicht als Teil der Arbeitswarteschlange gelesen</translation>
+    </message>
+    <message>
+        <source>%1 is not a 4-byte count: not read as attempts</source>
+        <translation>%1 ist keine 4-Byte-Anzahl: nicht als Zustellversuche gelesen</translation>
+    </message>
+    <message>
+        <source>%1 claims an item that is not in claimed/</source>
+        <translation>%1 beansprucht ein Element, das nicht in claimed/ liegt</translation>
+    </message>
+    <message>
+        <source>only %1/ holds keys: a FIFO queue at %1 looks the same</source>
+        <translation>nur %1/ enthält Schlüssel: eine FIFO-Warteschlange unter %1 sieht genauso aus</translation>
+    </message>
+    <message>
+        <source>%1 is not an unleased empty value: not read as a priority marker</source>
+        <translation>%1 ist kein Lease-freier leerer Wert: nicht als Prioritätsmarkierung gelesen</translation>
+    </message>
+    <message>
+        <source>%1 is on a lease: not read as a queue item</source>
+        <translation>%1 hängt an einem Lease: nicht als Warteschlangenelement gelesen</translation>
+    </message>
 </context>
 <context>
     <name>Inspector::ConnectDialog</name>
@@ -644,6 +672,13 @@
         <source>operator</source>
         <translation>Bediener</translation>
     </message>
+    <message numerus="yes">
+        <source>… and %n more key(s)</source>
+        <translation>
+            <numerusform>… und %n weiterer Schlüssel</numerusform>
+            <numerusform>… und %n weitere Schlüssel</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>Inspector::Pages</name>
@@ -753,6 +788,10 @@ Wert: %2</translation>
     <message>
         <source>%1 leaves service %2: clients stop choosing it</source>
         <translation>%1 verlässt den Dienst %2: Clients wählen es nicht mehr</translation>
+    </message>
+    <message>
+        <source>%1 loses its claim on item %2 of %3: the next consumer reclaims it</source>
+        <translation>%1 verliert die Beanspruchung von Element %2 in %3: der nächste Verbraucher holt es zurück</translation>
     </message>
 </context>
 <context>
@@ -1116,6 +1155,256 @@ Nutzdaten: %6</translation>
             <numerusform>%n Instanz: %1</numerusform>
             <numerusform>%n Instanzen: %1</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>queue</source>
+        <translation>Warteschlange</translation>
+    </message>
+    <message>
+        <source>priority queue</source>
+        <translation>Prioritätswarteschlange</translation>
+    </message>
+    <message>
+        <source>work queue</source>
+        <translation>Arbeitswarteschlange</translation>
+    </message>
+    <message>
+        <source>item</source>
+        <translation>Element</translation>
+    </message>
+    <message>
+        <source>level marker</source>
+        <comment>priority queue: the marker key of one priority level</comment>
+        <translation>Stufenmarkierung</translation>
+    </message>
+    <message>
+        <source>in flight</source>
+        <comment>work queue: an item a consumer has claimed</comment>
+        <translation>in Bearbeitung</translation>
+    </message>
+    <message>
+        <source>claim</source>
+        <comment>work queue: the consumer&apos;s leased claim key</comment>
+        <translation>Beanspruchung</translation>
+    </message>
+    <message>
+        <source>attempt count</source>
+        <translation>Versuchszähler</translation>
+    </message>
+    <message>
+        <source>dead letter</source>
+        <translation>unzustellbar</translation>
+    </message>
+    <message>
+        <source>delayed</source>
+        <translation>verzögert</translation>
+    </message>
+    <message>
+        <source>%1 (priority %2)</source>
+        <comment>role (priority level)</comment>
+        <translation>%1 (Priorität %2)</translation>
+    </message>
+    <message>
+        <source>orphaned: reclaimable</source>
+        <translation>verwaist: zurückholbar</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n attempt(s)</source>
+        <translation>
+            <numerusform>%n Versuch</numerusform>
+            <numerusform>%n Versuche</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>level %1</source>
+        <translation>Stufe %1</translation>
+    </message>
+    <message>
+        <source>p%1: %2</source>
+        <comment>priority level: items waiting</comment>
+        <translation>P%1: %2</translation>
+    </message>
+    <message>
+        <source>empty</source>
+        <translation>leer</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n item(s); head %1</source>
+        <translation>
+            <numerusform>%n Element; vorne %1</numerusform>
+            <numerusform>%n Elemente; vorne %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n item(s); head %1, enqueued %2 ago</source>
+        <translation>
+            <numerusform>%n Element; vorne %1, eingereiht vor %2</numerusform>
+            <numerusform>%n Elemente; vorne %1, eingereiht vor %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>empty (%1)</source>
+        <comment>priority queue: no items; per-level counts</comment>
+        <translation>leer (%1)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n item(s) (%1); next %2 at priority %3</source>
+        <translation>
+            <numerusform>%n Element (%1); als Nächstes %2 mit Priorität %3</numerusform>
+            <numerusform>%n Elemente (%1); als Nächstes %2 mit Priorität %3</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 pending, %2 in flight, %3 dead, %4 delayed</source>
+        <translation>%1 wartend, %2 in Bearbeitung, %3 unzustellbar, %4 verzögert</translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n orphaned: reclaimable</source>
+        <translation>
+            <numerusform>, %n verwaist: zurückholbar</numerusform>
+            <numerusform>, %n verwaist: zurückholbar</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 (priority %2, sequence %3)</source>
+        <translation>%1 (Priorität %2, Folge %3)</translation>
+    </message>
+    <message>
+        <source>%1 (%2), enqueued %3, %4 ago</source>
+        <translation>%1 (%2), eingereiht %3, vor %4</translation>
+    </message>
+    <message numerus="yes">
+        <source>… and %n more</source>
+        <translation>
+            <numerusform>… und %n weiteres</numerusform>
+            <numerusform>… und %n weitere</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>In flight: %1</source>
+        <translation>In Bearbeitung: %1</translation>
+    </message>
+    <message>
+        <source>%1: orphaned: reclaimable (attempt %2, no claim: its consumer&apos;s lease ended)</source>
+        <translation>%1: verwaist: zurückholbar (Versuch %2, keine Beanspruchung: das Lease des Verbrauchers ist abgelaufen)</translation>
+    </message>
+    <message>
+        <source>%1: consumer %2, attempt %3, lease %4, TTL %5</source>
+        <translation>%1: Verbraucher %2, Versuch %3, Lease %4, TTL %5</translation>
+    </message>
+    <message>
+        <source>Dead letters: %1</source>
+        <translation>Unzustellbar: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n attempt(s), %2</source>
+        <translation>
+            <numerusform>%1: %n Versuch, %2</numerusform>
+            <numerusform>%1: %n Versuche, %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Delayed: %1</source>
+        <translation>Verzögert: %1</translation>
+    </message>
+    <message>
+        <source>%1: due %2 (%3), %4</source>
+        <translation>%1: fällig %2 (%3), %4</translation>
+    </message>
+    <message>
+        <source>in %1</source>
+        <translation>in %1</translation>
+    </message>
+    <message>
+        <source>%1 overdue</source>
+        <translation>%1 überfällig</translation>
+    </message>
+    <message numerus="yes">
+        <source>Pending: %n item(s)</source>
+        <translation>
+            <numerusform>Wartend: %n Element</numerusform>
+            <numerusform>Wartend: %n Elemente</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Depth: %n item(s)</source>
+        <translation>
+            <numerusform>Tiefe: %n Element</numerusform>
+            <numerusform>Tiefe: %n Elemente</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Priority %1: %n item(s)</source>
+        <translation>
+            <numerusform>Priorität %1: %n Element</numerusform>
+            <numerusform>Priorität %1: %n Elemente</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> (its marker key was not read)</source>
+        <translation> (ihr Markierungsschlüssel wurde nicht gelesen)</translation>
+    </message>
+    <message>
+        <source>Next: %1</source>
+        <translation>Als Nächstes: %1</translation>
+    </message>
+    <message>
+        <source>Head: %1</source>
+        <translation>Vorne: %1</translation>
+    </message>
+    <message>
+        <source>Nothing waits to be taken.</source>
+        <translation>Nichts wartet auf Abholung.</translation>
+    </message>
+    <message>
+        <source>enqueued %1 ago</source>
+        <translation>eingereiht vor %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>delivered %n time(s) before</source>
+        <translation>
+            <numerusform>schon %n-mal zugestellt</numerusform>
+            <numerusform>schon %n-mal zugestellt</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>orphaned: reclaimable (attempt %1)</source>
+        <translation>verwaist: zurückholbar (Versuch %1)</translation>
+    </message>
+    <message>
+        <source>attempt %1</source>
+        <translation>Versuch %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>dead after %n attempt(s)</source>
+        <translation>
+            <numerusform>unzustellbar nach %n Versuch</numerusform>
+            <numerusform>unzustellbar nach %n Versuchen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>due in %1</source>
+        <translation>fällig in %1</translation>
+    </message>
+    <message>
+        <source>due %1 ago, not yet promoted</source>
+        <translation>seit %1 fällig, noch nicht übernommen</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 min %2 s</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 h %2 min</translation>
+    </message>
+    <message>
+        <source>%1 d %2 h</source>
+        <translation>%1 T %2 h</translation>
     </message>
 </context>
 <context>

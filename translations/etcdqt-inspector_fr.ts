@@ -71,6 +71,34 @@
         <source>%1 is on no lease: it outlives whoever registered it</source>
         <translation>%1 n’est sur aucun bail&#xa0;: il survit à qui l’a enregistré</translation>
     </message>
+    <message>
+        <source>%1 is on no lease: this claim never expires</source>
+        <translation>%1 n’est sur aucun bail&#xa0;: cette réservation n’expire jamais</translation>
+    </message>
+    <message>
+        <source>%1 is on a lease: not read as part of the work queue</source>
+        <translation>%1 est sur un bail&#xa0;: non lue comme partie de la file de travail</translation>
+    </message>
+    <message>
+        <source>%1 is not a 4-byte count: not read as attempts</source>
+        <translation>%1 n’est pas un compte sur 4 octets&#xa0;: non lue comme nombre de tentatives</translation>
+    </message>
+    <message>
+        <source>%1 claims an item that is not in claimed/</source>
+        <translation>%1 réserve un élément absent de claimed/</translation>
+    </message>
+    <message>
+        <source>only %1/ holds keys: a FIFO queue at %1 looks the same</source>
+        <translation>seul %1/ contient des clés&#xa0;: une file FIFO à %1 est indiscernable</translation>
+    </message>
+    <message>
+        <source>%1 is not an unleased empty value: not read as a priority marker</source>
+        <translation>%1 n’est pas une valeur vide sans bail&#xa0;: non lue comme marqueur de priorité</translation>
+    </message>
+    <message>
+        <source>%1 is on a lease: not read as a queue item</source>
+        <translation>%1 est sur un bail&#xa0;: non lue comme élément de file</translation>
+    </message>
 </context>
 <context>
     <name>Inspector::ConnectDialog</name>
@@ -644,6 +672,13 @@
         <source>operator</source>
         <translation>opérateur</translation>
     </message>
+    <message numerus="yes">
+        <source>… and %n more key(s)</source>
+        <translation>
+            <numerusform>… et %n clé de plus</numerusform>
+            <numerusform>… et %n clés de plus</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>Inspector::Pages</name>
@@ -753,6 +788,10 @@ Valeur&#xa0;: %2</translation>
     <message>
         <source>%1 leaves service %2: clients stop choosing it</source>
         <translation>%1 quitte le service %2&#xa0;: les clients ne le choisissent plus</translation>
+    </message>
+    <message>
+        <source>%1 loses its claim on item %2 of %3: the next consumer reclaims it</source>
+        <translation>%1 perd sa réservation de l’élément %2 de %3&#xa0;: le prochain consommateur le récupère</translation>
     </message>
 </context>
 <context>
@@ -1116,6 +1155,256 @@ Charge utile&#xa0;: %6</translation>
             <numerusform>%n instance&#xa0;: %1</numerusform>
             <numerusform>%n instances&#xa0;: %1</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>queue</source>
+        <translation>file d’attente</translation>
+    </message>
+    <message>
+        <source>priority queue</source>
+        <translation>file à priorités</translation>
+    </message>
+    <message>
+        <source>work queue</source>
+        <translation>file de travail</translation>
+    </message>
+    <message>
+        <source>item</source>
+        <translation>élément</translation>
+    </message>
+    <message>
+        <source>level marker</source>
+        <comment>priority queue: the marker key of one priority level</comment>
+        <translation>marqueur de niveau</translation>
+    </message>
+    <message>
+        <source>in flight</source>
+        <comment>work queue: an item a consumer has claimed</comment>
+        <translation>en cours</translation>
+    </message>
+    <message>
+        <source>claim</source>
+        <comment>work queue: the consumer&apos;s leased claim key</comment>
+        <translation>réservation</translation>
+    </message>
+    <message>
+        <source>attempt count</source>
+        <translation>compteur de tentatives</translation>
+    </message>
+    <message>
+        <source>dead letter</source>
+        <translation>lettre morte</translation>
+    </message>
+    <message>
+        <source>delayed</source>
+        <translation>différé</translation>
+    </message>
+    <message>
+        <source>%1 (priority %2)</source>
+        <comment>role (priority level)</comment>
+        <translation>%1 (priorité %2)</translation>
+    </message>
+    <message>
+        <source>orphaned: reclaimable</source>
+        <translation>orphelin&#xa0;: récupérable</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n attempt(s)</source>
+        <translation>
+            <numerusform>%n tentative</numerusform>
+            <numerusform>%n tentatives</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>level %1</source>
+        <translation>niveau %1</translation>
+    </message>
+    <message>
+        <source>p%1: %2</source>
+        <comment>priority level: items waiting</comment>
+        <translation>p%1&#xa0;: %2</translation>
+    </message>
+    <message>
+        <source>empty</source>
+        <translation>vide</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n item(s); head %1</source>
+        <translation>
+            <numerusform>%n élément&#xa0;; en tête %1</numerusform>
+            <numerusform>%n éléments&#xa0;; en tête %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n item(s); head %1, enqueued %2 ago</source>
+        <translation>
+            <numerusform>%n élément&#xa0;; en tête %1, ajouté il y a %2</numerusform>
+            <numerusform>%n éléments&#xa0;; en tête %1, ajouté il y a %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>empty (%1)</source>
+        <comment>priority queue: no items; per-level counts</comment>
+        <translation>vide (%1)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n item(s) (%1); next %2 at priority %3</source>
+        <translation>
+            <numerusform>%n élément (%1)&#xa0;; ensuite %2 en priorité %3</numerusform>
+            <numerusform>%n éléments (%1)&#xa0;; ensuite %2 en priorité %3</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 pending, %2 in flight, %3 dead, %4 delayed</source>
+        <translation>%1 en attente, %2 en cours, %3 en lettres mortes, %4 différés</translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n orphaned: reclaimable</source>
+        <translation>
+            <numerusform>, %n orphelin&#xa0;: récupérable</numerusform>
+            <numerusform>, %n orphelins&#xa0;: récupérables</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 (priority %2, sequence %3)</source>
+        <translation>%1 (priorité %2, séquence %3)</translation>
+    </message>
+    <message>
+        <source>%1 (%2), enqueued %3, %4 ago</source>
+        <translation>%1 (%2), ajouté le %3, il y a %4</translation>
+    </message>
+    <message numerus="yes">
+        <source>… and %n more</source>
+        <translation>
+            <numerusform>… et %n de plus</numerusform>
+            <numerusform>… et %n de plus</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>In flight: %1</source>
+        <translation>En cours&#xa0;: %1</translation>
+    </message>
+    <message>
+        <source>%1: orphaned: reclaimable (attempt %2, no claim: its consumer&apos;s lease ended)</source>
+        <translation>%1&#xa0;: orphelin&#xa0;: récupérable (tentative %2, aucune réservation&#xa0;: le bail de son consommateur a pris fin)</translation>
+    </message>
+    <message>
+        <source>%1: consumer %2, attempt %3, lease %4, TTL %5</source>
+        <translation>%1&#xa0;: consommateur %2, tentative %3, bail %4, TTL %5</translation>
+    </message>
+    <message>
+        <source>Dead letters: %1</source>
+        <translation>Lettres mortes&#xa0;: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n attempt(s), %2</source>
+        <translation>
+            <numerusform>%1&#xa0;: %n tentative, %2</numerusform>
+            <numerusform>%1&#xa0;: %n tentatives, %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Delayed: %1</source>
+        <translation>Différés&#xa0;: %1</translation>
+    </message>
+    <message>
+        <source>%1: due %2 (%3), %4</source>
+        <translation>%1&#xa0;: prévu le %2 (%3), %4</translation>
+    </message>
+    <message>
+        <source>in %1</source>
+        <translation>dans %1</translation>
+    </message>
+    <message>
+        <source>%1 overdue</source>
+        <translation>en retard de %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Pending: %n item(s)</source>
+        <translation>
+            <numerusform>En attente&#xa0;: %n élément</numerusform>
+            <numerusform>En attente&#xa0;: %n éléments</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Depth: %n item(s)</source>
+        <translation>
+            <numerusform>Profondeur&#xa0;: %n élément</numerusform>
+            <numerusform>Profondeur&#xa0;: %n éléments</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Priority %1: %n item(s)</source>
+        <translation>
+            <numerusform>Priorité %1&#xa0;: %n élément</numerusform>
+            <numerusform>Priorité %1&#xa0;: %n éléments</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> (its marker key was not read)</source>
+        <translation> (sa clé de marqueur n’a pas été lue)</translation>
+    </message>
+    <message>
+        <source>Next: %1</source>
+        <translation>Ensuite&#xa0;: %1</translation>
+    </message>
+    <message>
+        <source>Head: %1</source>
+        <translation>En tête&#xa0;: %1</translation>
+    </message>
+    <message>
+        <source>Nothing waits to be taken.</source>
+        <translation>Rien n’attend d’être pris.</translation>
+    </message>
+    <message>
+        <source>enqueued %1 ago</source>
+        <translation>ajouté il y a %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>delivered %n time(s) before</source>
+        <translation>
+            <numerusform>déjà livré %n fois</numerusform>
+            <numerusform>déjà livré %n fois</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>orphaned: reclaimable (attempt %1)</source>
+        <translation>orphelin&#xa0;: récupérable (tentative %1)</translation>
+    </message>
+    <message>
+        <source>attempt %1</source>
+        <translation>tentative %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>dead after %n attempt(s)</source>
+        <translation>
+            <numerusform>mort après %n tentative</numerusform>
+            <numerusform>mort après %n tentatives</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>due in %1</source>
+        <translation>prévu dans %1</translation>
+    </message>
+    <message>
+        <source>due %1 ago, not yet promoted</source>
+        <translation>prévu il y a %1, pas encore promu</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 min %2 s</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 h %2 min</translation>
+    </message>
+    <message>
+        <source>%1 d %2 h</source>
+        <translation>%1 j %2 h</translation>
     </message>
 </context>
 <context>

@@ -5,6 +5,7 @@
 #include "mainwindow.h"
 
 #include "eventlogmodel.h"
+#include "modelclock.h"
 #include "modelroles.h"
 #include "pages.h"
 #include "recipetext.h"
@@ -21,6 +22,10 @@
 namespace Inspector {
 
 using namespace Etcd::Decode;
+
+namespace {
+constexpr qsizetype kDetailRows = 100;
+} // namespace
 
 const Recipe *MainWindow::selectedRecipe() const
 {
@@ -69,20 +74,38 @@ void MainWindow::updateDetails()
         m_recipesPage->showDetails(QString());
         return;
     }
+    const qint64 wallNow = QDateTime::currentMSecsSinceEpoch();
     QString html = QStringLiteral("<h3>%1 <code>%2</code></h3><p>%3</p>")
                        .arg(RecipeText::kind(r->kind).toHtmlEscaped(),
-                           QString::fromUtf8(r->path).toHtmlEscaped(),
-                           RecipeText::summary(*r).toHtmlEscaped());
+                           RecipeText::printable(r->path).toHtmlEscaped(),
+                           RecipeText::summary(*r, wallNow).toHtmlEscaped());
+    // A queue's facts, one a line; the lines of a list are indented under their heading.
+    for (const QString &line :
+        RecipeText::details(*r, wallNow, &m_session->leaseClock(), monotonicMs())) {
+        const bool nested = line.startsWith(QLatin1String("    "));
+        html += QStringLiteral("<p style=\"margin-top:%1px; margin-bottom:0; margin-left:%2px\">"
+                               "%3</p>")
+                    .arg(nested ? 0 : 4)
+                    .arg(nested ? 16 : 0)
+                    .arg(line.trimmed().toHtmlEscaped());
+    }
     html += QStringLiteral("<table cellspacing=4><tr><th align=left>%1</th><th align=left>%2</th>"
                            "<th align=left>%3</th><th align=left>%4</th></tr>")
                 .arg(tr("Role"), tr("Who"), tr("Token"), tr("Lease"));
-    for (const Entry &e : r->entries) {
+    // A queue can hold thousands of keys: the table shows the first ones, the tree has all.
+    const qsizetype shown = std::min<qsizetype>(r->entries.size(), kDetailRows);
+    for (qsizetype i = 0; i < shown; ++i) {
+        const Entry &e = r->entries.at(i);
         html += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td></tr>")
                     .arg(RecipeText::roleWithSide(e).toHtmlEscaped(),
                         RecipeText::who(e).toHtmlEscaped(), QString::number(e.createRevision),
                         RecipeText::leaseHex(e.lease));
     }
     html += QStringLiteral("</table>");
+    if (r->entries.size() > shown)
+        html += QStringLiteral("<p>%1</p>")
+                    .arg(tr("… and %n more key(s)", nullptr, int(r->entries.size() - shown))
+                             .toHtmlEscaped());
     for (const QString &note : r->notes)
         html += QStringLiteral("<p><i>%1</i></p>").arg(note.toHtmlEscaped());
     const QList<RecipeAction> actions = actionsFor(*r);

@@ -64,6 +64,18 @@ QString effectOf(const Recipe &r, const Entry &e)
         return QCoreApplication::translate(
             "Inspector::RecipeActions", "%1 leaves service %2: clients stop choosing it")
             .arg(who, serviceName(r));
+    case Role::Claim:
+        return QCoreApplication::translate("Inspector::RecipeActions",
+            "%1 loses its claim on item %2 of %3: the next consumer reclaims it")
+            .arg(who, QString::fromUtf8(e.queue ? e.queue->id : e.key), path);
+    case Role::Item:
+    case Role::Marker:
+    case Role::Claimed:
+    case Role::Attempts:
+    case Role::DeadLetter:
+    case Role::Delayed:
+        return QCoreApplication::translate("Inspector::RecipeActions", "key %1 is deleted")
+            .arg(QString::fromUtf8(e.key));
     }
     return {};
 }

@@ -52,6 +52,12 @@ public:
             return transient();
         case Kind::Service:
             return service();
+        case Kind::Queue:
+        case Kind::PriorityQueue:
+        case Kind::WorkQueue:
+            // Items come and go by the thousand: the recipe view shows the depth, the log
+            // would only drown the events a person must see.
+            return;
         }
     }
 

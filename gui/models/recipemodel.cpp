@@ -8,6 +8,8 @@
 #include "recipetext.h"
 #include "rowdiff.h"
 
+#include <QtCore/qdatetime.h>
+
 #include <algorithm>
 
 using namespace Etcd::Decode;
@@ -30,12 +32,15 @@ bool sameEntry(const Entry &a, const Entry &b)
     return a.role == b.role && a.side == b.side && a.owner == b.owner && a.key == b.key
         && a.value == b.value && a.createRevision == b.createRevision
         && a.modRevision == b.modRevision && a.version == b.version && a.lease == b.lease
-        && a.ttl == b.ttl;
+        && a.ttl == b.ttl && a.queue == b.queue; // a claim's coming or going changes its item
 }
 
-// The entry a collapsed recipe row speaks for: who leads, holds or keeps it set.
+// The entry a collapsed recipe row speaks for: who leads, holds or keeps it set; a queue's
+// next item.
 const Entry *principal(const Recipe &r)
 {
+    if (isQueue(r.kind))
+        return queueHead(r);
     for (Role role : {Role::Leader, Role::Holder, Role::Setter, Role::Ready})
         if (const Entry *e = r.first(role))
             return e;
@@ -178,7 +183,9 @@ private:
     const QList<QByteArray> ids;
 };
 
-RecipeModel::RecipeModel(QObject *parent) : TwoLevelModel(parent), m_now(&monotonicMs) { }
+RecipeModel::RecipeModel(QObject *parent)
+    : TwoLevelModel(parent), m_now(&monotonicMs), m_wallNow(&QDateTime::currentMSecsSinceEpoch)
+{ }
 
 RecipeModel::~RecipeModel() = default;
 
@@ -198,6 +205,13 @@ void RecipeModel::setNow(std::function<qint64()> nowMs)
 {
     m_now = nowMs ? std::move(nowMs) : std::function<qint64()>(&monotonicMs);
     refreshTtl();
+}
+
+void RecipeModel::setWallClock(std::function<qint64()> nowMs)
+{
+    m_wallNow
+        = nowMs ? std::move(nowMs) : std::function<qint64()>(&QDateTime::currentMSecsSinceEpoch);
+    refreshLeaseColumns();
 }
 
 void RecipeModel::refreshTtl()
@@ -275,7 +289,7 @@ QVariant RecipeModel::recipeData(const Node &node, int column, int role) const
             return tr("%1 (%2)", "recipe path (kind)")
                 .arg(QString::fromUtf8(r.path), RecipeText::kind(r.kind));
         case OwnerColumn:
-            return RecipeText::summary(r);
+            return RecipeText::summary(r, m_wallNow());
         case NotesColumn: {
             QStringList notes = r.notes;
             if (const unsigned a = anomaliesOf(e.lease))
@@ -328,8 +342,12 @@ QVariant RecipeModel::entryData(const Entry &e, int column, int role) const
             return RecipeText::leaseHex(e.lease);
         case TtlColumn:
             return RecipeText::ttl(m_clock, e.lease, m_now());
-        case NotesColumn:
-            return LeaseClock::describe(anomaliesOf(e.lease));
+        case NotesColumn: {
+            QStringList notes {
+                LeaseClock::describe(anomaliesOf(e.lease)), RecipeText::queueNote(e, m_wallNow())};
+            notes.removeAll(QString());
+            return notes.join(QStringLiteral("; "));
+        }
         case ColumnCount:
             break;
         }
@@ -341,11 +359,16 @@ QVariant RecipeModel::entryData(const Entry &e, int column, int role) const
             .arg(RecipeText::printable(e.key, ModelStyle::kToolTipChars),
                 RecipeText::printable(e.value, ModelStyle::kToolTipChars));
     case Qt::ForegroundRole:
-        if (anomaliesOf(e.lease))
+        // An orphaned claim and a dead letter wait for someone: a consumer, an operator.
+        if (anomaliesOf(e.lease) || e.role == Role::DeadLetter
+            || (e.role == Role::Claimed && e.queue && e.queue->orphaned))
             return ModelStyle::anomaly();
-        // A waiter does not hold yet; a disabled instance is not to be chosen.
-        return e.role == Role::Waiter || (e.service && !e.service->enabled) ? ModelStyle::muted()
-                                                                            : QVariant();
+        // A waiter does not hold yet; a disabled instance is not to be chosen; a delayed item
+        // is not due, and a marker or a count is bookkeeping.
+        if (e.role == Role::Waiter || (e.service && !e.service->enabled) || e.role == Role::Delayed
+            || e.role == Role::Marker || e.role == Role::Attempts)
+            return ModelStyle::muted();
+        return {};
     case Qt::FontRole:
         return e.role == Role::Leader || e.role == Role::Holder || e.role == Role::Setter
             ? ModelStyle::bold()

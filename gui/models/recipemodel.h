@@ -43,6 +43,9 @@ public:
     void setView(const Etcd::Decode::View &view);
     void setLeaseClock(const LeaseClock *clock); // not owned; may be null
     void setNow(std::function<qint64()> nowMs); // monotonic ms, the LeaseClock's time base
+    // Wall-clock ms since the epoch, what queue items' ages are measured against (their
+    // names carry their producer's clock).
+    void setWallClock(std::function<qint64()> nowMs);
     void refreshTtl(); // one dataChanged per parent, TtlColumn only
     void refreshLeaseColumns(); // after the clock took new answers: TTL, notes and colours
 
@@ -67,6 +70,7 @@ private:
 
     const LeaseClock *m_clock = nullptr;
     std::function<qint64()> m_now;
+    std::function<qint64()> m_wallNow;
 };
 
 } // namespace Inspector

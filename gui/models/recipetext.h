@@ -27,7 +27,19 @@ public:
     static QString who(const Etcd::Decode::Entry &entry);
     static QString instance(const EtcdServiceInstance &instance); // "a1b2c3d at host:8080"
     static QString registered(const EtcdServiceInstance &instance); // local time, short
-    static QString summary(const Etcd::Decode::Recipe &recipe);
+    // wallNowMs: the wall clock queue ages are measured against (ms since the epoch; 0: now).
+    static QString summary(const Etcd::Decode::Recipe &recipe, qint64 wallNowMs = 0);
+    // A queue's facts for the details pane, one line each: its depth (per level), the item
+    // taken next and its age, the items in flight with consumer, attempt, lease and TTL (the
+    // decoder's TTL, else the clock's), dead letters with their attempts, delayed items with
+    // their due time. Empty for the other kinds, whose summary and entries say it all.
+    static QStringList details(const Etcd::Decode::Recipe &recipe, qint64 wallNowMs,
+        const LeaseClock *clock = nullptr, qint64 monotonicNowMs = 0);
+    // What a queue entry's row notes: its age or due time, attempts, an orphaned claim.
+    static QString queueNote(const Etcd::Decode::Entry &entry, qint64 wallNowMs);
+    // A queue item's value: escaped text, cut short.
+    static QString preview(const QByteArray &bytes);
+    static QString age(qint64 ms); // "850 ms", "12 s", "5 min 3 s", "2 h 5 min", "3 d 4 h"
 
     // Text when the bytes are valid UTF-8 without control characters, else spaced hex;
     // cut to maxChars with an ellipsis.

@@ -204,6 +204,8 @@ private Q_SLOTS:
     void latchCountsDown();
     void countedBarrierTrips();
     void transientKeysComeAndGo();
+    void queuesShowDepthAndHead();
+    void workQueueClaimsComeAndGo();
     void summariesWithoutKeys();
     void ttlFromTheLeaseClock();
     void leaseTree();
@@ -465,6 +467,171 @@ void tst_InspectorModels::transientKeysComeAndGo()
     QVERIFY(rec.onlyDiffs() && leaseRec.onlyDiffs());
 }
 
+namespace {
+constexpr qint64 kEpochMs = 1752880000000; // the millis queue item names carry in these tests
+
+// "<millis %019d>-<tag>": a queue item's name.
+QByteArray itemName(qint64 millis, const char *tag)
+{
+    return QByteArray::number(millis).rightJustified(19, '0') + '-' + tag;
+}
+
+QByteArray int32(qint32 value)
+{
+    return QByteArray::fromHex(QByteArray::number(quint32(value), 16).rightJustified(8, '0'));
+}
+} // namespace
+
+// A FIFO and a priority queue: depth, the head and its age (from the millis in its name,
+// against the model's wall clock), the level markers outside the queue's prefix.
+void tst_InspectorModels::queuesShowDepthAndHead()
+{
+    RecipeModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    model.setWallClock([] { return kEpochMs + 12'500; });
+    Keys keys;
+    keys.put("/q/" + itemName(kEpochMs, "aB3"), "first\nline")
+        .put("/q/" + itemName(kEpochMs + 2000, "xY9"), "second")
+        .put("__/pq/00005", {})
+        .put("/pq/00005/0000000000000000", "normal")
+        .put("__/pq/00000", {})
+        .put("/pq/00000/0000000000000000", "urgent");
+    Recorder rec(&model);
+    model.setView(keys.view());
+    QCOMPARE(rec.inserted, strings({"top:0-1"}));
+    // The markers ("__/pq/...") belong to /pq, not to a recipe of their own nor to raw.
+    QCOMPARE(
+        column(model, RecipeModel::RecipeColumn), strings({"/pq (priority queue)", "/q (queue)"}));
+    const QModelIndex fifo = model.indexOfPath("/q");
+    QCOMPARE(fifo.siblingAtColumn(RecipeModel::OwnerColumn).data().toString(),
+        u"2 item(s); head first\\nline, enqueued 12 s ago"_s);
+    QCOMPARE(fifo.siblingAtColumn(RecipeModel::KeyColumn).data().toString(),
+        QString::fromLatin1("/q/" + itemName(kEpochMs, "aB3")));
+    QCOMPARE(column(model, RecipeModel::RecipeColumn, fifo), strings({"item", "item"}));
+    QCOMPARE(column(model, RecipeModel::OwnerColumn, fifo), strings({"first\\nline", "second"}));
+    QCOMPARE(column(model, RecipeModel::NotesColumn, fifo),
+        strings({"enqueued 12 s ago", "enqueued 10 s ago"}));
+    QCOMPARE(model.index(0, RecipeModel::LeaseColumn, fifo).data().toString(), RecipeText::none());
+
+    const QModelIndex pq = model.indexOfPath("/pq");
+    QCOMPARE(pq.siblingAtColumn(RecipeModel::OwnerColumn).data().toString(),
+        u"2 item(s) (p0: 1, p5: 1); next urgent at priority 0"_s);
+    QCOMPARE(column(model, RecipeModel::RecipeColumn, pq),
+        strings({"level marker (priority 0)", "item (priority 0)", "level marker (priority 5)",
+            "item (priority 5)"}));
+    QCOMPARE(column(model, RecipeModel::OwnerColumn, pq),
+        strings({"level 0", "urgent", "level 5", "normal"}));
+
+    // The head is taken: the next one moves up, the age follows it.
+    rec.clear();
+    keys.del("/q/" + itemName(kEpochMs, "aB3"));
+    model.setView(keys.view());
+    QVERIFY(rec.onlyDiffs());
+    QCOMPARE(rec.removed, strings({"1:0-0"}));
+    QCOMPARE(fifo.siblingAtColumn(RecipeModel::OwnerColumn).data().toString(),
+        u"1 item(s); head second, enqueued 10 s ago"_s);
+    // The last one too: a drained FIFO queue leaves no key, and no row.
+    rec.clear();
+    keys.del("/q/" + itemName(kEpochMs + 2000, "xY9"));
+    model.setView(keys.view());
+    QCOMPARE(rec.removed, strings({"top:1-1"}));
+    QVERIFY(!model.indexOfPath("/q").isValid());
+}
+
+// A work queue mid-flight: a consumer's claim with its lease, an orphaned claim, a dead
+// letter, a delayed item; then the orphan is reclaimed and the live claim's lease ends.
+void tst_InspectorModels::workQueueClaimsComeAndGo()
+{
+    RecipeModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    model.setWallClock([] { return kEpochMs + 30'000; });
+    const QByteArray w = "/jobs/work/";
+    const QByteArray pending = itemName(kEpochMs + 100, "aaa");
+    const QByteArray live = itemName(kEpochMs + 50, "ccc");
+    const QByteArray orphan = itemName(kEpochMs + 60, "ddd");
+    const QByteArray dead = itemName(kEpochMs + 10, "eee");
+    const QByteArray later = itemName(kEpochMs + 90'000, "fff");
+    Keys keys;
+    keys.put(w + "items/" + pending, "job-1")
+        .put(w + "claimed/" + live, "job-0")
+        .put(w + "claims/" + live, "DistributedWorkQueue:kOtLiN1", kLeaseA)
+        .put(w + "attempts/" + live, int32(1))
+        .put(w + "claimed/" + orphan, "job-orphan")
+        .put(w + "attempts/" + orphan, int32(3))
+        .put(w + "dlq/" + dead, "poison")
+        .put(w + "attempts/" + dead, int32(5))
+        .put(w + "delayed/" + later, "later");
+    model.setView(keys.view());
+    const QModelIndex queue = model.indexOfPath("/jobs/work");
+    QVERIFY(queue.isValid());
+    QCOMPARE(queue.data(KindRole).toInt(), int(Kind::WorkQueue));
+    QCOMPARE(queue.siblingAtColumn(RecipeModel::OwnerColumn).data().toString(),
+        u"1 pending, 2 in flight, 1 dead, 1 delayed, 1 orphaned: reclaimable"_s);
+    QCOMPARE(column(model, RecipeModel::RecipeColumn, queue),
+        strings({"item", "in flight", "claim", "attempt count", "in flight", "attempt count",
+            "dead letter", "attempt count", "delayed"}));
+    QCOMPARE(column(model, RecipeModel::OwnerColumn, queue),
+        strings({"job-1", "DistributedWorkQueue:kOtLiN1", "DistributedWorkQueue:kOtLiN1",
+            "1 attempt(s)", "orphaned: reclaimable", "3 attempt(s)", "poison", "5 attempt(s)",
+            "later"}));
+    QCOMPARE(column(model, RecipeModel::NotesColumn, queue),
+        strings({"enqueued 29 s ago", "attempt 1", "", "", "orphaned: reclaimable (attempt 3)", "",
+            "dead after 5 attempt(s)", "", "due in 1 min 0 s"}));
+    QCOMPARE(model.index(2, RecipeModel::LeaseColumn, queue).data().toString(), hexText(kLeaseA));
+    QVERIFY(model.index(4, 0, queue).data(Qt::ForegroundRole).canConvert<QBrush>()); // orphaned
+    QVERIFY(model.index(6, 0, queue).data(Qt::ForegroundRole).canConvert<QBrush>()); // dead
+    QVERIFY(!model.index(1, 0, queue).data(Qt::ForegroundRole).isValid());
+
+    const View midFlight = keys.view();
+    const Recipe &r = midFlight.recipes.first();
+    const QStringList details = RecipeText::details(r, kEpochMs + 30'000);
+    QVERIFY2(details.contains(u"    %1: consumer DistributedWorkQueue:kOtLiN1, attempt 1, lease "
+                              "%2, TTL ?"_s.arg(QString::fromLatin1(live), hexText(kLeaseA))),
+        qPrintable(details.join(u'\n')));
+    QVERIFY(details.contains(u"    %1: orphaned: reclaimable (attempt 3, no claim: its "
+                             "consumer's lease ended)"_s.arg(QString::fromLatin1(orphan))));
+    QVERIFY(details.contains(u"    %1: 5 attempt(s), poison"_s.arg(QString::fromLatin1(dead))));
+    QVERIFY(details.contains(u"In flight: 2"_s));
+    QVERIFY(details.first().startsWith(u"Pending: 1 item(s)"_s));
+    // With the TTL the decoder was given, that one.
+    QList<EtcdKeyValue> all;
+    for (const Entry &e : r.entries)
+        all.append({e.key, e.value, e.createRevision, e.modRevision, e.version, e.lease});
+    const Recipe ttlKnown = decode({"/", keys.revision(), all, {{kLeaseA, 25}}}).recipes.first();
+    QVERIFY(RecipeText::details(ttlKnown, kEpochMs + 30'000)
+                .filter(u"lease %1, TTL 25 s"_s.arg(hexText(kLeaseA)))
+                .size()
+        == 1);
+
+    // A consumer reclaims the orphan: back into items/ under its own name, attempts kept.
+    Recorder rec(&model);
+    keys.del(w + "claimed/" + orphan).put(w + "items/" + orphan, "job-orphan");
+    model.setView(keys.view());
+    QVERIFY(rec.onlyDiffs());
+    QCOMPARE(queue.siblingAtColumn(RecipeModel::OwnerColumn).data().toString(),
+        u"2 pending, 1 in flight, 1 dead, 1 delayed"_s);
+    // Its name sorts it first in items/, its attempts beside it.
+    QCOMPARE(column(model, RecipeModel::OwnerColumn, queue).mid(0, 3),
+        strings({"job-orphan", "3 attempt(s)", "job-1"}));
+    QCOMPARE(model.index(0, RecipeModel::NotesColumn, queue).data().toString(),
+        u"enqueued 29 s ago; delivered 3 time(s) before"_s);
+    QCOMPARE(queue.siblingAtColumn(RecipeModel::KeyColumn).data().toString(),
+        QString::fromLatin1(w + "items/" + orphan)); // the head
+
+    // The live consumer's lease ends: its claim goes, its item is orphaned in place.
+    rec.clear();
+    keys.del(w + "claims/" + live);
+    model.setView(keys.view());
+    QVERIFY(rec.onlyDiffs());
+    const int claimed = 3; // after the two items and the one count
+    QCOMPARE(
+        model.index(claimed, RecipeModel::RecipeColumn, queue).data().toString(), u"in flight"_s);
+    QCOMPARE(model.index(claimed, RecipeModel::OwnerColumn, queue).data().toString(),
+        u"orphaned: reclaimable"_s);
+    QVERIFY(rec.changed.contains(u"%1:%2-%2"_s.arg(queue.row()).arg(claimed)));
+    QCOMPARE(rec.removed, strings({"0:4-4"}));
+}
+
 // The words for states a decoded view never shows (a recipe with no keys is no recipe).
 void tst_InspectorModels::summariesWithoutKeys()
 {
@@ -476,6 +643,13 @@ void tst_InspectorModels::summariesWithoutKeys()
     QCOMPARE(RecipeText::printable(QByteArray(500, 'x')).size(), 200);
     QVERIFY(RecipeText::printable(QByteArray(500, 'x')).endsWith(u"…"_s));
     QCOMPARE(RecipeText::printable("grüße"), u"grüße"_s);
+    QCOMPARE(RecipeText::summary({Kind::Queue, "/q", {}, 0, {}}), u"empty"_s);
+    QCOMPARE(RecipeText::summary({Kind::WorkQueue, "/w", {}, 0, {}}),
+        u"0 pending, 0 in flight, 0 dead, 0 delayed"_s);
+    QCOMPARE(RecipeText::age(850), u"850 ms"_s);
+    QCOMPARE(RecipeText::age(59'999), u"59 s"_s);
+    QCOMPARE(RecipeText::age(3'723'000), u"1 h 2 min"_s);
+    QCOMPARE(RecipeText::age(-5), u"0 ms"_s); // a producer's clock ahead of ours
 }
 
 void tst_InspectorModels::ttlFromTheLeaseClock()

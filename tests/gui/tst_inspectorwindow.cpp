@@ -44,11 +44,13 @@
 #include <QtWidgets/qpushbutton.h>
 #include <QtWidgets/qtabwidget.h>
 #include <QtWidgets/qtextbrowser.h>
+#include <QtWidgets/qtreeview.h>
 
 #include <signal.h>
 
 using namespace Inspector;
 using namespace std::chrono_literals;
+using Etcd::Decode::orphanedClaims;
 using Etcd::Decode::Recipe;
 using Etcd::Decode::Role;
 
@@ -119,6 +121,7 @@ private Q_SLOTS:
     void shortcutsSwitchViews();
     void layoutAndThemeAreRemembered();
     void releaseLockAndLiftBarrier();
+    void workQueueDetails();
     void profilesNeverStoreThePassword();
     void sandboxEndsWithTheWindow();
     void launchOptions_data();
@@ -571,6 +574,83 @@ void tst_InspectorWindow::releaseLockAndLiftBarrier()
     QVERIFY(finished.at(1).at(0).toBool());
     QTRY_VERIFY_WITH_TIMEOUT(!recipe(w, gate), kWaitMs);
     QTRY_COMPARE_WITH_TIMEOUT(lifted.size(), 1, kWaitMs);
+}
+
+// A work queue as etcd-recipes' DistributedWorkQueue leaves it mid-flight, its keys written
+// as the Kotlin library writes them: pending items, an item claimed by a live consumer (on a
+// lease of its own), an orphaned claim, a dead letter after 5 attempts, a delayed item. The
+// details pane names each, with the claim's TTL; a screenshot of it lands in the build tree
+// (tests/gui/screenshots/en/work-queue.png).
+void tst_InspectorWindow::workQueueDetails()
+{
+    const QByteArray w = m_prefix + "work";
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    const auto name = [](qint64 millis, const char *tag) {
+        return QByteArray::number(millis).rightJustified(19, '0') + '-' + tag;
+    };
+    const QByteArray live = name(now - 4000, "cLm");
+    const QByteArray orphan = name(now - 9000, "oRf");
+    const QByteArray dead = name(now - 60'000, "dE4");
+    auto lease = await(m_client->grantLease(60s));
+    QVERIFY(lease.status.isOk());
+    EtcdPutOptions onLease;
+    onLease.lease = lease->leaseId();
+    const QList<std::pair<QByteArray, QByteArray>> keys {
+        {w + "/items/" + name(now - 2000, "aB3"), "resize photo 1811"},
+        {w + "/items/" + name(now - 1000, "xY9"), "resize photo 1812"},
+        {w + "/claimed/" + live, "resize photo 1809"},
+        {w + "/attempts/" + live, QByteArray::fromHex("00000001")},
+        {w + "/claimed/" + orphan, "resize photo 1808"},
+        {w + "/attempts/" + orphan, QByteArray::fromHex("00000003")},
+        {w + "/dlq/" + dead,
+            "resize photo \x01"
+            "corrupt"},
+        {w + "/attempts/" + dead, QByteArray::fromHex("00000005")},
+        {w + "/delayed/" + name(now + 600'000, "lAt"), "nightly report"}};
+    for (const auto &[key, value] : keys)
+        QVERIFY(await(m_client->put(key, value)).status.isOk());
+    QVERIFY(await(m_client->put(w + "/claims/" + live, "DistributedWorkQueue:kOtLiN1", onLease))
+                .status.isOk());
+
+    MainWindow window(options());
+    window.resize(1400, 800);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(waitLive(window, 5));
+    QTRY_VERIFY_WITH_TIMEOUT(recipe(window, w) && recipe(window, w)->entries.size() == 10, kWaitMs);
+    QCOMPARE(recipe(window, w)->kind, Etcd::Decode::Kind::WorkQueue);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        window.session()->leaseClock().sample(lease->leaseId()).has_value(), kWaitMs);
+    select(window, w);
+    auto *tree = qobject_cast<QTreeView *>(window.recipesPage()->view());
+    QVERIFY(tree);
+    tree->expand(tree->currentIndex());
+    const QString details = window.recipesPage()->details()->toPlainText();
+    QVERIFY2(
+        details.contains(QStringLiteral("2 pending, 2 in flight, 1 dead, 1 delayed, 1 orphaned")),
+        qPrintable(details));
+    QVERIFY2(details.contains(
+                 QStringLiteral("%1: consumer DistributedWorkQueue:kOtLiN1, attempt 1, "
+                                "lease %2, TTL ")
+                     .arg(QString::fromLatin1(live), QString::number(lease->leaseId(), 16))),
+        qPrintable(details));
+    QVERIFY(!details.contains(QStringLiteral("TTL ?")));
+    QVERIFY(details.contains(
+        QStringLiteral("%1: orphaned: reclaimable (attempt 3").arg(QString::fromLatin1(orphan))));
+    QVERIFY(details.contains(QStringLiteral("%1: 5 attempt(s), resize photo \\x01corrupt")
+                                 .arg(QString::fromLatin1(dead))));
+    QVERIFY(details.contains(QStringLiteral("Delayed: 1")));
+    QVERIFY(details.contains(QStringLiteral("Head: resize photo 1811")));
+    const QString shot
+        = QDir(screenshotDir(QStringLiteral("en"))).filePath(QStringLiteral("work-queue.png"));
+    QVERIFY(QDir().mkpath(screenshotDir(QStringLiteral("en"))));
+    QVERIFY(window.grab().save(shot));
+    QVERIFY(await(m_client->revokeLease(lease->leaseId())).status.isOk());
+    // The consumer's lease ends: its claim goes with it, and its item is orphaned too.
+    QTRY_VERIFY_WITH_TIMEOUT(recipe(window, w) && orphanedClaims(*recipe(window, w)) == 2, kWaitMs);
+    QTRY_VERIFY_WITH_TIMEOUT(window.recipesPage()->details()->toPlainText().contains(
+                                 QStringLiteral("2 orphaned: reclaimable")),
+        kWaitMs);
 }
 
 void tst_InspectorWindow::profilesNeverStoreThePassword()

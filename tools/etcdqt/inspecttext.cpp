@@ -231,7 +231,7 @@ QString priorityLevelsText(const Recipe &r)
 QString workQueueSummary(const Recipe &r, qint64 wallClockMs)
 {
     const qsizetype orphaned = orphanedClaims(r);
-    return QStringLiteral("%1 pending (%2), %3 in flight%4, %5 dead letters, %6 delayed")
+    return QStringLiteral("%1 pending (%2), %3 in flight%4, %5 dead letter(s), %6 delayed")
         .arg(r.count(Role::Item))
         .arg(headText(r, wallClockMs))
         .arg(r.count(Role::Claimed))
@@ -272,11 +272,11 @@ QString summary(const Recipe &r, qint64 wallClockMs)
     case Kind::Service:
         return QStringLiteral("service %1, %2 instances").arg(serviceName(r)).arg(r.entries.size());
     case Kind::Queue:
-        return QStringLiteral("%1 items, %2")
+        return QStringLiteral("%1 item(s), %2")
             .arg(r.count(Role::Item))
             .arg(headText(r, wallClockMs));
     case Kind::PriorityQueue:
-        return QStringLiteral("%1 items, %2; %3")
+        return QStringLiteral("%1 item(s), %2; %3")
             .arg(r.count(Role::Item))
             .arg(headText(r, wallClockMs), priorityLevelsText(r));
     case Kind::WorkQueue:
