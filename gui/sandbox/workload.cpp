@@ -131,6 +131,36 @@ void addDiscovery(std::vector<WorkloadProcess::Spec> &out, const QString &path)
     }
 }
 
+// A work queue: a producer enqueues a job every 0.7 s (every fourth due 3 s later); worker-1
+// holds each job 1.5 s and acknowledges it; worker-2 drops what it takes after 1 s (exits
+// without an ack), so its jobs come back with a higher attempt and, after three deliveries,
+// land in the dead letters. In the inspector: depth, in-flight claims, delayed, dead letters.
+void addWorkQueue(std::vector<WorkloadProcess::Spec> &out, const QString &path)
+{
+    auto produced = std::make_shared<int>(0);
+    out.push_back({u"work-producer"_s,
+        [=] {
+            const int n = ++*produced;
+            QStringList args {u"work"_s, u"enqueue"_s, path, u"job-%1"_s.arg(n)};
+            if (n % 4 == 0)
+                args += QStringList {u"--delay-ms"_s, u"3000"_s};
+            return args;
+        },
+        700ms});
+    const QStringList worker {
+        u"work"_s, u"receive"_s, path, u"--visibility-s"_s, kTtl, u"--max-deliveries"_s, u"3"_s};
+    out.push_back({u"worker-1"_s,
+        [=] {
+            return worker + QStringList {u"--hold-ms"_s, u"1500"_s, u"--ack"_s};
+        },
+        200ms});
+    out.push_back({u"worker-2"_s,
+        [=] {
+            return worker + QStringList {u"--hold-ms"_s, u"1000"_s};
+        },
+        1500ms});
+}
+
 } // namespace
 
 std::vector<WorkloadProcess::Spec> specs(const QByteArray &prefix)
@@ -143,6 +173,7 @@ std::vector<WorkloadProcess::Spec> specs(const QByteArray &prefix)
     addLatch(out, root + u"/latch"_s);
     addTransientKeys(out, root + u"/presence"_s);
     addDiscovery(out, root + u"/discovery"_s);
+    addWorkQueue(out, root + u"/jobs"_s);
     return out;
 }
 

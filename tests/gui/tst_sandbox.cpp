@@ -117,6 +117,9 @@ struct Observed
             keys.contains(root + "/discovery/names/api/api-1"), u"the service instance api-1"_s);
         require(keys.contains(root + "/discovery/names/worker/worker-1"),
             u"the service instance worker-1"_s);
+        require(hasKeyStartingWith(root + "/jobs/items/"), u"a job in the work queue"_s);
+        require(hasKeyStartingWith(root + "/jobs/claims/"), u"a worker's claim on a job"_s);
+        require(hasKeyStartingWith(root + "/jobs/delayed/"), u"a delayed job"_s);
         return out;
     }
 };
@@ -175,7 +178,7 @@ void tst_Sandbox::workloadRunsAndStopLeavesNothing()
     QCOMPARE(endpoint.host(), u"127.0.0.1"_s);
     const QString directory = sandbox.directory();
     QVERIFY(QFileInfo(directory).isDir());
-    QCOMPARE(sandbox.processSummary().size(), 15); // etcd and fourteen workload processes
+    QCOMPARE(sandbox.processSummary().size(), 18); // etcd and seventeen workload processes
 
     {
         EtcdClient client({endpoint});

@@ -95,5 +95,7 @@ int cacheCommand(const Globals &globals, QStringList args);
 int serviceCommand(const Globals &globals, QStringList args);
 int queueCommand(const Globals &globals, QStringList args);
 int workCommand(const Globals &globals, QStringList args);
+// work process: a consumer doing each item's (fenced) effect, for fault tests.
+int workProcessCommand(const Globals &globals, QStringList args);
 
 } // namespace Cli

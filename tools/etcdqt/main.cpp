@@ -40,7 +40,9 @@ const char *const kUsage
       "               [--ack] [--hold-ms N]   (exit 2: timed out)\n"
       "  work ack <path> <id>\n"
       "  work dlq <path> [--requeue ID | --purge ID]\n"
-      "  work size <path>\n";
+      "  work size <path>\n"
+      "  work process <path> --effects <prefix> [--visibility-s S] [--max-deliveries M]\n"
+      "               [--hold-ms N] [--unfenced]   (until a signal)\n";
 } // namespace
 
 int main(int argc, char **argv)

@@ -40,7 +40,7 @@ const QString kWorkUsage = QStringLiteral(
     "usage: work enqueue <path> <value> [--delay-ms N] | work receive <path> [--timeout-ms N] "
     "[--visibility-s S] [--max-deliveries M] [--ack] [--hold-ms N] | work ack <path> <id> | work "
     "dlq <path> "
-    "[--requeue ID | --purge ID] | work size <path>");
+    "[--requeue ID | --purge ID] | work size <path> | work process <path> --effects <prefix> …");
 
 // A whole number of milliseconds from `min` (the option's value, when given).
 bool takeMillis(QStringList &args, const QString &name, int min, int &value, QString &error)
@@ -310,6 +310,8 @@ int workCommand(const Globals &globals, QStringList args)
         return workDlq(globals, args);
     if (verb == QLatin1String("size"))
         return workSize(globals, args);
+    if (verb == QLatin1String("process"))
+        return workProcessCommand(globals, args);
     return fail(kWorkUsage);
 }
 
