@@ -285,6 +285,7 @@ private Q_SLOTS:
     void unusedLeaseCannotBeRevoked();
     void endedTermCannotBeSteppedDown();
     void blastRadiusTitleNamesTheTarget();
+    void revokingAConsumersLeaseOrphansItsClaims();
 };
 
 // ---------------------------------------------------------------------------------- viewdiff
@@ -416,6 +417,20 @@ void tst_InspectorCore::diffViews_data()
     QTest::newRow("service instance gone")
         << QList {i1, i2} << QList {i2}
         << QStringList {u"InstanceGone|10.0.0.1:8080|/p/names/api"_s} << QStringList {};
+
+    // Queue items come and go by the thousand: no event for any of them.
+    const EtcdKeyValue item1 = kv("/q/0000001752880000100-aaa", "job-1", 60);
+    const EtcdKeyValue item2 = kv("/q/0000001752880000200-bbb", "job-2", 61);
+    const EtcdKeyValue claimed = kv("/w/claimed/0000001752880000100-ccc", "job", 62);
+    const EtcdKeyValue claim
+        = kv("/w/claims/0000001752880000100-ccc", "DistributedWorkQueue:kOtLiN1", 62, 0x62);
+    QTest::newRow("queue items put and taken")
+        << QList {item1} << QList {item2} << QStringList {} << QStringList {};
+    QTest::newRow("work-queue claim made and lost")
+        << QList {kv("/w/items/0000001752880000100-ccc", "job", 60)} << QList {claimed, claim}
+        << QStringList {} << QStringList {};
+    QTest::newRow("queues drained") << QList {item1, claimed, claim, kv("__/pq/00001", {}, 63)}
+                                    << QList<EtcdKeyValue> {} << QStringList {} << QStringList {};
 
     const QList<EtcdKeyValue> everything {candA, candB, leadA, holder, waiter1, permits(kS, 2), s1,
         s2, s3, gate(kG, "G", 40), m1, m2, ready(kCB, "m2", 52), number("/n", 3, 70),
@@ -877,6 +892,10 @@ void tst_InspectorCore::actionsFor_data()
     QTest::newRow("number") << QList {number("/n", 3, 70)} << "/n"_ba << QStringList {};
     QTest::newRow("transient key")
         << QList {transient("/svc/a", 80, 0x71)} << "/svc/a"_ba << QStringList {};
+    QTest::newRow("work queue: none (a claim ends by its lease)")
+        << QList {kv("/w/claimed/0000001752880000100-ccc", "job", 90),
+               kv("/w/claims/0000001752880000100-ccc", "consumer-1", 90, 0x90)}
+        << "/w"_ba << QStringList {};
 }
 
 void tst_InspectorCore::actionsFor()
@@ -916,6 +935,24 @@ void tst_InspectorCore::revokeSharedLeaseEndsBoth()
     const QString all = b.effects.join(u'\n');
     QVERIFY(!all.contains(u"/svc/other"_s));
     QVERIFY(!all.contains(u"bravo"_s));
+}
+
+// A work-queue consumer's lease carries its claims: revoking it hands each claimed item to
+// the next consumer; the unleased payload copies are not what the revoke deletes.
+void tst_InspectorCore::revokingAConsumersLeaseOrphansItsClaims()
+{
+    constexpr qint64 consumer = 0x694d7b5c2a1e3f77;
+    const View view = viewOf({kv("/w/claimed/0000001752880000100-ccc", "job", 90),
+        kv("/w/claims/0000001752880000100-ccc", "consumer-1", 90, consumer),
+        kv("/w/items/0000001752880000200-ddd", "next", 91)});
+    const BlastRadius b = blastRadius(view, revokeAction(consumer));
+    QVERIFY(b.possible);
+    const QString all = b.effects.join(u'\n');
+    QVERIFY2(all.contains(u"consumer-1 loses its claim on item 0000001752880000100-ccc of /w: "
+                          "the next consumer reclaims it"_s),
+        qPrintable(all));
+    QVERIFY(!all.contains(u"/w/claimed/"_s));
+    QVERIFY(!all.contains(u"0000001752880000200-ddd"_s));
 }
 
 void tst_InspectorCore::releaseNamesTheNextWaiter()
