@@ -60,6 +60,14 @@ std::unique_ptr<EtcdWatch> RecipeLayer::followWatch(EtcdClient *client, QObject 
     QObject::connect(w, &EtcdWatch::resubscribed, context, [reconnected] { reconnected(0); });
     QObject::connect(w, &EtcdWatch::resyncRequested, context,
         [reconnected](qint64 compactedAt) { reconnected(std::max<qint64>(compactedAt, 1)); });
+    // Resuming at the compaction by itself, the watch skipped the changes compacted away: the
+    // follower re-reads as after a resync request (with AwaitResync, resynced() answers the
+    // follower's own resync() and must not ask again).
+    if (mode == EtcdWatch::ResyncMode::ResumeAtCompaction)
+        QObject::connect(
+            w, &EtcdWatch::resynced, context, [reconnected](qint64 compactedAt, qint64) {
+                reconnected(std::max<qint64>(compactedAt, 1));
+            });
     if (f.failed)
         QObject::connect(w, &EtcdWatch::failed, context, std::move(f.failed));
     w->start();

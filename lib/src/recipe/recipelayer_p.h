@@ -24,7 +24,8 @@ struct WatchFollower
     std::function<void(const QList<EtcdWatchEvent> &events)> events;
     std::function<void()> active; // the watch went live (also again after a resync)
     // After a reconnect: the stream resumed where it left off (`compactedAt` 0), or the
-    // history it needs was compacted at `compactedAt` (re-read, then EtcdWatch::resync()).
+    // history it needs was compacted at `compactedAt` (AwaitResync: re-read, then
+    // EtcdWatch::resync(); ResumeAtCompaction: it resumed there, re-read what it skipped).
     std::function<void(qint64 compactedAt)> reconnected;
     std::function<void(const EtcdStatus &why)> failed;
     WatchGuard guard; // sees the events in the engine thread first (ownership decisions)
