@@ -100,6 +100,17 @@ void tst_QmlTypes::create_data()
                                  << "EtcdQmlServiceList"_ba;
     QTest::newRow("Watch") << "Watch { key: \"w\"; prefix: true; property int n: model.count }"_ba
                            << "EtcdQmlWatch"_ba;
+    QTest::newRow("Queue") << "Queue { path: \"q\"; consuming: true }"_ba
+                           << "EtcdQmlQueue"_ba;
+    QTest::newRow("PriorityQueue") << "PriorityQueue { path: \"pq\" }"_ba
+                                   << "EtcdQmlPriorityQueue"_ba;
+    QTest::newRow("WorkQueue") << "WorkQueue { path: \"wq\"; visibilityTimeout: 5000; "
+                                  "maxInFlight: 2; property int n: inFlight }"_ba
+                               << "EtcdQmlWorkQueue"_ba;
+    QTest::newRow("QueueContents")
+        << "QueueContents { path: \"wq\"; kind: QueueContents.Work; "
+           "states: QueueContents.Queued | QueueContents.DeadLetter; property int n: count }"_ba
+        << "EtcdQmlQueueContents"_ba;
 }
 
 void tst_QmlTypes::create()
@@ -165,6 +176,14 @@ void tst_QmlTypes::callsWithoutClient_data()
                                                << "relinquish"_ba;
     QTest::newRow("LeaderSelector.requeue") << "LeaderSelector { path: \"e\" }"_ba
                                             << "requeue"_ba;
+    QTest::newRow("Queue.tryDequeue") << "Queue { path: \"q\"; consuming: true }"_ba
+                                      << "tryDequeue"_ba;
+    QTest::newRow("PriorityQueue.size") << "PriorityQueue { path: \"q\" }"_ba
+                                        << "size"_ba;
+    QTest::newRow("WorkQueue.deadLetters") << "WorkQueue { path: \"w\" }"_ba
+                                           << "deadLetters"_ba;
+    QTest::newRow("WorkQueue.sweep") << "WorkQueue { path: \"w\" }"_ba
+                                     << "sweep"_ba;
 }
 
 // Active but without a client, nothing runs: the calls that need the library object refuse.
