@@ -303,6 +303,16 @@ EtcdTxnOp EtcdTxnOp::remove(const QByteArray &key, const EtcdDeleteOptions &opti
 */
 
 /*!
+    \variable EtcdRangeOptions::minModRevision
+    \brief only keys last modified at or after this revision; 0 for no bound.
+*/
+
+/*!
+    \variable EtcdRangeOptions::maxModRevision
+    \brief only keys last modified at or before this revision; 0 for no bound.
+*/
+
+/*!
     \variable EtcdRangeOptions::limit
     \brief the most keys returned; 0 for no limit.
 */

@@ -82,7 +82,22 @@ EtcdAbstractQueue::EtcdAbstractQueue(EtcdClient *client, const QByteArray &path,
     connect(d_ptr->taker, &QueueTaker::itemAdded, this, &EtcdAbstractQueue::itemAvailable);
 }
 
+/*! Destroys the object; a subclass closes it first. */
 EtcdAbstractQueue::~EtcdAbstractQueue() = default;
+
+/*!
+    \enum EtcdAbstractQueue::Order
+    The order a queue is taken in.
+    \value ModRevision by the items' mod revisions (the order they were put), a batch by its
+        index: EtcdQueue
+    \value Key by the items' keys: EtcdPriorityQueue
+*/
+
+/*!
+    \fn void EtcdAbstractQueue::putBack(const QByteArray &key, const QByteArray &value)
+    For subclasses: puts \a value, taken from \a key for a take that was cancelled meanwhile,
+    back into the queue when it closes.
+*/
 
 /*! \property EtcdAbstractQueue::path
     The queue's path; its items are the keys under \c{<path>/}. */

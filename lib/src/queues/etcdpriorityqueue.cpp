@@ -25,6 +25,11 @@ using namespace Etcd::Internal;
     prefix and are never deleted, as in etcd-recipes.
 */
 
+/*!
+    \variable EtcdPriorityQueue::kMaxPriority
+    The last priority, taken after every other: 65535 (etcd-recipes' UShort range).
+*/
+
 /*! Constructs a priority queue at \a path on \a client. The object is a child of \a parent. */
 EtcdPriorityQueue::EtcdPriorityQueue(EtcdClient *client, const QByteArray &path, QObject *parent)
     : EtcdAbstractQueue(client, path, Order::Key,
@@ -56,7 +61,10 @@ EtcdReply *EtcdPriorityQueue::enqueue(const QByteArray &value, int priority)
     return r;
 }
 
-// An item taken for a cancelled take: back at its priority, after the items there now.
+/*!
+    Puts \a value, taken from \a key for a take that was cancelled, back at the priority its
+    key names, after the items there now.
+*/
 void EtcdPriorityQueue::putBack(const QByteArray &key, const QByteArray &value)
 {
     const QByteArray level = key.mid(QueueKeys::children(path()).size()).split('/').value(0);

@@ -76,7 +76,10 @@ EtcdReply *EtcdQueue::enqueueAll(const QList<QByteArray> &values)
     return txnOn(client(), txn);
 }
 
-// An item taken for a take that was cancelled: back at the end (its first place is gone).
+/*!
+    Puts \a value, taken from \a key for a take that was cancelled, back at the end of the
+    queue (its first place is gone: a new put has a new revision).
+*/
 void EtcdQueue::putBack(const QByteArray &, const QByteArray &value)
 {
     qCWarning(lcEtcdRecipe).noquote()

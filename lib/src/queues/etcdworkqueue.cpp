@@ -31,10 +31,10 @@ using QueueKeys::Area;
     clientId) on the consumer's lease and the delivery count to \c{<q>/attempts/<id>} (4 bytes
     big-endian), all only while the item is unchanged. The lease is the visibility timeout: it
     lives while this consumer renews it, and when the consumer dies or is cut off for longer
-    than \l{Options::visibilityTimeout}, etcd deletes its claims. An item whose claim is gone
-    is orphaned; a sweeper (every \l{Options::sweepInterval}, and a receive that finds the
+    than \l{EtcdWorkQueue::Options::}{visibilityTimeout}, etcd deletes its claims. An item whose claim is gone
+    is orphaned; a sweeper (every \l{EtcdWorkQueue::Options::}{sweepInterval}, and a receive that finds the
     queue empty) moves it back to \c{items/} under its id, so into its first place, or to
-    \c{<q>/dlq/<id>} once it was delivered \l{Options::maxDeliveries} times.
+    \c{<q>/dlq/<id>} once it was delivered \l{EtcdWorkQueue::Options::}{maxDeliveries} times.
 
     ack() ends a delivery and requeue() puts the item back (its delivery count kept), each
     only while the claim is this delivery's: the reply's result() is false when the claim was
@@ -48,6 +48,20 @@ using QueueKeys::Area;
     \c{items/} when due, by the consumer that sees them first; due times are wall-clock
     milliseconds of the producer, so clock skew between hosts shifts them.
 */
+
+/*!
+    \class EtcdWorkQueue::Options
+    \inmodule EtcdQt
+    \brief How a work queue's consumer behaves; the defaults are etcd-recipes'.
+*/
+/*! \variable EtcdWorkQueue::Options::visibilityTimeout
+    \brief the consumer lease's TTL (default 30 s): a claim lasts while the consumer renews it. */
+/*! \variable EtcdWorkQueue::Options::maxDeliveries
+    \brief how often an item is delivered before an orphan goes to the dead letters (5). */
+/*! \variable EtcdWorkQueue::Options::sweepInterval
+    \brief how often the sweeper reclaims orphaned claims (default 30 s). */
+/*! \variable EtcdWorkQueue::Options::clientId
+    \brief the consumer's id, the value of its claims; empty: "DistributedWorkQueue:<7 random>". */
 
 /*! \fn void EtcdWorkQueue::itemAvailable()
     Emitted after start() for every item put into \c{<q>/items/}. */
@@ -366,8 +380,9 @@ std::optional<EtcdWorkItem> EtcdWorkQueue::receiveAndWait(milliseconds timeout, 
     return o.status.isOk() && o.found() ? std::optional(o.item) : std::nullopt;
 }
 
-/*! For worker threads: ack(), waited for at most \a timeout; false with \a status set on a
-    failure (the result is then unknown when it is DeadlineExceeded). */
+/*! For worker threads: ack() of \a item, waited for at most \a timeout. Returns its
+    result; false with \a status set on a failure (the result is then unknown when it is
+    DeadlineExceeded). */
 bool EtcdWorkQueue::ackAndWait(const EtcdWorkItem &item, milliseconds timeout, EtcdStatus *status)
 {
     if (refuseOwnThread(this, "EtcdWorkQueue::ackAndWait()", status))
@@ -378,7 +393,8 @@ bool EtcdWorkQueue::ackAndWait(const EtcdWorkItem &item, milliseconds timeout, E
         .value_or(false);
 }
 
-/*! For worker threads: ackWith(), waited for at most \a timeout. */
+/*! For worker threads: ackWith() of \a item and \a effects, waited for at most
+    \a timeout. Returns its result; false with \a status set on a failure. */
 bool EtcdWorkQueue::ackWithAndWait(
     const EtcdWorkItem &item, const EtcdTxn &effects, milliseconds timeout, EtcdStatus *status)
 {
@@ -390,7 +406,8 @@ bool EtcdWorkQueue::ackWithAndWait(
         .value_or(false);
 }
 
-/*! For worker threads: requeue(), waited for at most \a timeout. */
+/*! For worker threads: requeue() of \a item, waited for at most \a timeout. Returns its
+    result; false with \a status set on a failure. */
 bool EtcdWorkQueue::requeueAndWait(
     const EtcdWorkItem &item, milliseconds timeout, EtcdStatus *status)
 {
