@@ -14,6 +14,11 @@
 //                   REPS reads (default 5) after one untimed; p50/min/max of the reads. The
 //                   keys are those cache_bench.cpp seeds (24-byte names, 64-byte values);
 //                   seeded here the same way if they are not there.
+//   queue_latency   the floor of queue_latency, paced as it is (2 ms apart, REPS x 200
+//                   items, default 1,000): a put on one channel -> the event on a watch of
+//                   the queue's prefix on a second channel -> that channel's transaction
+//                   deleting the key if its mod revision is unchanged, answered. The least
+//                   any queue take can do: one watch event and one compare-and-delete.
 #include <grpcpp/grpcpp.h>
 
 #include "etcdserverpb/rpc.grpc.pb.h"
@@ -25,6 +30,7 @@
 #include <ctime>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace pb = etcdserverpb;
@@ -175,6 +181,67 @@ void benchLoad(pb::KV::Stub &kv, const std::string &scenario, int children, int 
 
 } // namespace
 
+void benchQueueLatency(const std::string &target, int n)
+{
+    auto producer
+        = pb::KV::NewStub(grpc::CreateChannel(target, grpc::InsecureChannelCredentials()));
+    auto channel = grpc::CreateChannel(target, grpc::InsecureChannelCredentials());
+    auto consumer = pb::KV::NewStub(channel);
+    auto watcher = pb::Watch::NewStub(channel);
+    const std::string prefix = "/bench/raw/queue/" + std::to_string(std::time(nullptr)) + "/";
+    grpc::ClientContext watchContext;
+    auto stream = watcher->Watch(&watchContext);
+    pb::WatchRequest create;
+    create.mutable_create_request()->set_key(prefix);
+    std::string end = prefix;
+    end.back() = char(end.back() + 1);
+    create.mutable_create_request()->set_range_end(end);
+    create.mutable_create_request()->add_filters(pb::WatchCreateRequest::NODELETE);
+    pb::WatchResponse response;
+    if (!stream->Write(create) || !stream->Read(&response) || !response.created()) {
+        std::fprintf(stderr, "watch create failed\n");
+        std::exit(2);
+    }
+    std::vector<double> latency;
+    for (int i = 0; i < n; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        const auto sent = Clock::now();
+        pb::PutRequest put;
+        put.set_key(prefix + std::to_string(i));
+        put.set_value(std::to_string(i));
+        pb::PutResponse putAnswer;
+        grpc::ClientContext putContext;
+        check(producer->Put(&putContext, put, &putAnswer), "put");
+        do {
+            if (!stream->Read(&response)) {
+                std::fprintf(stderr, "watch ended\n");
+                std::exit(2);
+            }
+        } while (response.events_size() == 0);
+        const auto &kv = response.events(0).kv();
+        pb::TxnRequest txn;
+        auto *compare = txn.add_compare();
+        compare->set_key(kv.key());
+        compare->set_target(pb::Compare::MOD);
+        compare->set_result(pb::Compare::EQUAL);
+        compare->set_mod_revision(kv.mod_revision());
+        auto *del = txn.add_success()->mutable_request_delete_range();
+        del->set_key(kv.key());
+        del->set_prev_kv(true);
+        pb::TxnResponse answer;
+        grpc::ClientContext txnContext;
+        check(consumer->Txn(&txnContext, txn, &answer), "txn");
+        latency.push_back(std::chrono::duration<double, std::milli>(Clock::now() - sent).count());
+    }
+    watchContext.TryCancel();
+    std::sort(latency.begin(), latency.end());
+    std::printf("{\"impl\":\"cpp-grpc-raw\",\"scenario\":\"queue_latency\",\"n\":%d,"
+                "\"p50_ms\":%.3f,\"p99_ms\":%.3f}\n",
+        n, latency[latency.size() / 2],
+        latency[std::min(latency.size() - 1, latency.size() * 99 / 100)]);
+    std::fflush(stdout);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -193,6 +260,8 @@ int main(int argc, char **argv)
             benchLoad(*kv, scenario, 10000, reps);
         else if (scenario == "cache_load_100k")
             benchLoad(*kv, scenario, 100000, reps);
+        else if (scenario == "queue_latency")
+            benchQueueLatency(argv[1], argc > 3 ? reps * 200 : 1000);
         else if (!scenario.empty()) {
             std::fprintf(stderr, "unknown scenario %s\n", scenario.c_str());
             return 2;
