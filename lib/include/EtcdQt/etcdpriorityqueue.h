@@ -4,6 +4,10 @@
 
 #include <EtcdQt/etcdabstractqueue.h>
 
+#include <memory>
+
+class EtcdPriorityQueuePrivate;
+
 // A queue taken lowest priority number first, then in enqueue order, in etcd-recipes'
 // DistributedPriorityQueue layout: "<path>/<priority %05d>/<seq %016d>" per item, and the
 // marker "__<path>/<priority %05d>" that orders concurrent enqueues at one priority.
@@ -21,4 +25,7 @@ public:
 
 protected:
     void putBack(const QByteArray &key, const QByteArray &value) override;
+
+private:
+    std::unique_ptr<EtcdPriorityQueuePrivate> const d_ptr;
 };

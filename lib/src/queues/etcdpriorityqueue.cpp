@@ -9,6 +9,12 @@
 
 using namespace Etcd::Internal;
 
+class EtcdPriorityQueuePrivate
+{
+public:
+    std::shared_ptr<PriorityEnqueue::Memory> memory = std::make_shared<PriorityEnqueue::Memory>();
+};
+
 /*!
     \class EtcdPriorityQueue
     \inmodule EtcdQt
@@ -20,7 +26,9 @@ using namespace Etcd::Internal;
     \c{__<path>/<priority %05d>} in the same transaction; the transaction commits only if
     the marker was not touched since the read, so two producers never get one sequence
     number. On contention it tries again, at most 50 times, with the fresh last key taken
-    from the failed transaction's answer (no extra read), then fails with Aborted. Items are
+    from the failed transaction's answer (no extra read), then fails with Aborted. The object
+    remembers the number and revision it wrote last at each priority: while no one else wrote
+    there since, the next enqueue needs no read (one transaction). Items are
     taken in key order: priority, then sequence. The marker keys lie outside the queue's
     prefix and are never deleted, as in etcd-recipes.
 */
@@ -33,7 +41,8 @@ using namespace Etcd::Internal;
 /*! Constructs a priority queue at \a path on \a client. The object is a child of \a parent. */
 EtcdPriorityQueue::EtcdPriorityQueue(EtcdClient *client, const QByteArray &path, QObject *parent)
     : EtcdAbstractQueue(client, path, Order::Key,
-        QStringLiteral("DistributedPriorityQueue[%1]").arg(QString::fromUtf8(path)), parent)
+        QStringLiteral("DistributedPriorityQueue[%1]").arg(QString::fromUtf8(path)), parent),
+      d_ptr(new EtcdPriorityQueuePrivate)
 { }
 
 /*! Destroys the object after close(). */
@@ -57,7 +66,7 @@ EtcdReply *EtcdPriorityQueue::enqueue(const QByteArray &value, int priority)
     if (const EtcdStatus why = refusal(value.size()); !why.isOk())
         return RecipeReplies::failedBool(this, why);
     EtcdBoolReply *r = RecipeReplies::boolReply(this);
-    PriorityEnqueue::run(client(), r, path(), priority, value);
+    PriorityEnqueue::run(client(), r, path(), priority, value, d_ptr->memory);
     return r;
 }
 

@@ -26,6 +26,7 @@ struct Attempt
     int priority = 0;
     QByteArray marker;
     QByteArray value;
+    std::shared_ptr<Memory> memory;
     int tries = 0;
 };
 using Shared = std::shared_ptr<Attempt>;
@@ -46,14 +47,26 @@ void finish(const Shared &a, const EtcdStatus &status, qint64 revision = 0)
         RecipeReplies::finish(a->reply, status, status.isOk(), revision);
 }
 
-void write(const Shared &a, const QList<EtcdKeyValue> &last, qint64 revision);
+void write(const Shared &a, qint64 seq, qint64 revision);
 
-void onWritten(const Shared &a, EtcdTxnReply *r, const EtcdStatus &s)
+// The sequence number after the last key at the level (none: 0).
+qint64 nextAfter(const QList<EtcdKeyValue> &last)
 {
-    if (!s.isOk())
+    return last.isEmpty() ? 0 : QueueKeys::prioritySequence(last.first().key).value_or(-1) + 1;
+}
+
+void onWritten(const Shared &a, qint64 seq, EtcdTxnReply *r, const EtcdStatus &s)
+{
+    if (!s.isOk()) {
+        if (a->memory)
+            a->memory->remove(a->priority); // unknown whether it was written: read next time
         return finish(a, s);
-    if (r->succeeded())
+    }
+    if (r->succeeded()) {
+        if (a->memory)
+            a->memory->insert(a->priority, {seq, r->revision()});
         return finish(a, {}, r->revision());
+    }
     if (++a->tries >= kMaxAttempts)
         return finish(a,
             EtcdStatus(Etcd::ErrorCode::Aborted,
@@ -61,16 +74,14 @@ void onWritten(const Shared &a, EtcdTxnReply *r, const EtcdStatus &s)
                     "gave up after %1 enqueues at this priority lost to others")
                     .arg(kMaxAttempts)));
     const QList<EtcdTxnOpResult> results = r->results();
-    write(a, results.isEmpty() ? QList<EtcdKeyValue>() : results.first().keyValues, r->revision());
+    write(a, nextAfter(results.isEmpty() ? QList<EtcdKeyValue>() : results.first().keyValues),
+        r->revision());
 }
 
-// The next sequence number after `last` (read at `revision`), written only if the marker was
-// not touched after that read.
-void write(const Shared &a, const QList<EtcdKeyValue> &last, qint64 revision)
+// Sequence number `seq`, known at `revision`, written only if the marker was not touched
+// after that revision.
+void write(const Shared &a, qint64 seq, qint64 revision)
 {
-    qint64 seq = 0;
-    if (!last.isEmpty())
-        seq = QueueKeys::prioritySequence(last.first().key).value_or(-1) + 1;
     EtcdTxn txn;
     txn.compares.append(
         EtcdCompare::modRevision(a->marker, Etcd::CompareResult::Less, revision + 1));
@@ -80,12 +91,12 @@ void write(const Shared &a, const QList<EtcdKeyValue> &last, qint64 revision)
     txn.failure.append(EtcdTxnOp::get(a->level, lastAtLevel()));
     EtcdTxnReply *r = txnOn(a->client, txn);
     QObject::connect(
-        r, &EtcdReply::finished, r, [a, r](const EtcdStatus &s) { onWritten(a, r, s); });
+        r, &EtcdReply::finished, r, [a, seq, r](const EtcdStatus &s) { onWritten(a, seq, r, s); });
 }
 } // namespace
 
 void run(EtcdClient *client, EtcdBoolReply *reply, const QByteArray &queuePath, int priority,
-    const QByteArray &value)
+    const QByteArray &value, const std::shared_ptr<Memory> &memory)
 {
     auto a = std::make_shared<Attempt>();
     a->client = client;
@@ -95,11 +106,16 @@ void run(EtcdClient *client, EtcdBoolReply *reply, const QByteArray &queuePath, 
     a->level = QueueKeys::priorityLevel(queuePath, priority);
     a->marker = QueueKeys::priorityMarker(queuePath, priority);
     a->value = value;
+    a->memory = memory;
+    if (memory && memory->contains(priority)) {
+        const LastWrite last = memory->value(priority);
+        return write(a, last.seq + 1, last.revision);
+    }
     EtcdRangeReply *r = getOn(client, a->level, lastAtLevel());
     QObject::connect(r, &EtcdReply::finished, r, [a, r](const EtcdStatus &s) {
         if (!s.isOk())
             return finish(a, s);
-        write(a, r->keyValues(), r->revision());
+        write(a, nextAfter(r->keyValues()), r->revision());
     });
 }
 
