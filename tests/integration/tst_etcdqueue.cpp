@@ -15,6 +15,8 @@
 #include <etcdtestserver.h>
 
 #include <QtCore/qelapsedtimer.h>
+#include <QtCore/qjsondocument.h>
+#include <QtCore/qjsonobject.h>
 #include <QtCore/qrandom.h>
 #include <QtCore/qregularexpression.h>
 #include <QtCore/qset.h>
@@ -146,6 +148,7 @@ private Q_SLOTS:
     void takesEtcdRecipesFifoKeys();
     void takesEtcdRecipesPriorityKeys();
     void itemAvailableAfterStart();
+    void typedQueuesEncodeAndDecode();
 
 private:
     QList<QUrl> here() const { return {m_server.clientUrl()}; }
@@ -967,6 +970,45 @@ void tst_EtcdQueue::itemAvailableAfterStart()
     QCOMPARE(sizeOf(followed), 5); // signalled, not taken
     QCOMPARE(takeN(followed, 5), QList<QByteArray>({"a", "b", "c", "d", "e"}));
     QCOMPARE(available.count(), 5); // takes are deletes: no signal
+}
+
+// The typed queues write the codec's bytes (etcd-recipes' encodings) and decode what they take;
+// bytes that do not decode are taken all the same and reported.
+void tst_EtcdQueue::typedQueuesEncodeAndDecode()
+{
+    EtcdTypedQueue<EtcdInt64Codec> numbers(m_client.get(), "/qt/typed/numbers");
+    QVERIFY_OK(await(numbers.enqueueAll({7, -1})).status);
+    QVERIFY_OK(await(numbers.untyped()->enqueue("bad")).status); // not 8 bytes
+    EtcdTypedPriorityQueue<EtcdTextCodec> words(m_client.get(), "/qt/typed/words");
+    QVERIFY_OK(await(words.enqueue(u"späť"_s, 2)).status);
+    QVERIFY_OK(await(words.enqueue(u"first"_s, 1)).status);
+    const auto raw = await(m_client->get("/qt/typed/numbers/", EtcdRangeOptions {.prefix = true}));
+    QVERIFY_OK(raw.status);
+    QCOMPARE(raw->keyValues().first().value, Etcd::encodeInt64(7));
+    std::optional<qint64> a, b, c;
+    std::optional<QString> w1, w2;
+    EtcdStatus badWhy;
+    Worker worker([&] {
+        a = numbers.take(kWait);
+        b = numbers.take(kWait);
+        c = numbers.take(kWait, &badWhy);
+        w1 = words.take(kWait);
+        w2 = words.tryTake();
+    });
+    QVERIFY(worker.finish());
+    QCOMPARE(a, 7);
+    QCOMPARE(b, -1);
+    QCOMPARE(c, std::nullopt);
+    QCOMPARE(badWhy.code(), ErrorCode::InvalidArgument);
+    QCOMPARE(sizeOf(*numbers.untyped()), 0); // the bad value was taken, not left behind
+    QCOMPARE(w1, u"first"_s);
+    QCOMPARE(w2, u"späť"_s);
+    EtcdTypedWorkQueue<EtcdJsonCodec> jobs(m_client.get(), "/qt/typed/jobs");
+    QVERIFY_OK(await(jobs.enqueue(QJsonDocument(QJsonObject {{u"n"_s, 1}}))).status);
+    const auto got = await(jobs.untyped()->receive());
+    QVERIFY_OK(got.status);
+    QCOMPARE(EtcdTypedWorkQueue<EtcdJsonCodec>::valueOf(got->item())->object().value(u"n"_s), 1);
+    QVERIFY(await(jobs.untyped()->ack(got->item()))->result());
 }
 
 QTEST_GUILESS_MAIN(tst_EtcdQueue)
