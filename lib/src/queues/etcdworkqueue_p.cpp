@@ -171,10 +171,13 @@ void EtcdWorkQueuePrivate::sweep(std::function<void(int moved, const EtcdStatus 
 // at the sweep interval (an orphan to reclaim).
 milliseconds EtcdWorkQueuePrivate::recheckAfter()
 {
+    // A delayed put may be due before the timer; a claim that ended may leave an orphan.
     if (!delayedWatch)
-        watchDelayed(lastReadRevision + 1);
+        watchArea(delayedWatch, Area::Delayed, false, lastReadRevision + 1,
+            [this](const EtcdWatchEvent &) { taker->recheck(); });
     if (!claimsWatch)
-        watchClaims(lastReadRevision + 1);
+        watchArea(claimsWatch, Area::Claims, true, lastReadRevision + 1,
+            [this](const EtcdWatchEvent &e) { onClaimEnded(e.keyValue.key); });
     milliseconds after = options.sweepInterval;
     if (nextDueMillis > 0) {
         const qint64 left = nextDueMillis - QDateTime::currentMSecsSinceEpoch();
@@ -183,36 +186,26 @@ milliseconds EtcdWorkQueuePrivate::recheckAfter()
     return after;
 }
 
-void EtcdWorkQueuePrivate::watchDelayed(qint64 revision)
+// A watch of one area of the queue from `revision` (its deletions with `deletes`, else its
+// puts), held in `slot`: a resumption re-checks a waiting take, a failure drops the watch
+// (the take's sweep timer still wakes it).
+void EtcdWorkQueuePrivate::watchArea(std::unique_ptr<EtcdWatch> &slot, Area area, bool deletes,
+    qint64 revision, std::function<void(const EtcdWatchEvent &)> onEvent)
 {
     Q_Q(EtcdWorkQueue);
     EtcdWatchOptions options;
     options.prefix = true;
-    options.noDelete = true;
+    options.noPut = deletes;
+    options.noDelete = !deletes;
     options.startRevision = revision;
     WatchFollower f;
-    f.events = [this](const QList<EtcdWatchEvent> &) { taker->recheck(); };
-    f.reconnected = [this](qint64) { taker->recheck(); };
-    f.failed = [this](const EtcdStatus &) { delayedWatch.release()->deleteLater(); };
-    delayedWatch = RecipeLayer::followWatch(q, QueueKeys::area(path, Area::Delayed), options,
-        EtcdWatch::ResyncMode::ResumeAtCompaction, std::move(f));
-}
-
-void EtcdWorkQueuePrivate::watchClaims(qint64 revision)
-{
-    Q_Q(EtcdWorkQueue);
-    EtcdWatchOptions options;
-    options.prefix = true;
-    options.noPut = true;
-    options.startRevision = revision;
-    WatchFollower f;
-    f.events = [this](const QList<EtcdWatchEvent> &events) {
+    f.events = [onEvent](const QList<EtcdWatchEvent> &events) {
         for (const EtcdWatchEvent &e : events)
-            onClaimEnded(e.keyValue.key);
+            onEvent(e);
     };
     f.reconnected = [this](qint64) { taker->recheck(); };
-    f.failed = [this](const EtcdStatus &) { claimsWatch.release()->deleteLater(); };
-    claimsWatch = RecipeLayer::followWatch(q, QueueKeys::area(path, Area::Claims), options,
+    f.failed = [&slot](const EtcdStatus &) { slot.release()->deleteLater(); };
+    slot = RecipeLayer::followWatch(q, QueueKeys::area(path, area), options,
         EtcdWatch::ResyncMode::ResumeAtCompaction, std::move(f));
 }
 

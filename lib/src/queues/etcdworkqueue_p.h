@@ -4,6 +4,7 @@
 //  W A R N I N G: internal header, not part of the EtcdQt API.
 #pragma once
 
+#include "queuekeys_p.h"
 #include "queuetaker_p.h"
 
 #include <EtcdQt/etcdselfhealingkeepalive.h>
@@ -17,6 +18,7 @@
 #include <vector>
 
 class EtcdWatch;
+class EtcdWatchEvent;
 
 // The consumer side of a work queue: the taker claims instead of deleting (hooks below), on
 // the consumer's self-healing lease; a sweeper reclaims orphans; delayed items are promoted as
@@ -37,8 +39,8 @@ public:
     void refill(qint64 revision, std::function<void(bool moved)> done);
     [[nodiscard]] std::chrono::milliseconds recheckAfter();
     void sweep(std::function<void(int moved, const EtcdStatus &status)> done);
-    void watchDelayed(qint64 revision);
-    void watchClaims(qint64 revision);
+    void watchArea(std::unique_ptr<EtcdWatch> &slot, Etcd::Internal::QueueKeys::Area area,
+        bool deletes, qint64 revision, std::function<void(const EtcdWatchEvent &)> onEvent);
     void onClaimEnded(const QByteArray &claimKey);
     [[nodiscard]] EtcdWorkItem itemOf(const EtcdKeyValue &claimed, qint64 revision);
     EtcdReply *release(const EtcdKeyValue &claimed, qint64 revision); // a kept claim, on close()

@@ -11,6 +11,16 @@
 
 using namespace Etcd::Internal;
 
+namespace {
+// `r` finished with `why` on the next event-loop turn, after its caller has connected.
+template <typename Reply>
+Reply *failedLater(Reply *r, const EtcdStatus &why)
+{
+    EtcdReplyPrivate::get(r)->finishLater(why);
+    return r;
+}
+} // namespace
+
 /*!
     \class EtcdValueReply
     \inmodule EtcdQt
@@ -78,16 +88,12 @@ void RecipeReplies::finishLater(EtcdBoolReply *r, bool result)
 
 EtcdValueReply *RecipeReplies::failedValue(QObject *recipe, const EtcdStatus &why)
 {
-    EtcdValueReply *r = valueReply(recipe);
-    EtcdReplyPrivate::get(r)->finishLater(why);
-    return r;
+    return failedLater(valueReply(recipe), why);
 }
 
 EtcdBoolReply *RecipeReplies::failedBool(QObject *recipe, const EtcdStatus &why)
 {
-    EtcdBoolReply *r = boolReply(recipe);
-    EtcdReplyPrivate::get(r)->finishLater(why);
-    return r;
+    return failedLater(boolReply(recipe), why);
 }
 
 bool Etcd::Internal::refuseOwnThread(const QObject *o, const char *what, EtcdStatus *status)
@@ -142,9 +148,7 @@ void RecipeReplies::finish(
 
 EtcdQueueItemReply *RecipeReplies::failedQueueItem(QObject *recipe, const EtcdStatus &why)
 {
-    EtcdQueueItemReply *r = queueItemReply(recipe);
-    EtcdReplyPrivate::get(r)->finishLater(why);
-    return r;
+    return failedLater(queueItemReply(recipe), why);
 }
 
 /*!
@@ -197,14 +201,10 @@ void RecipeReplies::finish(
 
 EtcdWorkItemReply *RecipeReplies::failedWorkItem(QObject *recipe, const EtcdStatus &why)
 {
-    EtcdWorkItemReply *r = workItemReply(recipe);
-    EtcdReplyPrivate::get(r)->finishLater(why);
-    return r;
+    return failedLater(workItemReply(recipe), why);
 }
 
 EtcdDeadLettersReply *RecipeReplies::failedDeadLetters(QObject *recipe, const EtcdStatus &why)
 {
-    EtcdDeadLettersReply *r = deadLettersReply(recipe);
-    EtcdReplyPrivate::get(r)->finishLater(why);
-    return r;
+    return failedLater(deadLettersReply(recipe), why);
 }
