@@ -31,10 +31,11 @@ using QueueKeys::Area;
     clientId) on the consumer's lease and the delivery count to \c{<q>/attempts/<id>} (4 bytes
     big-endian), all only while the item is unchanged. The lease is the visibility timeout: it
     lives while this consumer renews it, and when the consumer dies or is cut off for longer
-    than \l{EtcdWorkQueue::Options::}{visibilityTimeout}, etcd deletes its claims. An item whose claim is gone
-    is orphaned; a sweeper (every \l{EtcdWorkQueue::Options::}{sweepInterval}, and a receive that finds the
-    queue empty) moves it back to \c{items/} under its id, so into its first place, or to
-    \c{<q>/dlq/<id>} once it was delivered \l{EtcdWorkQueue::Options::}{maxDeliveries} times.
+    than \l{EtcdWorkQueue::Options::}{visibilityTimeout}, etcd deletes its claims. An item
+    whose claim is gone is orphaned; a sweeper (every
+    \l{EtcdWorkQueue::Options::}{sweepInterval}, and a receive that finds the queue empty) moves
+    it back to \c{items/} under its id, so into its first place, or to \c{<q>/dlq/<id>} once it
+    was delivered \l{EtcdWorkQueue::Options::}{maxDeliveries} times.
 
     ack() ends a delivery and requeue() puts the item back (its delivery count kept), each
     only while the claim is this delivery's: the reply's result() is false when the claim was
