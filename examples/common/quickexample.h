@@ -8,6 +8,7 @@
 
 #include "stopsignals.h"
 
+#include <QtCore/qcommandlineparser.h>
 #include <QtCore/qcoreapplication.h>
 #include <QtCore/qlocale.h>
 #include <QtCore/qtranslator.h>
@@ -58,6 +59,45 @@ inline void installTranslator(QCoreApplication &app, const QString &name, const 
     if (translator->load(locale, name, QStringLiteral("_"), QStringLiteral(":/i18n")))
         QCoreApplication::installTranslator(translator);
 }
+
+// The options every translated Qt Quick example takes: etcd's URL, the example's path in
+// etcd, the interface language and a screenshot as the window closes.
+class QuickExampleOptions
+{
+public:
+    QuickExampleOptions(const QString &pathHelp, const QString &defaultPath)
+        : m_path(QStringLiteral("path"), pathHelp, QStringLiteral("path"), defaultPath)
+    { }
+
+    // Adds these options and the example's `own` to `parser`, reads the command line (exits
+    // on a bad one) and installs the translation `translations`_<language>.
+    void process(QCoreApplication &app, QCommandLineParser &parser,
+        const QList<QCommandLineOption> &own, const QString &translations)
+    {
+        parser.addHelpOption();
+        parser.addOptions({m_endpoint, m_path});
+        parser.addOptions(own);
+        parser.addOptions({m_language, m_screenshot});
+        parser.process(app);
+        m_parser = &parser;
+        installTranslator(app, translations, parser.value(m_language));
+    }
+
+    [[nodiscard]] QString endpoint() const { return m_parser->value(m_endpoint); }
+    [[nodiscard]] QString path() const { return m_parser->value(m_path); }
+    [[nodiscard]] QString screenshot() const { return m_parser->value(m_screenshot); }
+
+private:
+    QCommandLineOption m_endpoint {QStringLiteral("endpoint"), QStringLiteral("etcd's URL."),
+        QStringLiteral("url"), QStringLiteral("http://127.0.0.1:2379")};
+    QCommandLineOption m_path;
+    QCommandLineOption m_language {QStringLiteral("language"),
+        QStringLiteral("The interface language (de, en, ...; default: the system's)."),
+        QStringLiteral("lang")};
+    QCommandLineOption m_screenshot {QStringLiteral("screenshot"),
+        QStringLiteral("Save the window as this PNG when it closes."), QStringLiteral("file")};
+    const QCommandLineParser *m_parser = nullptr;
+};
 
 // SIGINT/SIGTERM close the windows, as the window manager would, so a signal ends the
 // example the same clean way as closing it (its leases revoked as its window goes).

@@ -19,11 +19,8 @@ int main(int argc, char *argv[])
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("The live instances of a service."));
-    parser.addHelpOption();
-    const QCommandLineOption endpoint(QStringLiteral("endpoint"), QStringLiteral("etcd's URL."),
-        QStringLiteral("url"), QStringLiteral("http://127.0.0.1:2379"));
-    const QCommandLineOption path(QStringLiteral("path"),
-        QStringLiteral("The service path (as etcd-recipes' servicePath)."), QStringLiteral("path"),
+    ExampleUtil::QuickExampleOptions common(
+        QStringLiteral("The service path (as etcd-recipes' servicePath)."),
         QStringLiteral("/examples/services"));
     const QCommandLineOption service(QStringLiteral("service"),
         QStringLiteral("The service whose instances are listed."), QStringLiteral("name"),
@@ -36,18 +33,12 @@ int main(int argc, char *argv[])
         QStringLiteral("ms"));
     const QCommandLineOption registerAtStart(
         QStringLiteral("register"), QStringLiteral("Register this window's instance at once."));
-    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
-        QStringLiteral("Save the window as this PNG when it closes."), QStringLiteral("file"));
-    const QCommandLineOption language(QStringLiteral("language"),
-        QStringLiteral("The interface language (de, en, ...; default: the system's)."),
-        QStringLiteral("lang"));
-    parser.addOptions({endpoint, path, service, port, ttl, registerAtStart, language, screenshot});
-    parser.process(app);
-    ExampleUtil::installTranslator(app, QStringLiteral("service-list"), parser.value(language));
+    common.process(
+        app, parser, {service, port, ttl, registerAtStart}, QStringLiteral("service-list"));
 
     QVariantMap properties {
-        {QStringLiteral("endpoint"), parser.value(endpoint)},
-        {QStringLiteral("servicePath"), parser.value(path)},
+        {QStringLiteral("endpoint"), common.endpoint()},
+        {QStringLiteral("servicePath"), common.path()},
         {QStringLiteral("serviceName"), parser.value(service)},
         {QStringLiteral("registerAtStart"), parser.isSet(registerAtStart)},
     };
@@ -56,5 +47,5 @@ int main(int argc, char *argv[])
     if (parser.isSet(ttl))
         properties.insert(QStringLiteral("ownTtl"), parser.value(ttl).toInt());
     return ExampleUtil::runQuickExample(
-        app, QStringLiteral("ServiceListApp"), properties, parser.value(screenshot));
+        app, QStringLiteral("ServiceListApp"), properties, common.screenshot());
 }

@@ -18,28 +18,17 @@ int main(int argc, char *argv[])
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("The live workers under an etcd path."));
-    parser.addHelpOption();
-    const QCommandLineOption endpoint(QStringLiteral("endpoint"), QStringLiteral("etcd's URL."),
-        QStringLiteral("url"), QStringLiteral("http://127.0.0.1:2379"));
-    const QCommandLineOption path(QStringLiteral("path"),
-        QStringLiteral("Where the workers register."), QStringLiteral("path"),
-        QStringLiteral("/examples/worker-roster"));
+    ExampleUtil::QuickExampleOptions common(
+        QStringLiteral("Where the workers register."), QStringLiteral("/examples/worker-roster"));
     const QCommandLineOption demo(
         QStringLiteral("demo"), QStringLiteral("Start this window's demo worker at once."));
-    const QCommandLineOption language(QStringLiteral("language"),
-        QStringLiteral("The interface language (de, en, ...; default: the system's)."),
-        QStringLiteral("lang"));
-    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
-        QStringLiteral("Save the window as this PNG when it closes."), QStringLiteral("file"));
-    parser.addOptions({endpoint, path, demo, language, screenshot});
-    parser.process(app);
-    ExampleUtil::installTranslator(app, QStringLiteral("worker-roster"), parser.value(language));
+    common.process(app, parser, {demo}, QStringLiteral("worker-roster"));
 
     const QVariantMap properties {
-        {QStringLiteral("endpoint"), parser.value(endpoint)},
-        {QStringLiteral("rosterPath"), parser.value(path)},
+        {QStringLiteral("endpoint"), common.endpoint()},
+        {QStringLiteral("rosterPath"), common.path()},
         {QStringLiteral("demoAtStart"), parser.isSet(demo)},
     };
     return ExampleUtil::runQuickExample(
-        app, QStringLiteral("WorkerRoster"), properties, parser.value(screenshot));
+        app, QStringLiteral("WorkerRoster"), properties, common.screenshot());
 }
