@@ -6,6 +6,8 @@
 
 #include <etcdtestserver.h>
 
+#include <QtCore/qdir.h>
+#include <QtCore/qfileinfo.h>
 #include <QtCore/qprocess.h>
 #include <QtCore/qregularexpression.h>
 #include <QtNetwork/qtcpserver.h>
@@ -57,9 +59,13 @@ private Q_SLOTS:
     void selfHealingClosesOnCtrlC();
     void liveConfigAppliesEachChange();
     void chooseCallsTheAnnouncedInstance();
+    void workerPoolDeadLettersThePoison();
+    void etcdElectionHandsOver();
+    void jobListHoldsAndHandsBack();
 
 private:
     void verifyNoLeases();
+    QList<EtcdKeyValue> readPrefix(const QByteArray &prefix);
     EtcdTestServer m_server;
     std::unique_ptr<EtcdClient> m_client;
 };
@@ -73,6 +79,27 @@ void tst_Examples::initTestCase()
 void tst_Examples::verifyNoLeases()
 {
     QTRY_VERIFY_WITH_TIMEOUT(await(m_client->leases())->leaseIds().isEmpty(), 2000);
+}
+
+QList<EtcdKeyValue> tst_Examples::readPrefix(const QByteArray &prefix)
+{
+    EtcdRangeOptions under;
+    under.prefix = true;
+    const auto read = await(m_client->get(prefix, under));
+    return read.status.isOk() ? read->keyValues() : QList<EtcdKeyValue> {};
+}
+
+// Where each of `lines` is in `output`, each after the one before; "" when all are there, else
+// what is missing.
+static QString missingInOrder(const QString &output, const QStringList &lines)
+{
+    qsizetype at = 0;
+    for (const QString &line : lines) {
+        at = output.indexOf(line, at);
+        if (at < 0)
+            return u"missing \"%1\" (in this order) in:\n%2"_s.arg(line, output);
+    }
+    return {};
 }
 
 void tst_Examples::runs_data()
@@ -168,6 +195,14 @@ void tst_Examples::runs_data()
     QTest::newRow("choose") << QStringLiteral(EXAMPLE_CHOOSE) << QStringList {u"1"_s}
                             << QStringList {u"watching greeter under /example/services: 0"_s,
                                    u"no instance of greeter available"_s, u"closed"_s};
+    QTest::newRow("fifo") << QStringLiteral(EXAMPLE_FIFO) << QStringList()
+                          << QStringList {u"took \"first\""_s, u"took \"second\""_s,
+                                 u"took \"third\""_s, u"FIFO order kept: yes"_s,
+                                 u"took \"page the on-call\" (priority 0)"_s,
+                                 u"took \"answer the customer\" (priority 0)"_s,
+                                 u"took \"rebuild the index\" (priority 5)"_s,
+                                 u"took \"tidy the logs\" (priority 9)"_s,
+                                 u"priority order kept: yes"_s, u"closed"_s};
 }
 
 void tst_Examples::runs()
@@ -310,6 +345,176 @@ void tst_Examples::chooseCallsTheAnnouncedInstance()
     QVERIFY2(choose.output.endsWith(u"closed\n"_s), qPrintable(choose.output));
     QVERIFY_OK(await(m_client->remove(names + dead.id.toUtf8())).status);
     verifyNoLeases();
+}
+
+// The worker pool: every good job's result was written exactly once, with its ack, by the
+// delivery that did it (the second for a flaky job, whose first was requeued); each poison job
+// was delivered 3 times (maxDeliveries), never a 4th, and is a dead letter with its count; the
+// queue holds nothing else, and no consumer lease is left.
+void tst_Examples::workerPoolDeadLettersThePoison()
+{
+    QProcess p;
+    p.start(QStringLiteral(EXAMPLE_WORKERPOOL), {m_server.clientUrl().toString()});
+    QVERIFY(p.waitForFinished(20000));
+    const QString output = QString::fromUtf8(p.readAllStandardOutput());
+    QVERIFY2(p.exitCode() == 0, qPrintable(output + QString::fromUtf8(p.readAllStandardError())));
+    const QString problem = missingInOrder(output,
+        {u"12 jobs on /example/queues/jobs: 10 good or flaky"_s, u"summary:"_s,
+            u"dead letter: job-05 after 3 deliveries"_s,
+            u"dead letter: job-10 after 3 deliveries"_s,
+            u"10 of 10 jobs done, 2 of 2 poison jobs dead-lettered"_s,
+            u"every good job done exactly once, every poison job in the DLQ: yes"_s, u"closed"_s});
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    for (const QString &poison : {u"job-05"_s, u"job-10"_s}) {
+        for (int delivery = 1; delivery <= 3; ++delivery)
+            QVERIFY2(output.contains(u"took %1 (delivery %2): poison"_s.arg(poison).arg(delivery)),
+                qPrintable(output));
+        QVERIFY2(!output.contains(u"took %1 (delivery 4)"_s.arg(poison)), qPrintable(output));
+    }
+    for (const QString &flaky : {u"job-03"_s, u"job-07"_s, u"job-11"_s}) {
+        QVERIFY2(missingInOrder(output,
+                     {u"failed %1: requeued"_s.arg(flaky), u"took %1 (delivery 2)"_s.arg(flaky)})
+                     .isEmpty(),
+            qPrintable(output));
+    }
+
+    // What etcd holds: the results, each written once; the dead letters; nothing in flight.
+    const QByteArray queue = "/example/queues/jobs/"_ba;
+    const QList<EtcdKeyValue> results = readPrefix("/example/queues/results/"_ba);
+    QCOMPARE(results.size(), 10);
+    for (const EtcdKeyValue &kv : results) {
+        QCOMPARE(kv.version, qint64(1));
+        const bool flaky
+            = kv.key.endsWith("-03") || kv.key.endsWith("-07") || kv.key.endsWith("-11");
+        QVERIFY2(kv.value.endsWith(flaky ? "on delivery 2" : "on delivery 1"),
+            kv.key + " = " + kv.value);
+    }
+    const QList<EtcdKeyValue> dead = readPrefix(queue + "dlq/");
+    QCOMPARE(dead.size(), 2);
+    QCOMPARE(dead.at(0).value, "job-05 poison"_ba);
+    QCOMPARE(dead.at(1).value, "job-10 poison"_ba);
+    for (const EtcdKeyValue &kv : dead) {
+        const QList<EtcdKeyValue> count
+            = readPrefix(queue + "attempts/" + kv.key.mid(queue.size() + 4));
+        QCOMPARE(count.size(), 1);
+        QCOMPARE(Etcd::decodeInt32(count.first().value), 3);
+    }
+    for (const char *area : {"items/", "claimed/", "claims/", "delayed/"})
+        QVERIFY2(readPrefix(queue + area).isEmpty(), area);
+    QCOMPARE(readPrefix(queue + "attempts/").size(), 2); // the dead letters' counts only
+    verifyNoLeases();
+}
+
+// etcd's own election: alpha leads, proclaims and resigns; beta, in line, leads next. The
+// observer sees every leader and value in turn, and no candidate key or lease is left.
+void tst_Examples::etcdElectionHandsOver()
+{
+    QProcess p;
+    p.start(QStringLiteral(EXAMPLE_ETCDELECTION), {m_server.clientUrl().toString()});
+    QVERIFY(p.waitForFinished(20000));
+    const QString output = QString::fromUtf8(p.readAllStandardOutput());
+    QVERIFY2(p.exitCode() == 0, qPrintable(output + QString::fromUtf8(p.readAllStandardError())));
+    QString problem = missingInOrder(output,
+        {u"observing /example/election/etcd; leader now: (nobody)"_s, u"alpha leads: key"_s,
+            u"beta waits in line behind alpha"_s,
+            u"alpha proclaimed \"alpha, proclaimed\": committed"_s, u"alpha resigns"_s,
+            u"beta leads: fencing token"_s, u"closed"_s});
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    problem = missingInOrder(output,
+        {u"observer: the leader is \"alpha\""_s, u"observer: the leader is \"alpha, proclaimed\""_s,
+            u"observer: the leader is \"beta\""_s, u"observer: nobody leads"_s, u"closed"_s});
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    // Go's layout: <prefix>/<the campaign's lease id in lowercase hex>, here and to etcdctl.
+    static const QRegularExpression alphaKey(
+        u"alpha leads: key /example/election/etcd/([0-9a-f]+), fencing token (\\d+)"_s);
+    static const QRegularExpression betaToken(u"beta leads: fencing token (\\d+)"_s);
+    const QRegularExpressionMatch alpha = alphaKey.match(output);
+    const QRegularExpressionMatch beta = betaToken.match(output);
+    QVERIFY2(alpha.hasMatch() && beta.hasMatch(), qPrintable(output));
+    QVERIFY(alpha.captured(1).toLongLong(nullptr, 16) > 0);
+    QVERIFY(beta.captured(1).toLongLong() > alpha.captured(2).toLongLong());
+    QVERIFY(readPrefix("/example/election/etcd/"_ba).isEmpty());
+    verifyNoLeases();
+}
+
+// The Qt Quick job list, offscreen: it receives the jobs the test put and the one it
+// enqueued itself, and holds each (a claim with its consumer id, on its lease). Closed by
+// SIGTERM, it revokes that lease, so its jobs come back at once (its visibility timeout is
+// 30 s, longer than any wait here) as their second delivery, to the test's consumer.
+void tst_Examples::jobListHoldsAndHandsBack()
+{
+#ifndef EXAMPLE_JOB_LIST
+    QSKIP("built without the Qt Quick examples (ETCDQT_BUILD_QML=OFF)");
+#else
+    const QByteArray path = "/example/qml/jobs"_ba;
+    EtcdWorkQueue producer(m_client.get(), path);
+    for (const QByteArray &job : {"resize cat.png"_ba, "resize dog.png"_ba})
+        QVERIFY_OK(await(producer.enqueue(job)).status);
+    const QString screenshot = QDir::temp().absoluteFilePath(
+        u"job-list-%1.png"_s.arg(QCoreApplication::applicationPid()));
+    QFile::remove(screenshot);
+
+    QProcess window;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(u"QT_QPA_PLATFORM"_s, u"offscreen"_s);
+    env.insert(u"QT_QUICK_BACKEND"_s, u"software"_s); // grabWindow() without a GPU
+    window.setProcessEnvironment(env);
+    window.start(QStringLiteral(EXAMPLE_JOB_LIST),
+        {u"--endpoint"_s, m_server.clientUrl().toString(), u"--path"_s, QString::fromUtf8(path),
+            u"--id"_s, u"job-list-test"_s, u"--visibility-ms"_s, u"30000"_s, u"--enqueue"_s,
+            u"from the window"_s, u"--screenshot"_s, screenshot});
+    QVERIFY(window.waitForStarted(5000));
+    QString log; // its QML logs on stderr
+    const auto logged = [&](const QString &line) {
+        return QTest::qWaitFor(
+            [&] {
+                log += QString::fromUtf8(window.readAllStandardError());
+                return log.contains(line);
+            },
+            10000);
+    };
+    QVERIFY2(logged(u"enqueued: from the window true"_s), qPrintable(log));
+    for (const QString &job : {u"resize cat.png"_s, u"resize dog.png"_s, u"from the window"_s})
+        QVERIFY2(logged(job + u" attempt: 1"_s), qPrintable(log));
+    QVERIFY2(logged(u"held: 3"_s), qPrintable(log));
+
+    // Held: three claims with its id, all on one lease, the window's.
+    const QList<EtcdKeyValue> claims = readPrefix(path + "/claims/");
+    QCOMPARE(claims.size(), 3);
+    for (const EtcdKeyValue &claim : claims) {
+        QCOMPARE(claim.value, "job-list-test"_ba);
+        QVERIFY(claim.lease != 0);
+        QCOMPARE(claim.lease, claims.first().lease);
+    }
+
+    ::kill(pid_t(window.processId()), SIGTERM);
+    QVERIFY(window.waitForFinished(10000));
+    QCOMPARE(window.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(window.exitCode(), 0);
+    QVERIFY(QFileInfo(screenshot).size() > 0);
+    QFile::remove(screenshot);
+    QTRY_VERIFY_WITH_TIMEOUT(readPrefix(path + "/claims/").isEmpty(), 10000); // revoked
+
+    // Back, each as its second delivery: this consumer's receive sweeps the orphans in.
+    EtcdWorkQueue consumer(m_client.get(), path);
+    QStringList again;
+    for (int i = 0; i < 3; ++i) {
+        const auto delivered = await(consumer.receive());
+        QVERIFY_OK(delivered.status);
+        QCOMPARE(delivered->item().attempt, 2);
+        again << QString::fromUtf8(delivered->item().value);
+        const auto acked = await(consumer.ack(delivered->item()));
+        QVERIFY_OK(acked.status);
+        QVERIFY(acked->result());
+    }
+    again.sort();
+    QCOMPARE(again, (QStringList {u"from the window"_s, u"resize cat.png"_s, u"resize dog.png"_s}));
+    QVERIFY(readPrefix(path + "/").isEmpty()); // acknowledged: nothing of them is left
+    QSignalSpy closed(&consumer, &EtcdRecipe::closed);
+    consumer.close();
+    QVERIFY(closed.wait(10000));
+    verifyNoLeases();
+#endif
 }
 
 QTEST_GUILESS_MAIN(tst_Examples)
