@@ -43,6 +43,7 @@ private Q_SLOTS:
     void electionSignalsOnly();
     void electionLatchObserverParticipants();
     void electionGuardedWrite();
+    void electionEtcdLayout();
     void locksMutexOnWorker();
     void locksAcquireInOwnerThread();
     void locksSemaphore();
@@ -57,6 +58,13 @@ private Q_SLOTS:
     void cachesPathChildren();
     void cachesModel();
     void cachesTyped();
+    void queuesFifo();
+    void queuesPriority();
+    void queuesWorkQueueAckWith();
+    void queuesWorkQueueRequeue();
+    void queuesDelayed();
+    void queuesDeadLetters();
+    void queuesWorkerThread();
     void testKitPartition();
     void testKitPause();
     void testKitCluster();
@@ -66,6 +74,7 @@ private:
     QList<EtcdKeyValue> readPrefix(const QByteArray &prefix);
     bool finished(EtcdReply *reply);
     qint64 grant(std::chrono::seconds ttl);
+    qint64 sizeOf(EtcdValueReply *reply);
 
     EtcdTestServer m_etcd;
     std::unique_ptr<EtcdClient> m_client; // the snippet's
@@ -299,6 +308,24 @@ void tst_DocSnippets::electionGuardedWrite()
     QCOMPARE(read("/schedule/current"_ba)->value, "successor's"_ba);
 }
 
+void tst_DocSnippets::electionEtcdLayout()
+{
+    EtcdElection *observer = snippets::followIngestLeader(m_other.get(), m_owner.get());
+    QTRY_VERIFY_WITH_TIMEOUT(observer->isObserving(), 10000);
+    EtcdElection *election = snippets::campaignWithGo(m_client.get(), m_owner.get());
+    QTRY_COMPARE_WITH_TIMEOUT(m_log->count(u"the leader says \"host-a, draining\""_s), 1, 10000);
+    QCOMPARE(m_log->count(u"leading under"_s), 1);
+    // Go's layout: <prefix>/<lease id in hex>, holding the proclaimed value, on that lease.
+    const QList<EtcdKeyValue> keys = readPrefix("/election/ingest/"_ba);
+    QCOMPARE(keys.size(), 1);
+    QCOMPARE(keys.first().value, "host-a, draining"_ba);
+    QVERIFY(keys.first().key.endsWith(
+        "/election/ingest/" + QByteArray::number(keys.first().lease, 16)));
+    election->close();
+    QTRY_COMPARE_WITH_TIMEOUT(m_log->count(u"nobody leads"_s), 1, 10000);
+    QVERIFY(readPrefix("/election/ingest/"_ba).isEmpty());
+}
+
 void tst_DocSnippets::locksMutexOnWorker()
 {
     snippets::appendUnderLock(m_client.get(), m_owner.get());
@@ -474,6 +501,143 @@ void tst_DocSnippets::cachesTyped()
     QTRY_COMPARE_WITH_TIMEOUT(m_log->count(u"web on port 80"_s), 1, 10000);
     QCOMPARE(m_log->count(u"on port"_s), 1); // the initial build is not reported child by child
     QCOMPARE(services->currentData().size(), 3);
+}
+
+qint64 tst_DocSnippets::sizeOf(EtcdValueReply *reply)
+{
+    return finished(reply) ? reply->value() : -1;
+}
+
+void tst_DocSnippets::queuesFifo()
+{
+    EtcdQueue *mail = snippets::sendMail(m_client.get(), m_owner.get());
+    QTRY_COMPARE_WITH_TIMEOUT(m_log->count(u"sending \"welcome ada\""_s), 1, 10000);
+    QVERIFY(readPrefix("/queues/mail/"_ba).isEmpty()); // the take deleted it
+    // The blocking take: another process's item, then nothing within its timeout.
+    snippets::sendMailOnWorker(mail);
+    EtcdQueue other(m_other.get(), "/queues/mail"_ba);
+    QVERIFY(finished(other.enqueue("password reset for bob"_ba)));
+    QTRY_COMPARE_WITH_TIMEOUT(m_log->count(u"sending \"password reset for bob\""_s), 1, 10000);
+    snippets::sendMailOnWorker(mail);
+    QVERIFY(!QTest::qWaitFor([this] { return m_log->count(u"no mail for 5 s"_s) > 0; }, 4000));
+    QTRY_COMPARE_WITH_TIMEOUT(m_log->count(u"no mail for 5 s"_s), 1, 10000);
+}
+
+void tst_DocSnippets::queuesPriority()
+{
+    snippets::urgentFirst(m_client.get(), m_owner.get());
+    EtcdPriorityQueue other(m_other.get(), "/queues/tasks"_ba);
+    QTRY_COMPARE_WITH_TIMEOUT(sizeOf(other.size()), qint64(2), 10000);
+    // Put second, taken first: its priority is 0.
+    for (const QByteArray &expected : {"page the on-call"_ba, "rebuild the search index"_ba}) {
+        EtcdQueueItemReply *taken = other.tryDequeue();
+        QVERIFY(finished(taken));
+        QVERIFY(taken->found());
+        QCOMPARE(taken->value(), expected);
+    }
+}
+
+void tst_DocSnippets::queuesWorkQueueAckWith()
+{
+    const QByteArray path = "/queues/thumbnails"_ba;
+    snippets::makeThumbnails(m_client.get(), m_owner.get());
+    EtcdWorkQueue producer(m_other.get(), path);
+    QVERIFY(finished(producer.enqueue("cat.png"_ba)));
+    std::optional<EtcdKeyValue> kv;
+    QTRY_VERIFY_WITH_TIMEOUT((kv = read("/thumbnails/cat.png"_ba)).has_value(), 10000);
+    QCOMPARE(kv->value, "thumbnail of cat.png"_ba);
+    // Acknowledged by the same transaction: nothing of the item is left in the queue.
+    for (const char *area : {"/items/", "/claimed/", "/claims/", "/attempts/"})
+        QVERIFY2(readPrefix(path + area).isEmpty(), area);
+    QCOMPARE(m_log->count(u"wrote nothing"_s), 0);
+}
+
+void tst_DocSnippets::queuesWorkQueueRequeue()
+{
+    const QByteArray path = "/queues/thumbnails"_ba;
+    EtcdWorkQueue producer(m_other.get(), path);
+    QVERIFY(finished(producer.enqueue(QByteArray()))); // no image: no thumbnail
+    snippets::makeThumbnails(m_client.get(), m_owner.get());
+    // Requeued: back in items/, its claim gone, its first delivery counted.
+    const auto requeued = [this, &path] {
+        const QList<EtcdKeyValue> count = readPrefix(path + "/attempts/");
+        return count.size() == 1 && Etcd::decodeInt32(count.first().value) == 1
+            && readPrefix(path + "/items/").size() == 1 && readPrefix(path + "/claims/").isEmpty()
+            && readPrefix(path + "/claimed/").isEmpty();
+    };
+    if (!QTest::qWaitFor(requeued, 10000)) {
+        for (const EtcdKeyValue &kv : readPrefix(path))
+            qWarning() << kv.key << kv.value << kv.createRevision << kv.modRevision;
+        QFAIL("not requeued");
+    }
+    EtcdWorkQueue consumer(m_other.get(), path);
+    EtcdWorkItemReply *again = consumer.receive();
+    QVERIFY(finished(again));
+    QCOMPARE(again->item().attempt, 2);
+    QVERIFY(finished(consumer.ack(again->item())));
+}
+
+void tst_DocSnippets::queuesDelayed()
+{
+    const QByteArray path = "/queues/reminders"_ba;
+    auto *jobs = new EtcdWorkQueue(m_client.get(), path, m_owner.get());
+    QElapsedTimer since;
+    since.start();
+    snippets::remindLater(jobs);
+    QTRY_COMPARE_WITH_TIMEOUT(readPrefix(path + "/delayed/").size(), 1, 10000);
+    EtcdWorkQueue consumer(m_other.get(), path);
+    EtcdWorkItemReply *early = consumer.tryReceive();
+    QVERIFY(finished(early));
+    QVERIFY(since.elapsed() >= 2000 || !early->found()); // not due: not delivered
+    EtcdWorkItemReply *due = consumer.receive();
+    QVERIFY(finished(due));
+    QCOMPARE(due->item().value, "send the reminder"_ba);
+    // Due by the wall clock, measured here on the monotonic one: a few ms of slack.
+    QVERIFY2(since.elapsed() >= 1990, QByteArray::number(since.elapsed()));
+    QVERIFY(finished(consumer.ack(due->item())));
+}
+
+void tst_DocSnippets::queuesDeadLetters()
+{
+    const QByteArray path = "/queues/thumbnails"_ba;
+    EtcdWorkQueue::Options once;
+    once.maxDeliveries = 1;
+    EtcdWorkQueue producer(m_other.get(), path, once); // its sweep() dead-letters too
+    QVERIFY(finished(producer.enqueue("broken.png"_ba)));
+    // A consumer that dies with the item in hand: its lease goes, its claim is an orphan.
+    auto *crashing = new EtcdWorkQueue(m_other.get(), path, once, m_owner.get());
+    EtcdWorkItemReply *delivered = crashing->receive();
+    QVERIFY(finished(delivered));
+    QCOMPARE(delivered->item().attempt, 1);
+    QSignalSpy closed(crashing, &EtcdRecipe::closed);
+    crashing->close();
+    QVERIFY(closed.wait(10000));
+    EtcdValueReply *swept = producer.sweep();
+    QVERIFY(finished(swept));
+    QCOMPARE(swept->value(), qint64(1));
+    QCOMPARE(readPrefix(path + "/dlq/").size(), 1);
+
+    auto *jobs = new EtcdWorkQueue(m_client.get(), path, m_owner.get());
+    snippets::reviewDeadLetters(jobs);
+    QTRY_COMPARE_WITH_TIMEOUT(m_log->count(u"after 1 deliveries"_s), 1, 10000);
+    // Requeued: at the head of the queue again, its count reset.
+    QTRY_COMPARE_WITH_TIMEOUT(readPrefix(path + "/items/").size(), 1, 10000);
+    QVERIFY(readPrefix(path + "/dlq/").isEmpty());
+    QVERIFY(readPrefix(path + "/attempts/").isEmpty());
+}
+
+void tst_DocSnippets::queuesWorkerThread()
+{
+    const QByteArray path = "/queues/thumbnails"_ba;
+    auto *jobs = new EtcdWorkQueue(m_client.get(), path, m_owner.get());
+    EtcdWorkQueue producer(m_other.get(), path);
+    QVERIFY(finished(producer.enqueueAll({"a.png"_ba, "b.png"_ba})));
+    snippets::drainOnWorker(jobs);
+    QTRY_VERIFY_WITH_TIMEOUT(read("/thumbnails/a.png"_ba) && read("/thumbnails/b.png"_ba), 10000);
+    // Nothing more came for 2 s: the loop ends.
+    QTRY_COMPARE_WITH_TIMEOUT(m_log->count(u"worker stops:"_s), 1, 10000);
+    QCOMPARE(m_log->count(u"not acknowledged"_s), 0);
+    QVERIFY(readPrefix(path + "/claimed/").isEmpty());
 }
 
 void tst_DocSnippets::testKitPartition()

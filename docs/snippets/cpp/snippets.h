@@ -20,6 +20,7 @@ class EtcdClient;
 class EtcdCountDownLatch;
 class EtcdCountedBarrier;
 class EtcdDoubleBarrier;
+class EtcdElection;
 class EtcdKeepAlive;
 class EtcdLeaderLatch;
 class EtcdLeaderObserver;
@@ -29,10 +30,13 @@ class EtcdMutex;
 class EtcdNodeCache;
 class EtcdPathChildrenCache;
 class EtcdPathChildrenModel;
+class EtcdPriorityQueue;
+class EtcdQueue;
 class EtcdReadWriteLock;
 class EtcdSelfHealingKeepAlive;
 class EtcdSemaphore;
 class EtcdTransientKeyValue;
+class EtcdWorkQueue;
 class QUrl;
 struct EtcdJsonCodec;
 template <class Codec>
@@ -61,6 +65,10 @@ EtcdLeaderObserver *watchWhoLeads(EtcdClient *client, QObject *owner);
 void listCandidates(EtcdClient *client, QObject *owner);
 void writeAsLeader(EtcdLeaderLatch *latch);
 
+// etcd's own election (etcdelection.cpp)
+EtcdElection *campaignWithGo(EtcdClient *client, QObject *owner);
+EtcdElection *followIngestLeader(EtcdClient *client, QObject *owner);
+
 // Locks and fencing (locks.cpp)
 EtcdMutex *appendUnderLock(EtcdClient *client, QObject *owner);
 EtcdMutex *lockFromTheGuiThread(EtcdClient *client, QObject *owner);
@@ -84,6 +92,15 @@ EtcdPathChildrenCache *followWorkers(EtcdClient *client, QObject *owner);
 EtcdPathChildrenModel *workersModel(EtcdPathChildrenCache *workers, QObject *owner);
 std::unique_ptr<EtcdTypedPathChildrenCache<EtcdJsonCodec>> followServices(
     EtcdClient *client, QObject *owner);
+
+// Queues (queues.cpp)
+EtcdQueue *sendMail(EtcdClient *client, QObject *owner);
+EtcdPriorityQueue *urgentFirst(EtcdClient *client, QObject *owner);
+void sendMailOnWorker(EtcdQueue *mail);
+EtcdWorkQueue *makeThumbnails(EtcdClient *client, QObject *owner);
+void remindLater(EtcdWorkQueue *jobs);
+void reviewDeadLetters(EtcdWorkQueue *jobs);
+void drainOnWorker(EtcdWorkQueue *jobs);
 
 // The command line (cli.cpp)
 void addWithTheCli(const QString &etcdqt, const QUrl &endpoint, QObject *owner);
