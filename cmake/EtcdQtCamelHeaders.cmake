@@ -9,9 +9,9 @@ function(etcdqt_camelcase_headers out_var out_dir)
     endif()
     get_filename_component(_file ${_header} NAME)
     file(STRINGS ${CMAKE_CURRENT_SOURCE_DIR}/${_header} _lines
-      REGEX "^(class|struct) (ETCDQT_EXPORT )?Etcd[A-Za-z0-9]+( final)?( *:.*)?$")
+      REGEX "^(class|struct) (ETCDQT_[A-Z_]*EXPORT )?Etcd[A-Za-z0-9]+( final)?( *:.*)?$")
     foreach(_line IN LISTS _lines)
-      string(REGEX REPLACE "^(class|struct) (ETCDQT_EXPORT )?(Etcd[A-Za-z0-9]+).*$" "\\3"
+      string(REGEX REPLACE "^(class|struct) (ETCDQT_[A-Z_]*EXPORT )?(Etcd[A-Za-z0-9]+).*$" "\\3"
         _name "${_line}")
       if(_name MATCHES "Private$")
         continue()

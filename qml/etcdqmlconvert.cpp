@@ -13,7 +13,7 @@
 #include <cmath>
 #include <limits>
 
-Q_LOGGING_CATEGORY(lcEtcdQml, "etcdqt.qml")
+Q_LOGGING_CATEGORY(lcEtcdQml, "etcdqt.qml", QtWarningMsg)
 
 namespace Etcd::Qml {
 

@@ -16,7 +16,7 @@
 #include <QtCore/qloggingcategory.h>
 #include <QtCore/qtimer.h>
 
-Q_LOGGING_CATEGORY(lcSession, "etcdqt.inspector.session")
+Q_LOGGING_CATEGORY(lcSession, "etcdqt.inspector.session", QtWarningMsg)
 
 namespace Inspector {
 

@@ -12,6 +12,7 @@
 #include <memory>
 
 class EtcdClientPrivate;
+class EtcdMetrics;
 
 // PEM files for https:// endpoints. An empty CA means the system's trusted roots; a client
 // certificate and its key go together (mutual TLS).
@@ -56,6 +57,8 @@ public:
     void setLeaseSafetyMargin(std::chrono::milliseconds margin);
     [[nodiscard]] EtcdRpcResilience rpcResilience() const;
     void setRpcResilience(const EtcdRpcResilience &resilience);
+    [[nodiscard]] std::shared_ptr<EtcdMetrics> metrics() const;
+    void setMetrics(std::shared_ptr<EtcdMetrics> sink);
 
     EtcdRangeReply *get(const QByteArray &key, const EtcdRangeOptions &options = {});
     EtcdPutReply *put(

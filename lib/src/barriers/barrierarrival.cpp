@@ -36,6 +36,7 @@ QByteArray BarrierArrival::waitingPrefix() const
 
 void BarrierArrival::start()
 {
+    m_waiting = MetricSpan(metricsOf(m_client));
     createReady();
 }
 
@@ -173,7 +174,7 @@ void BarrierArrival::watchFrom(qint64 revision)
 void BarrierArrival::countAgain()
 {
     qCDebug(
-        lcEtcdRecipe, "barrier %s: history compacted, counting again", m_options.path.constData());
+        lcEtcdBarrier, "barrier %s: history compacted, counting again", m_options.path.constData());
     EtcdRangeOptions none;
     none.countOnly = true;
     EtcdRangeReply *r = getOn(m_client, readyKey(), none);
@@ -215,6 +216,7 @@ void BarrierArrival::trip(const QList<EtcdKeyValue> &counted)
 
 void BarrierArrival::fail(const EtcdStatus &why)
 {
+    m_untripped = EtcdMetrics::Outcome::Failed;
     Q_EMIT errorOccurred(why);
     end(false);
 }
@@ -232,6 +234,7 @@ void BarrierArrival::leaveCounted()
 {
     if (m_done)
         return;
+    m_untripped = EtcdMetrics::Outcome::TimedOut;
     if (!m_registered) { // its key may be on the way: leave when that is settled
         m_leaveRequested = true;
         return;
@@ -251,7 +254,16 @@ void BarrierArrival::leaveCounted()
         if (!s.isOk())
             Q_EMIT errorOccurred(s);
         closeLease();
+        reportWait(tripped);
         Q_EMIT finished(tripped);
+    });
+}
+
+void BarrierArrival::reportWait(bool tripped)
+{
+    m_waiting.end([&](EtcdMetrics &m, EtcdMetrics::Duration wait) {
+        m.recordWait(EtcdMetrics::Wait::CountedBarrier, m_options.path, wait,
+            tripped ? EtcdMetrics::Outcome::Succeeded : m_untripped);
     });
 }
 
@@ -259,6 +271,7 @@ void BarrierArrival::leaveCounted()
 // key deleted too, in case the lease is not the one the key is on any more.
 void BarrierArrival::end(bool tripped)
 {
+    reportWait(tripped);
     if (std::exchange(m_done, true))
         return;
     cleanUp();

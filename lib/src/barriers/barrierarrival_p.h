@@ -5,6 +5,7 @@
 #pragma once
 
 #include "recipelayer_p.h"
+#include "recipemetrics_p.h"
 
 #include <EtcdQt/etcdkeyvalue.h>
 #include <EtcdQt/etcdretrypolicy.h>
@@ -71,6 +72,10 @@ private:
     void trip(const QList<EtcdKeyValue> &counted);
     void fail(const EtcdStatus &why);
     void end(bool tripped);
+    void reportWait(bool tripped);
+    // How a wait that did not trip ended, for the metrics.
+    EtcdMetrics::Outcome m_untripped = EtcdMetrics::Outcome::Cancelled;
+    MetricSpan m_waiting;
     void cleanUp();
     void closeLease();
     [[nodiscard]] QByteArray readyKey() const;

@@ -6,6 +6,7 @@
 #include "leaseops_p.h"
 #include "leaseview_p.h"
 #include "ownedkey_p.h"
+#include "recipemetrics_p.h"
 #include "recipepaths_p.h"
 #include "recipereplies_p.h"
 
@@ -124,7 +125,9 @@ public:
     void deleteOwnKey(Deleted done);
     void deleteAnyKey(Deleted done);
     void beginWait(int id, std::function<void(bool)> done);
-    void endWait(int id, bool lifted);
+    // `otherwise`: how a wait that did not lift ended (a KeyWait that ends unlifted failed).
+    void endWait(
+        int id, bool lifted, EtcdMetrics::Outcome otherwise = EtcdMetrics::Outcome::Failed);
     void updateWaiterCount();
 
     EtcdBarrier *q_ptr;
@@ -142,6 +145,7 @@ public:
     std::unique_ptr<OwnedKey> ownKey; // follows that key while this object holds it
     std::map<int, std::unique_ptr<KeyWait>> waits;
     std::map<int, std::function<void(bool)>> answers;
+    std::map<int, MetricSpan> waitSpans;
     std::set<int> parked; // waits whose probe answered: they see any deletion from now on
     int reportedWaiters = 0;
     EtcdStatus lastWaitError; // for waitFailed()
@@ -314,6 +318,7 @@ void EtcdBarrierPrivate::beginWait(int id, std::function<void(bool)> done)
     if (q->isClosed())
         return done(false);
     answers.emplace(id, std::move(done));
+    waitSpans.emplace(id, MetricSpan(metricsOf(q->client())));
     KeyWait::Options o;
     o.key = path;
     o.liftIfMissing = !options.waitOnMissingBarriers;
@@ -332,9 +337,16 @@ void EtcdBarrierPrivate::beginWait(int id, std::function<void(bool)> done)
     waits.emplace(id, std::move(wait));
 }
 
-void EtcdBarrierPrivate::endWait(int id, bool lifted)
+void EtcdBarrierPrivate::endWait(int id, bool lifted, EtcdMetrics::Outcome otherwise)
 {
     Q_Q(EtcdBarrier);
+    if (const auto s = waitSpans.find(id); s != waitSpans.end()) {
+        s->second.end([&](EtcdMetrics &m, EtcdMetrics::Duration wait) {
+            m.recordWait(EtcdMetrics::Wait::Barrier, path, wait,
+                lifted ? EtcdMetrics::Outcome::Succeeded : otherwise);
+        });
+        waitSpans.erase(s);
+    }
     const auto w = waits.find(id);
     if (w != waits.end()) {
         w->second.release()->deleteLater(); // may be the sender
@@ -621,7 +633,7 @@ bool EtcdBarrier::waitOnBarrier(milliseconds timeout)
     return waitCancellable(
         this, timeout,
         [d, id](Answer<bool> answer) { d->beginWait(id, [answer](bool v) { answer(v); }); },
-        [d, id] { d->endWait(id, false); });
+        [d, id] { d->endWait(id, false, EtcdMetrics::Outcome::TimedOut); });
 }
 
 /*!
@@ -636,7 +648,7 @@ void EtcdBarrier::close()
     markClosed();
     d->stopFollowingOwnKey();
     while (!d->answers.empty())
-        d->endWait(d->answers.begin()->first, false);
+        d->endWait(d->answers.begin()->first, false, EtcdMetrics::Outcome::Cancelled);
     if (d->pendingSet && !d->pendingSet->isFinished())
         RecipeReplies::finish(
             d->pendingSet, EtcdStatus(Etcd::ErrorCode::Cancelled, tr("closed")), false);

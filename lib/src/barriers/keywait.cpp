@@ -63,7 +63,7 @@ void KeyWait::follow(qint64 revision)
     f.reconnected = [this](qint64 compactedAt) {
         if (compactedAt == 0)
             return;
-        qCDebug(lcEtcdRecipe, "wait on %s: history compacted, probing again",
+        qCDebug(lcEtcdBarrier, "wait on %s: history compacted, probing again",
             m_options.key.constData());
         probe(true);
     };

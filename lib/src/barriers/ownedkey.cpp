@@ -153,7 +153,7 @@ void OwnedKey::retire()
 // The history after the creation was compacted: what the key holds now says what happened.
 void OwnedKey::resync()
 {
-    qCDebug(lcEtcdRecipe, "own key %s: history compacted, reading it", m_key.constData());
+    qCDebug(lcEtcdBarrier, "own key %s: history compacted, reading it", m_key.constData());
     EtcdRangeReply *r = getOn(m_client, m_key);
     connect(r, &EtcdReply::finished, this, [this, r](const EtcdStatus &s) {
         if (m_done)
@@ -177,9 +177,11 @@ void OwnedKey::end(Loss how)
     stopWatching();
     if (m_view) // already, when the engine saw the change; not when a compaction hid it
         m_view->loseKey(m_writtenAt);
-    const char *text = how == Loss::Removed ? "%1 was deleted by someone else"
-        : how == Loss::Replaced             ? "%1 was written over by someone else"
-                                            : "%1 went with its lease";
+    const char *text = how == Loss::Removed
+        ? QT_TRANSLATE_NOOP("EtcdRecipe", "%1 was deleted by someone else")
+        : how == Loss::Replaced
+        ? QT_TRANSLATE_NOOP("EtcdRecipe", "%1 was written over by someone else")
+        : QT_TRANSLATE_NOOP("EtcdRecipe", "%1 went with its lease");
     const Etcd::ErrorCode code = how == Loss::Removed ? Etcd::ErrorCode::NotFound
         : how == Loss::Replaced                       ? Etcd::ErrorCode::AlreadyExists
                                                       : Etcd::ErrorCode::LeaseExpired;

@@ -2,7 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cachecore_p.h"
 
+#include "etcdqt_internal_p.h"
 #include "recipelayer_p.h"
+#include "recipemetrics_p.h"
 
 #include <EtcdQt/etcdcodec.h>
 #include <EtcdQt/etcdrecipe.h>
@@ -95,8 +97,15 @@ void CacheCore::read(Purpose purpose)
         m_reading = true; // events hold back until the read is in
     if (purpose == Purpose::Resync)
         m_resyncing = true;
-    readPaged(m_owner ? m_owner->client() : nullptr, m_owner, m_key, m_rangeEnd,
-        [this, generation, purpose](const EtcdStatus &s, PagedSnapshot snapshot) {
+    EtcdClient *client = m_owner ? m_owner->client() : nullptr;
+    readPaged(client, m_owner, m_key, m_rangeEnd,
+        [this, generation, purpose, span = MetricSpan(metricsOf(client))](
+            const EtcdStatus &s, PagedSnapshot snapshot) mutable {
+            if (s.isOk()) {
+                span.end([&](EtcdMetrics &m, EtcdMetrics::Duration d) {
+                    m.recordCacheSync(m_key, d, snapshot.keyValues.size());
+                });
+            }
             if (generation == m_readGeneration && !m_stopped)
                 answered(purpose, s, std::move(snapshot));
         });
@@ -115,6 +124,8 @@ void CacheCore::answered(Purpose purpose, const EtcdStatus &s, PagedSnapshot sna
                 return;
         }
         m_seenThrough = m_revision = snapshot.revision;
+        qCDebug(lcEtcdCache) << "cache" << m_key << "loaded" << snapshot.keyValues.size()
+                             << "keys at revision" << snapshot.revision;
         if (m_hooks.loaded)
             m_hooks.loaded(snapshot);
         if (guard && !m_stopped)
@@ -147,6 +158,9 @@ void CacheCore::answered(Purpose purpose, const EtcdStatus &s, PagedSnapshot sna
     const bool rebuilt = std::exchange(m_rebuildAsked, false);
     if (resynced && m_watch)
         m_watch->resync(snapshot.revision + 1);
+    if (resynced)
+        qCDebug(lcEtcdCache) << "cache" << m_key << "read again after a compaction, at revision"
+                             << snapshot.revision;
     if (resynced && m_hooks.resynced)
         m_hooks.resynced(snapshot.revision);
     if (guard && !m_stopped && rebuilt && m_hooks.rebuilt)

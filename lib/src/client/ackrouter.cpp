@@ -35,11 +35,17 @@ bool AckRouter::apply(quint64 gen, const KeepAliveAck &ack)
         return true; // answers nothing we sent on this stream: it proves nothing about now
     const SteadyTime deadline = *sentAt + seconds(ack.ttl) - margin;
     auto [first, last] = byLease.equal_range(ack.leaseId);
+    EtcdMetrics *sink = metrics->sink();
+    if (sink && first != last)
+        sink->recordKeepAlive(EtcdMetrics::KeepAlive::Renewed);
     for (auto it = first; it != last; ++it) {
         KeepAliveRoute &r = *it->second;
         r.ttlMs.store(ack.ttl * 1000);
         r.shared->setDeadline(deadline);
-        if (std::exchange(r.suspended, false) || r.shared->wantsRenewals.load())
+        const bool resumed = std::exchange(r.suspended, false);
+        if (sink && resumed)
+            sink->recordKeepAlive(EtcdMetrics::KeepAlive::Resumed);
+        if (resumed || r.shared->wantsRenewals.load())
             r.mailbox->post([o = r.observer, ttl = ack.ttl, now] { o->leaseRenewed(ttl, now); });
     }
     return true;

@@ -6,6 +6,7 @@
 
 #include "leaseshared_p.h"
 #include "mailbox_p.h"
+#include "metricsslot_p.h"
 #include "streams_p.h"
 
 #include <deque>
@@ -56,6 +57,7 @@ public:
     // renewals in order, so an acknowledgement answers the oldest.
     std::unordered_map<qint64, std::deque<SteadyTime>> sent;
     std::chrono::milliseconds margin {0}; // subtracted from every deadline
+    MetricsSlotPtr metrics = std::make_shared<MetricsSlot>(); // set before the router is shared
 
 private:
     std::atomic<qint64> m_lastAckNs {0};

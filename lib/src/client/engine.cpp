@@ -7,7 +7,7 @@ namespace Etcd::Internal {
 using namespace std::chrono_literals;
 
 Engine::Engine(const QList<Endpoint> &endpoints, const Config &config)
-    : m_transport(std::make_shared<Transport>(endpoints, config.tls, this, this)),
+    : m_transport(std::make_shared<Transport>(endpoints, config.tls, this, this, config.metrics)),
       m_connectTimeout(config.connectTimeout),
       m_watches(*m_transport, EtcdRetryPolicy::exponentialBackoff(), config.streamLiveness, this),
       m_keepAlives(*m_transport, EtcdRetryPolicy::exponentialBackoff(), config.streamLiveness,

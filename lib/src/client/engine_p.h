@@ -30,6 +30,7 @@ public:
         QByteArray user;
         QByteArray password;
         std::chrono::milliseconds leaseSafetyMargin {0};
+        MetricsSlotPtr metrics = std::make_shared<MetricsSlot>();
     };
     Engine(const QList<Endpoint> &endpoints, const Config &config);
     ~Engine() override;

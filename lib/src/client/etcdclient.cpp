@@ -255,6 +255,23 @@ void EtcdClient::setRpcResilience(const EtcdRpcResilience &resilience)
     d_func()->refreshDoor();
 }
 
+/*! Returns the metrics sink installed with setMetrics(), or null. */
+std::shared_ptr<EtcdMetrics> EtcdClient::metrics() const
+{
+    return d_func()->metrics->current();
+}
+
+/*!
+    Reports what this client and its recipes do to \a sink from now on (null: to nobody).
+    Without a sink nothing is measured. The client keeps every sink it was given until it is
+    destroyed, since another thread may be reporting to the one being replaced.
+    \sa EtcdMetricsRegistry
+*/
+void EtcdClient::setMetrics(std::shared_ptr<EtcdMetrics> sink)
+{
+    d_func()->metrics->install(std::move(sink));
+}
+
 /*!
     Starts connecting to the endpoints. Invalid endpoints (none, a malformed URL, a scheme
     other than http or https, no port) leave the client Disconnected and emit errorOccurred()
@@ -306,7 +323,7 @@ void EtcdClientPrivate::startSession(const QList<Endpoint> &eps, const TlsMateri
     const quint64 id = ++session;
     auto *e = new Engine(eps,
         Engine::Config {connectTimeout, streamLiveness, tls, user.toUtf8(), password.toUtf8(),
-            leaseSafetyMargin});
+            leaseSafetyMargin, metrics});
     transport = e->transport();
     e->moveToThread(&engineThread);
     QObject::connect(e, &Engine::stateChanged, q,

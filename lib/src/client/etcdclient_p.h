@@ -101,6 +101,9 @@ public:
     void recordGrant(qint64 leaseId, std::chrono::steady_clock::time_point sent);
     [[nodiscard]] std::chrono::steady_clock::time_point takeGrant(qint64 leaseId);
     EtcdRpcResilience resilience;
+    // The user's metrics sink, shared with the transport, the engine and the recipes.
+    const std::shared_ptr<Etcd::Internal::MetricsSlot> metrics
+        = std::make_shared<Etcd::Internal::MetricsSlot>();
     EtcdTlsFiles tlsFiles;
     QString user;
     QString password; // held in memory only, never logged

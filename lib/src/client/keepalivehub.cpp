@@ -22,6 +22,7 @@ KeepAliveHub::KeepAliveHub(Transport &transport, const EtcdRetryPolicy &recovery
       m_self(std::make_shared<Mailbox>(this)), m_timer(this), m_reconnect(this)
 {
     m_router->margin = safetyMargin;
+    m_router->metrics = transport.metrics();
     m_timer.setSingleShot(true);
     m_timer.setTimerType(Qt::PreciseTimer);
     connect(&m_timer, &QTimer::timeout, this, &KeepAliveHub::onTimer);
@@ -41,7 +42,8 @@ KeepAliveHub::~KeepAliveHub()
         m_router->generation = 0;
         m_router->byLease.clear();
     }
-    const EtcdStatus gone(Etcd::ErrorCode::Cancelled, message("client disconnected"));
+    const EtcdStatus gone(Etcd::ErrorCode::Cancelled,
+        message(QT_TRANSLATE_NOOP("EtcdKeepAlive", "client disconnected")));
     for (auto &[id, e] : m_entries) {
         e.route->shared->lose(gone); // nobody renews it any more: whatever it held is over
         tell(e, [gone](KeepAliveObserver *o) { o->leaseAbandoned(gone); });
@@ -123,7 +125,8 @@ void KeepAliveHub::onAck(const KeepAliveAck &ack)
     }
     for (quint64 id : gone)
         expire(id,
-            EtcdStatus(Etcd::ErrorCode::LeaseNotFound, message("etcd no longer has the lease")));
+            EtcdStatus(Etcd::ErrorCode::LeaseNotFound,
+                message(QT_TRANSLATE_NOOP("EtcdKeepAlive", "etcd no longer has the lease"))));
 }
 
 void KeepAliveHub::onStreamDone(const EtcdStatus &status)
@@ -146,8 +149,10 @@ void KeepAliveHub::suspendAll(const EtcdStatus &reason)
 {
     std::lock_guard lock(m_router->mutex); // the router clears the flag when acks come back
     for (auto &[id, e] : m_entries) {
-        if (!std::exchange(e.route->suspended, true))
+        if (!std::exchange(e.route->suspended, true)) {
+            report(EtcdMetrics::KeepAlive::Suspended);
             tell(e, [reason](KeepAliveObserver *o) { o->leaseSuspended(reason); });
+        }
     }
 }
 
@@ -185,12 +190,13 @@ void KeepAliveHub::onTimer()
     for (quint64 id : expired)
         expire(id,
             EtcdStatus(Etcd::ErrorCode::LeaseExpired,
-                message("no renewal was acknowledged within the lease's TTL")));
+                message(QT_TRANSLATE_NOOP(
+                    "EtcdKeepAlive", "no renewal was acknowledged within the lease's TTL"))));
     if (m_stream && m_awaitingAckSince && now - *m_awaitingAckSince >= m_liveness) {
         // A paused etcd keeps TCP open and answers nothing: treat silence as a broken stream.
         qCInfo(lcEtcdClient) << "keep-alive stream silent; reconnecting";
-        suspendAll(
-            EtcdStatus(Etcd::ErrorCode::DeadlineExceeded, message("keep-alive stream silent")));
+        suspendAll(EtcdStatus(Etcd::ErrorCode::DeadlineExceeded,
+            message(QT_TRANSLATE_NOOP("EtcdKeepAlive", "keep-alive stream silent"))));
         {
             std::lock_guard lock(m_router->mutex);
             m_router->generation = 0; // its late acks must not un-suspend; the next stream will
@@ -211,7 +217,13 @@ void KeepAliveHub::expire(quint64 id, const EtcdStatus &reason)
     Entry gone = it->second;
     remove(id); // unrouted first: no ack can renew it between here and the owner
     gone.route->shared->lose(reason); // ownership ends here, whatever the owner thread does
+    report(EtcdMetrics::KeepAlive::Expired);
     tell(gone, [reason](KeepAliveObserver *o) { o->leaseExpired(reason); });
+}
+
+void KeepAliveHub::report(EtcdMetrics::KeepAlive event) const
+{
+    m_router->metrics->report([event](EtcdMetrics &m) { m.recordKeepAlive(event); });
 }
 
 void KeepAliveHub::arm()

@@ -66,6 +66,7 @@ private:
     void onTimer();
     SteadyTime renewAt(const Entry &e) const;
     void expire(quint64 id, const EtcdStatus &reason);
+    void report(EtcdMetrics::KeepAlive event) const;
     void suspendAll(const EtcdStatus &reason);
     void arm();
 

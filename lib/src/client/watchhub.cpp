@@ -20,6 +20,12 @@ WatchHub::WatchHub(
     connect(&m_reconnect, &QTimer::timeout, this, &WatchHub::ensureStream);
     connect(&m_liveness, &QTimer::timeout, this, &WatchHub::onLivenessTick);
     m_liveness.setInterval(timerDelay(liveness));
+    m_router->metrics = transport.metrics();
+}
+
+void WatchHub::report(EtcdMetrics::WatchRecovery kind) const
+{
+    m_router->metrics->report([kind](EtcdMetrics &m) { m.recordWatchRecovery(kind); });
 }
 
 WatchHub::~WatchHub()
@@ -93,6 +99,7 @@ void WatchHub::resync(quint64 id, qint64 anchorRevision)
         std::lock_guard lock(m_router->mutex);
         e.route->nextRevision = anchorRevision;
     }
+    report(EtcdMetrics::WatchRecovery::Resynced);
     tell(e, [c = e.compactRevision, anchorRevision](WatchObserver *o) {
         o->watchResynced(c, anchorRevision);
     });
@@ -227,6 +234,7 @@ void WatchHub::onCanceled(quint64 id, const WatchResponseData &r)
         std::lock_guard lock(m_router->mutex);
         e.route->nextRevision = r.compactRevision;
     }
+    report(EtcdMetrics::WatchRecovery::Resynced);
     tell(e, [c = r.compactRevision](WatchObserver *o) { o->watchResynced(c, c); });
     enqueue(id);
     sendNextCreate();
@@ -251,8 +259,10 @@ void WatchHub::onStreamDone(const EtcdStatus &status)
             if (e.phase == Phase::AwaitingResync)
                 continue;
             // Only a watch that was live is suspended; one still being created just waits.
-            if (e.phase == Phase::Active && !std::exchange(e.route->suspended, true))
+            if (e.phase == Phase::Active && !std::exchange(e.route->suspended, true)) {
+                report(EtcdMetrics::WatchRecovery::Suspended);
                 tell(e, [status](WatchObserver *o) { o->watchSuspended(status); });
+            }
             enqueue(id);
         }
     }
@@ -281,8 +291,8 @@ void WatchHub::onLivenessTick()
         m_stream->requestProgress(); // anything at all answers "alive"
         return;
     }
-    qCInfo(lcEtcdClient) << "watch stream silent for" << 2 * m_liveness.interval()
-                         << "ms; reconnecting";
+    qCInfo(lcEtcdWatch) << "watch stream silent for" << 2 * m_liveness.interval()
+                        << "ms; reconnecting";
     m_stream->cancel(); // done follows and recovery starts
 }
 
@@ -295,6 +305,7 @@ void WatchHub::fail(quint64 id, const EtcdStatus &status)
         std::lock_guard lock(m_router->mutex);
         it->second.route->closed = true;
     }
+    report(EtcdMetrics::WatchRecovery::Failed);
     tell(it->second, [status](WatchObserver *o) { o->watchFailed(status); });
     std::erase(m_queue, id);
     m_entries.erase(it);

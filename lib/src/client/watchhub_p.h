@@ -79,6 +79,7 @@ private:
     void onStreamDone(const EtcdStatus &status);
     void onLivenessTick();
     void fail(quint64 id, const EtcdStatus &status);
+    void report(EtcdMetrics::WatchRecovery kind) const;
 
     Transport &m_transport;
     EtcdRetryPolicy m_recovery;

@@ -39,9 +39,13 @@ void WatchRouter::bind(const WatchResponseData &r)
     byServerId[r.watchId] = route;
     if (route->nextRevision == 0)
         route->nextRevision = r.revision + 1; // everything up to the header is covered
+    const bool again = std::exchange(route->suspended, false);
+    if (again)
+        metrics->report([](EtcdMetrics &m) {
+            m.recordWatchRecovery(EtcdMetrics::WatchRecovery::Resubscribed);
+        });
     route->mailbox->post(
-        [o = route->observer, next = route->nextRevision,
-            again = std::exchange(route->suspended, false)] { o->watchCreated(next, again); });
+        [o = route->observer, next = route->nextRevision, again] { o->watchCreated(next, again); });
 }
 
 void WatchRouter::deliver(WatchRoute &route, WatchResponseData &r)

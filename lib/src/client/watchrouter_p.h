@@ -6,6 +6,7 @@
 
 #include "keyspace_p.h"
 #include "mailbox_p.h"
+#include "metricsslot_p.h"
 #include "streams_p.h"
 
 #include <EtcdQt/etcdwatch.h>
@@ -72,6 +73,7 @@ public:
     WatchRoutePtr creating;
     std::unordered_map<qint64, WatchRoutePtr> byServerId;
     std::atomic<bool> heard {false}; // anything at all arrived: the stream is alive
+    MetricsSlotPtr metrics = std::make_shared<MetricsSlot>(); // set before the router is shared
 
 private:
     void bind(const WatchResponseData &response);

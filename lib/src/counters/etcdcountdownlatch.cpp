@@ -3,6 +3,7 @@
 #include "casnumber_p.h"
 #include "clientcalls_p.h"
 #include "recipelayer_p.h"
+#include "recipemetrics_p.h"
 #include "recipereplies_p.h"
 #include "sharedstate_p.h"
 
@@ -68,7 +69,7 @@ class EtcdCountDownLatchPrivate
     Q_DECLARE_PUBLIC(EtcdCountDownLatch)
 public:
     EtcdCountDownLatchPrivate(EtcdCountDownLatch *q, const QByteArray &path)
-        : q_ptr(q), path(path), queue(q, path)
+        : q_ptr(q), path(path), queue(q, path), metrics(metricsOf(q->client()))
     { }
 
     void read(bool seeding);
@@ -87,6 +88,7 @@ public:
     std::unique_ptr<EtcdWatch> watch;
     CasNumber::Queue queue;
     std::shared_ptr<LatchSync> sync = std::make_shared<LatchSync>();
+    const MetricsSlotPtr metrics; // read by await() on worker threads
 };
 
 void EtcdCountDownLatchPrivate::setCount(qint64 next)
@@ -182,7 +184,7 @@ void EtcdCountDownLatchPrivate::watchFrom(qint64 revision)
     f.reconnected = [this](qint64 compactedAt) {
         if (compactedAt == 0)
             return;
-        qCDebug(lcEtcdRecipe).noquote()
+        qCDebug(lcEtcdCounter).noquote()
             << "latch" << path << "history compacted at" << compactedAt << "; re-reading";
         read(false);
     };
@@ -301,8 +303,16 @@ bool EtcdCountDownLatch::await(milliseconds timeout)
     const auto open = [](const LatchView &v) { return v.open; };
     if (sync->read(settled))
         return sync->read(open);
+    MetricSpan waiting(d_func()->metrics); // not client(): this is a worker thread
     QMetaObject::invokeMethod(this, &EtcdCountDownLatch::start, Qt::QueuedConnection);
-    return sync->waitFor(timeout, settled, open);
+    const bool opened = sync->waitFor(timeout, settled, open);
+    waiting.end([&](EtcdMetrics &m, EtcdMetrics::Duration wait) {
+        const auto outcome = opened ? EtcdMetrics::Outcome::Succeeded
+            : sync->read(settled)   ? EtcdMetrics::Outcome::Cancelled
+                                    : EtcdMetrics::Outcome::TimedOut;
+        m.recordWait(EtcdMetrics::Wait::Latch, d_func()->path, wait, outcome);
+    });
+    return opened;
 }
 
 /*!

@@ -144,7 +144,8 @@ struct Reader
     }
     bool fail(const char *field, const char *problem)
     {
-        why = message("service instance JSON: \"%1\" is %2")
+        why = message(
+            QT_TRANSLATE_NOOP("EtcdServiceInstance", "service instance JSON: \"%1\" is %2"))
                   .arg(QLatin1StringView(field), message(problem));
         return false;
     }
@@ -389,11 +390,13 @@ std::optional<EtcdServiceInstance> EtcdServiceInstance::fromJson(
     const QJsonDocument doc = QJsonDocument::fromJson(json, &error);
     QString why;
     if (error.error != QJsonParseError::NoError)
-        why = message("service instance JSON: %1 at offset %2")
+        why = message(
+            QT_TRANSLATE_NOOP("EtcdServiceInstance", "service instance JSON: %1 at offset %2"))
                   .arg(error.errorString())
                   .arg(error.offset);
     else if (!doc.isObject())
-        why = message("service instance JSON: not an object");
+        why = message(
+            QT_TRANSLATE_NOOP("EtcdServiceInstance", "service instance JSON: not an object"));
     const QJsonObject object = doc.object();
     Reader r {object, {}};
     EtcdServiceInstance s;

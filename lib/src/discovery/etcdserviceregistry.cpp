@@ -112,6 +112,7 @@ void EtcdServiceRegistryPrivate::onStarted(const QByteArray &key)
     auto it = byKey.find(key);
     if (it == byKey.end() || !it->second.pending)
         return; // a heal writes the key again: leaseEvent(Restored) says so
+    qCDebug(lcEtcdDiscovery) << "registered" << key;
     RecipeReplies::finish(it->second.pending.data(), {}, true);
     Q_EMIT q->registered(it->second.instance);
 }
@@ -123,6 +124,7 @@ void EtcdServiceRegistryPrivate::onFailed(const QByteArray &key, const EtcdStatu
     auto it = byKey.find(key);
     if (it == byKey.end())
         return;
+    qCWarning(lcEtcdDiscovery).noquote() << "registration" << key << "ended:" << why.toString();
     Registration r = std::move(it->second);
     byKey.erase(it);
     r.key.release()->deleteLater(); // the sender; its lease is closed already

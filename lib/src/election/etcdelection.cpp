@@ -50,7 +50,7 @@ public:
         LockLayout l;
         l.path = prefix;
         l.prefix = prefix + '/'; // as Go's concurrency.NewElection builds it
-        l.noun = "election";
+        l.noun = QT_TRANSLATE_NOOP("EtcdRecipe", "election");
         l.entryKey = [prefix](LockLayout::Side, qint64 lease) {
             return RecipePaths::mutexKey(prefix, lease);
         };
@@ -60,6 +60,7 @@ public:
     CacheCore::Hooks hooks();
     void setState(State next);
     void setValue(const QByteArray &next);
+    void reportTransition(EtcdMetrics::Transition transition) const;
     void won();
     void lost(const EtcdStatus &why);
     void seeLeader();
@@ -93,8 +94,21 @@ CacheCore::Hooks EtcdElectionPrivate::hooks()
 
 void EtcdElectionPrivate::setState(State next)
 {
-    if (std::exchange(state, next) != next)
-        Q_EMIT q_func()->stateChanged(next);
+    const State previous = std::exchange(state, next);
+    if (previous == next)
+        return;
+    if (next == State::Leading || previous == State::Leading) {
+        reportTransition(next == State::Leading ? EtcdMetrics::Transition::Acquired
+                                                : EtcdMetrics::Transition::Relinquished);
+    }
+    Q_EMIT q_func()->stateChanged(next);
+}
+
+void EtcdElectionPrivate::reportTransition(EtcdMetrics::Transition transition) const
+{
+    metricsOf(q_func()->client())->report([&](EtcdMetrics &m) {
+        m.recordLeadershipTransition(prefix, transition);
+    });
 }
 
 void EtcdElectionPrivate::setValue(const QByteArray &next)
@@ -118,6 +132,8 @@ void EtcdElectionPrivate::lost(const EtcdStatus &why)
     if (state == State::Closed)
         return;
     QPointer<EtcdElection> guard(q);
+    if (state == State::Leading)
+        reportTransition(EtcdMetrics::Transition::Lost);
     setState(State::Idle);
     if (guard)
         Q_EMIT q->leadershipLost(why);
@@ -376,11 +392,12 @@ bool EtcdElection::campaign(const QByteArray &value)
 {
     Q_D(EtcdElection);
     if (QThread::currentThread() != thread()) {
-        qCWarning(lcEtcdRecipe, "EtcdElection::campaign() outside the election's thread; refused");
+        qCWarning(
+            lcEtcdElection, "EtcdElection::campaign() outside the election's thread; refused");
         return false;
     }
     if (d->state != State::Idle) {
-        qCWarning(lcEtcdRecipe, "EtcdElection::campaign() while campaigning or leading; refused");
+        qCWarning(lcEtcdElection, "EtcdElection::campaign() while campaigning or leading; refused");
         return false;
     }
     d->queue.layout.value = value;

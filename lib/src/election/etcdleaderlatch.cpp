@@ -217,7 +217,7 @@ bool EtcdLeaderLatch::await(milliseconds timeout)
 {
     Q_D(EtcdLeaderLatch);
     if (QThread::currentThread() == thread()) {
-        qCWarning(lcEtcdRecipe,
+        qCWarning(lcEtcdElection,
             "EtcdLeaderLatch::await() in the latch's own thread would block "
             "the events it waits for; refused");
         return false;

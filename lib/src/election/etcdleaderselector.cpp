@@ -277,7 +277,7 @@ bool EtcdLeaderSelector::waitOnLeadershipComplete(milliseconds timeout)
     if (refuseOwnThread(this, "waitOnLeadershipComplete()"))
         return false;
     if (d->sync->termCount() == 0) {
-        qCWarning(lcEtcdRecipe, "waitOnLeadershipComplete() before start()");
+        qCWarning(lcEtcdElection, "waitOnLeadershipComplete() before start()");
         return false;
     }
     return d->sync->waitFor(

@@ -192,7 +192,7 @@ void EtcdLeaderSelectorPrivate::onCampaigned(
 
 void EtcdLeaderSelectorPrivate::retryLater(const EtcdStatus &why)
 {
-    qCDebug(lcEtcdRecipe).noquote() << "election" << path << "retries after" << why.toString();
+    qCDebug(lcEtcdElection).noquote() << "election" << path << "retries after" << why.toString();
     retryDelayMs = backoffMs(retryDelayMs, kRetryMinMs, options.ttl);
     retryTimer.start(retryDelayMs);
 }
@@ -339,8 +339,9 @@ void EtcdLeaderSelectorPrivate::becomeLeader()
     Q_Q(EtcdLeaderSelector);
     ledThisTerm = true;
     ++counters.acquired;
+    reportTransition(EtcdMetrics::Transition::Acquired);
     sync->markLeader(fencing, keepAlive ? leaseStateOf(*keepAlive) : nullptr, token);
-    qCDebug(lcEtcdRecipe).noquote() << clientId << "leads" << path << "token" << fencing.revision;
+    qCDebug(lcEtcdElection).noquote() << clientId << "leads" << path << "token" << fencing.revision;
     if (!setState(State::Leading))
         return;
     if (body)
@@ -431,11 +432,20 @@ void EtcdLeaderSelectorPrivate::stepDownForKey(const EtcdStatus &reason)
     RecipeLayer::askWhetherLeaseIsGone(q->client(), q, leaseId, decided, known);
 }
 
+void EtcdLeaderSelectorPrivate::reportTransition(EtcdMetrics::Transition transition) const
+{
+    Q_Q(const EtcdLeaderSelector);
+    metricsOf(q->client())->report([&](EtcdMetrics &m) {
+        m.recordLeadershipTransition(path, transition);
+    });
+}
+
 void EtcdLeaderSelectorPrivate::stepDown(const EtcdStatus &reason)
 {
     if (state != State::Leading)
         return;
     ++counters.steppedDown;
+    reportTransition(EtcdMetrics::Transition::Lost);
     endTerm(End::SteppedDown, reason);
 }
 
@@ -457,7 +467,7 @@ void EtcdLeaderSelectorPrivate::endTerm(End how, const EtcdStatus &reason)
     if (!setState(State::Relinquishing))
         return;
     if (how == End::SteppedDown) {
-        qCWarning(lcEtcdRecipe).noquote()
+        qCWarning(lcEtcdElection).noquote()
             << clientId << "steps down from" << path << reason.toString();
         q->reportConnectionState(EtcdRecipe::ConnectionState::Lost);
         if (guard)
@@ -509,6 +519,7 @@ void EtcdLeaderSelectorPrivate::finishTerm()
             q, [this, forTerm] { releaseParticipation(forTerm); }, Qt::QueuedConnection);
     if (ledThisTerm) {
         ++counters.relinquished;
+        reportTransition(EtcdMetrics::Transition::Relinquished);
         Q_EMIT q->relinquished();
     }
 }

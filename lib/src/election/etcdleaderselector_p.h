@@ -7,6 +7,7 @@
 #include "guardedcommit_p.h"
 #include "participantqueue_p.h"
 #include "pendinggrants_p.h"
+#include "recipemetrics_p.h"
 #include "termsync_p.h"
 
 #include <EtcdQt/etcdkeepalive.h>
@@ -64,6 +65,7 @@ public:
     void registerParticipation();
     void casParticipant(qint64 lease, int attemptsLeft, std::function<void(bool)> done);
 
+    void reportTransition(EtcdMetrics::Transition transition) const;
     void stepDown(const EtcdStatus &reason);
     void stepDownForKey(const EtcdStatus &reason);
     void endTerm(End how, const EtcdStatus &reason);

@@ -5,6 +5,7 @@
 #include "leaseview_p.h"
 #include "pendinggrants_p.h"
 #include "recipelayer_p.h"
+#include "recipemetrics_p.h"
 #include "sparelease_p.h"
 #include "standbyleases_p.h"
 
@@ -77,6 +78,7 @@ public:
 
     bool setState(State next);
     void attempt(); // grant, then establish
+    void reportHeal(EtcdMetrics::Heal event) const;
     void onGranted(const EtcdStatus &status, qint64 leaseId);
     void onEstablished(quint64 epoch, qint64 leaseId, bool owned, const EtcdStatus &why);
     void renew(qint64 leaseId);
@@ -165,6 +167,10 @@ bool EtcdSelfHealingKeepAlivePrivate::emitLeaseEvent(const EtcdLeaseEvent &event
     Q_Q(EtcdSelfHealingKeepAlive);
     QPointer<EtcdSelfHealingKeepAlive> guard(q);
     qCInfo(lcEtcdLease) << event;
+    if (event.type == EtcdLeaseEvent::Type::Restored)
+        reportHeal(EtcdMetrics::Heal::Restored);
+    else if (event.type == EtcdLeaseEvent::Type::Failed)
+        reportHeal(EtcdMetrics::Heal::Failed);
     q->reportLeaseEvent(event);
     if (guard && event.type != EtcdLeaseEvent::Type::Restored)
         q->recordError(event.cause);
@@ -173,8 +179,15 @@ bool EtcdSelfHealingKeepAlivePrivate::emitLeaseEvent(const EtcdLeaseEvent &event
     return bool(guard);
 }
 
+void EtcdSelfHealingKeepAlivePrivate::reportHeal(EtcdMetrics::Heal event) const
+{
+    metricsOf(q_func()->client())->report([event](EtcdMetrics &m) { m.recordHeal(event); });
+}
+
 void EtcdSelfHealingKeepAlivePrivate::attempt()
 {
+    if (state != State::Establishing)
+        reportHeal(EtcdMetrics::Heal::Attempted);
     if (early) { // the lease is gone: what the hook did on the spare is the heal
         early->verdict = EarlyHeal::Verdict::Gone;
         return settleEarly();

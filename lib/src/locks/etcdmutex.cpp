@@ -29,6 +29,7 @@ public:
         LockLayout l;
         l.path = path;
         l.prefix = path + '/'; // as Go's concurrency.NewMutex builds it, even after a '/'
+        l.metric = {EtcdMetrics::Lock::Mutex, std::nullopt};
         l.entryKey
             = [path](LockLayout::Side, qint64 lease) { return RecipePaths::mutexKey(path, lease); };
         return l;
@@ -258,7 +259,7 @@ bool EtcdMutex::acquire()
 {
     Q_D(EtcdMutex);
     if (QThread::currentThread() != thread()) {
-        qCWarning(lcEtcdRecipe, "EtcdMutex::acquire() called outside the mutex's thread; refused");
+        qCWarning(lcEtcdLock, "EtcdMutex::acquire() called outside the mutex's thread; refused");
         return false;
     }
     if (d->sync->reenter(std::this_thread::get_id())) {
@@ -278,7 +279,7 @@ bool EtcdMutex::release()
 {
     Q_D(EtcdMutex);
     if (QThread::currentThread() != thread()) {
-        qCWarning(lcEtcdRecipe, "EtcdMutex::release() called outside the mutex's thread; refused");
+        qCWarning(lcEtcdLock, "EtcdMutex::release() called outside the mutex's thread; refused");
         return false;
     }
     quint64 id = 0;

@@ -55,7 +55,8 @@ public:
         l.path = path;
         l.prefix = path + '/'; // etcd-recipes concatenates: "<path>/read-…"
         l.value = clientId.toUtf8();
-        l.noun = "read-write lock";
+        l.noun = QT_TRANSLATE_NOOP("EtcdRecipe", "read-write lock");
+        l.metric = {EtcdMetrics::Lock::Write, EtcdMetrics::Lock::Read};
         const QByteArray writePrefix = l.prefix + "write-";
         const QByteArray readPrefix = l.prefix + "read-";
         const QByteArray id = clientId.toUtf8() + ':';
@@ -332,7 +333,7 @@ bool EtcdReadWriteLock::acquire(EtcdReadWriteLock::Mode mode)
 {
     Q_D(EtcdReadWriteLock);
     if (QThread::currentThread() != thread()) {
-        qCWarning(lcEtcdRecipe, "EtcdReadWriteLock::acquire() outside the lock's thread; refused");
+        qCWarning(lcEtcdLock, "EtcdReadWriteLock::acquire() outside the lock's thread; refused");
         return false;
     }
     const LockLayout::Side side = sideOf(mode);
@@ -355,7 +356,7 @@ bool EtcdReadWriteLock::release()
 {
     Q_D(EtcdReadWriteLock);
     if (QThread::currentThread() != thread()) {
-        qCWarning(lcEtcdRecipe, "EtcdReadWriteLock::release() outside the lock's thread; refused");
+        qCWarning(lcEtcdLock, "EtcdReadWriteLock::release() outside the lock's thread; refused");
         return false;
     }
     quint64 id = 0;

@@ -46,7 +46,8 @@ public:
         l.prefix = path + "/holders/";
         l.value = clientId.toUtf8();
         l.allowance = permits;
-        l.noun = "semaphore";
+        l.noun = QT_TRANSLATE_NOOP("EtcdRecipe", "semaphore");
+        l.metric = {EtcdMetrics::Lock::Permit, std::nullopt};
         l.entryKey = [prefix = l.prefix + clientId.toUtf8() + ':'](LockLayout::Side, qint64 lease) {
             return prefix + RecipePaths::leaseTag(lease);
         };
@@ -254,7 +255,7 @@ EtcdTxnReply *EtcdSemaphore::guardedTxn(const EtcdTxn &txn)
 bool EtcdSemaphore::acquire()
 {
     if (QThread::currentThread() != thread()) {
-        qCWarning(lcEtcdRecipe, "EtcdSemaphore::acquire() outside the semaphore's thread; refused");
+        qCWarning(lcEtcdLock, "EtcdSemaphore::acquire() outside the semaphore's thread; refused");
         return false;
     }
     return d_func()->queue.acquireInOwnerThread(LockLayout::Exclusive);

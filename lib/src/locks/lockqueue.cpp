@@ -45,7 +45,7 @@ void LockQueue::dropKeepAlive(std::unique_ptr<EtcdKeepAlive> &k)
 LockQueue::LockQueue(EtcdRecipe *q, LockLayout l, seconds t, bool interrupt,
     std::array<std::shared_ptr<HoldBook>, 2> b)
     : ttl(t), interruptOnLoss(interrupt), layout(std::move(l)), q(q), books(std::move(b)),
-      door(workerDoorOf(q->client())), grants(q)
+      door(workerDoorOf(q->client())), metrics(metricsOf(q->client())), grants(q)
 {
     grantRetry.setSingleShot(true);
     QObject::connect(&grantRetry, &QTimer::timeout, q, [this] { topUpLeases(); });
@@ -55,13 +55,13 @@ EtcdStatus LockQueue::inputProblem() const
 {
     if (q->isClosed())
         return EtcdStatus(Etcd::ErrorCode::FailedPrecondition,
-            EtcdRecipe::tr("the %1 is closed").arg(QLatin1StringView(layout.noun)));
+            EtcdRecipe::tr("the %1 is closed").arg(nounText()));
     if (layout.allowance < 1)
         return EtcdStatus(Etcd::ErrorCode::InvalidArgument,
-            EtcdRecipe::tr("a %1 needs at least one permit").arg(QLatin1StringView(layout.noun)));
+            EtcdRecipe::tr("a %1 needs at least one permit").arg(nounText()));
     if (layout.path.isEmpty())
-        return EtcdStatus(Etcd::ErrorCode::InvalidArgument,
-            EtcdRecipe::tr("empty %1 path").arg(QLatin1StringView(layout.noun)));
+        return EtcdStatus(
+            Etcd::ErrorCode::InvalidArgument, EtcdRecipe::tr("empty %1 path").arg(nounText()));
     if (const auto problem = leaseTtlProblem(ttl))
         return *problem;
     if (!q->client())
@@ -92,6 +92,8 @@ bool LockQueue::start(Side side, std::shared_ptr<MutexRequest> request, ThreadId
     a.request = std::move(request);
     a.thread = thread;
     a.qthread = std::move(qthread);
+    if (layout.metric[side])
+        a.waiting = MetricSpan(metrics);
     acquisitions.emplace(a.id, std::move(owned));
     if (deadline) {
         a.deadline = std::make_unique<QTimer>();
@@ -152,6 +154,7 @@ void LockQueue::settlePreparing()
         }
         if (a->request)
             book(a->side).fail(*a->request);
+        endWait(*a, EtcdMetrics::Outcome::Failed);
         discard(id);
     }
 }
@@ -263,8 +266,7 @@ void LockQueue::onLeaseFailed(qint64 lease, const EtcdStatus &why)
         case Phase::Held:
             return loseHold(a,
                 EtcdStatus(Etcd::ErrorCode::LeaseExpired,
-                    EtcdRecipe::tr("the %1's lease is gone: %2")
-                        .arg(QLatin1StringView(layout.noun), why.message())),
+                    EtcdRecipe::tr("the %1's lease is gone: %2").arg(nounText(), why.message())),
                 Cause::Lease);
         case Phase::Trying:
         case Phase::Waiting:
@@ -311,8 +313,8 @@ void LockQueue::ensureWatch()
     watch = RecipeLayer::followWatch(
         q, layout.prefix, o, EtcdWatch::ResyncMode::ResumeAtCompaction, std::move(follow));
     QObject::connect(watch.get(), &EtcdWatch::resynced, q, [this](qint64 compacted, qint64) {
-        qCDebug(lcEtcdRecipe).noquote() << layout.noun << layout.prefix << "history compacted at"
-                                        << compacted << "; re-reading";
+        qCDebug(lcEtcdLock).noquote() << layout.noun << layout.prefix << "history compacted at"
+                                      << compacted << "; re-reading";
         watchFrom = 0; // history was compacted away: what was read before is re-read once live
     });
 }
@@ -370,11 +372,12 @@ void LockQueue::loseHoldForKey(Acquisition &a)
             return; // lost through its lease meanwhile, or released
         a->confirmingLoss = false;
         if (!gone.value_or(false))
-            return loseHold(*a, lostStatus("the %1 key was deleted"));
+            return loseHold(
+                *a, lostStatus(QT_TRANSLATE_NOOP("EtcdRecipe", "the %1 key was deleted")));
         dropKeepAlive(a->keepAlive); // etcd has no such lease: nothing to renew or revoke
         loseHold(*a,
             EtcdStatus(Etcd::ErrorCode::LeaseExpired,
-                EtcdRecipe::tr("the %1's lease is gone").arg(QLatin1StringView(layout.noun))),
+                EtcdRecipe::tr("the %1's lease is gone").arg(nounText())),
             Cause::Lease);
     };
     const auto known = a.keepAlive ? leaseStateOf(*a.keepAlive) : nullptr; // the engine's word
@@ -387,7 +390,7 @@ void LockQueue::onDeletes(const QList<EtcdWatchEvent> &events)
         if (e.type != EtcdWatchEvent::Type::Delete)
             continue;
         const QByteArray &key = e.keyValue.key;
-        qCDebug(lcEtcdRecipe).noquote()
+        qCDebug(lcEtcdLock).noquote()
             << layout.noun << layout.prefix << "saw" << key << "deleted at" << e.revision;
         if (!txnStarts.empty())
             recentDeletes.push_back({deleteSeq++, key, e.revision});
@@ -418,6 +421,7 @@ void LockQueue::tryAcquire(Acquisition &a)
     if (!q->client()) {
         if (a.request)
             book(a.side).fail(*a.request);
+        endWait(a, EtcdMetrics::Outcome::Failed);
         return discard(a.id);
     }
     a.phase = Phase::Trying;
@@ -485,9 +489,9 @@ void LockQueue::onTried(
             return tryAcquire(*a); // our key was deleted right after: queue again
         a->ahead.removeAll(key);
     }
-    qCDebug(lcEtcdRecipe).noquote()
-        << layout.noun << a->key << "created at" << a->revision << "read at" << a->seen << "behind"
-        << a->ahead << "watch from" << watchFrom;
+    qCDebug(lcEtcdLock).noquote() << layout.noun << a->key << "created at" << a->revision
+                                  << "read at" << a->seen << "behind" << a->ahead << "watch from"
+                                  << watchFrom;
     if (mayHold(*a))
         return becomeHeld(*a);
     if (a->expired)
@@ -502,8 +506,8 @@ void LockQueue::onTried(
 
 void LockQueue::retryLater(Acquisition &a, const EtcdStatus &why)
 {
-    qCDebug(lcEtcdRecipe).noquote()
-        << layout.noun << layout.prefix << "retries after" << why.toString();
+    qCDebug(lcEtcdLock).noquote() << layout.noun << layout.prefix << "retries after"
+                                  << why.toString();
     if (a.expired)
         return cancel(a);
     a.phase = Phase::Recheck;
@@ -520,7 +524,7 @@ void LockQueue::becomeHeld(Acquisition &a)
     a.phase = Phase::Held;
     dropTimer(a.deadline);
     const EtcdFencingToken token {a.key, a.leaseId, a.revision};
-    qCDebug(lcEtcdRecipe).noquote() << layout.noun << layout.prefix << "held, token" << a.revision;
+    qCDebug(lcEtcdLock).noquote() << layout.noun << layout.prefix << "held, token" << a.revision;
     auto lease = a.keepAlive ? leaseStateOf(*a.keepAlive) : nullptr;
     if (a.request) {
         if (!book(a.side).grant(*a.request, a.thread, token, a.id, std::move(lease)))
@@ -529,6 +533,9 @@ void LockQueue::becomeHeld(Acquisition &a)
         book(a.side).hold(a.thread, token, a.id, std::move(lease));
         ownerPending = 0;
     }
+    endWait(a, EtcdMetrics::Outcome::Succeeded);
+    if (layout.metric[a.side])
+        a.holding = MetricSpan(metrics);
     const Side side = a.side;
     const bool fromOwner = !a.request;
     QPointer<EtcdRecipe> guard(q);
@@ -550,15 +557,34 @@ void LockQueue::validate(Acquisition &a)
                 return; // on error the keep-alive and the watch still watch
             const auto kvs = reply->keyValues();
             if (kvs.isEmpty() || kvs.first().createRevision != revision)
-                return loseHold(*a, lostStatus("the %1 key was deleted"));
+                return loseHold(
+                    *a, lostStatus(QT_TRANSLATE_NOOP("EtcdRecipe", "the %1 key was deleted")));
             a->seen = std::max(a->seen, reply->revision());
         });
 }
 
+void LockQueue::endWait(Acquisition &a, EtcdMetrics::Outcome outcome) const
+{
+    a.waiting.end([&](EtcdMetrics &m, EtcdMetrics::Duration wait) {
+        m.recordLockWait(*layout.metric[a.side], layout.path, wait, outcome);
+    });
+}
+
+void LockQueue::endHold(Acquisition &a) const
+{
+    a.holding.end([&](EtcdMetrics &m, EtcdMetrics::Duration hold) {
+        m.recordLockHold(*layout.metric[a.side], layout.path, hold);
+    });
+}
+
+QString LockQueue::nounText() const
+{
+    return EtcdRecipe::tr(layout.noun);
+}
+
 EtcdStatus LockQueue::lostStatus(const char *what) const
 {
-    return EtcdStatus(
-        Etcd::ErrorCode::LeaseExpired, EtcdRecipe::tr(what).arg(QLatin1StringView(layout.noun)));
+    return EtcdStatus(Etcd::ErrorCode::LeaseExpired, EtcdRecipe::tr(what).arg(nounText()));
 }
 
 // Entries created earlier keep an exclusive acquisition waiting; a shared one only waits
@@ -603,6 +629,8 @@ LockQueue::~LockQueue()
     }
     watch.reset();
     for (auto &[id, a] : acquisitions) {
+        endWait(*a, EtcdMetrics::Outcome::Cancelled);
+        endHold(*a);
         a->keepAlive.reset();
         revokeLeaseQuietly(q->client(), a->leaseId);
     }
@@ -690,7 +718,7 @@ bool LockQueue::settleRelease(HoldBook::Release verdict, quint64 id, Caller call
         return false; // lost or closed: lockLost() told, unlock() answers
     case HoldBook::Release::NotHeld:
         if (caller == Caller::Worker)
-            qCWarning(lcEtcdRecipe, "%s by a thread that holds nothing", who);
+            qCWarning(lcEtcdLock, "%s by a thread that holds nothing", who);
         else
             abandonOwnerAcquire();
         return false;
@@ -707,7 +735,7 @@ bool LockQueue::settleRelease(HoldBook::Release verdict, quint64 id, Caller call
 bool LockQueue::acquireInOwnerThread(Side side)
 {
     if (ownerPending) {
-        qCWarning(lcEtcdRecipe, "acquire() while one is in flight; refused");
+        qCWarning(lcEtcdLock, "acquire() while one is in flight; refused");
         return false;
     }
     if (!start(side, nullptr, std::this_thread::get_id(), QThread::currentThread(), std::nullopt))
@@ -740,6 +768,7 @@ void LockQueue::onDeadline(quint64 id)
 // is), and only once etcd answered is the caller told, so no key is left behind it.
 void LockQueue::cancel(Acquisition &a)
 {
+    endWait(a, a.expired ? EtcdMetrics::Outcome::TimedOut : EtcdMetrics::Outcome::Cancelled);
     a.phase = Phase::Ending;
     ++a.attempt;
     leaseWaiters.removeAll(a.id);
@@ -769,8 +798,11 @@ void LockQueue::cancelAbandoned()
             && a->phase != Phase::Ending && a->request->abandoned)
             ids.push_back(id);
     }
-    for (quint64 id : ids)
-        cancel(*find(id));
+    for (quint64 id : ids) {
+        Acquisition &a = *find(id);
+        endWait(a, EtcdMetrics::Outcome::TimedOut); // its caller's tryLock() deadline passed
+        cancel(a);
+    }
 }
 
 // The last unlock() of a hold: delete the key (the successor's watch fires now); once etcd
@@ -799,7 +831,8 @@ void LockQueue::onReleased(quint64 id, qint64 deleted, const EtcdStatus &status)
     const bool wasOurs = !status.isOk() || deleted > 0;
     if (!wasOurs) { // etcd had deleted it already: the hold was lost before this unlock
         a->phase = Phase::Held;
-        loseHold(*a, lostStatus("the %1 was lost before it was released"));
+        loseHold(*a,
+            lostStatus(QT_TRANSLATE_NOOP("EtcdRecipe", "the %1 was lost before it was released")));
     } else if (status.isOk()) {
         recycle(id);
     } else {
@@ -819,7 +852,7 @@ void LockQueue::loseHold(Acquisition &a, const EtcdStatus &why, Cause cause)
     QPointer<QThread> holder = a.qthread;
     const bool fromOwner = !a.request;
     discard(a.id); // the lease may still live when only the key was deleted
-    qCWarning(lcEtcdRecipe).noquote() << layout.noun << layout.prefix << "lost:" << why.toString();
+    qCWarning(lcEtcdLock).noquote() << layout.noun << layout.prefix << "lost:" << why.toString();
     QPointer<EtcdRecipe> guard(q);
     q->reportConnectionState(EtcdRecipe::ConnectionState::Lost);
     if (guard)
@@ -864,6 +897,8 @@ std::unique_ptr<LockQueue::Acquisition> LockQueue::take(quint64 id)
         return nullptr;
     std::unique_ptr<Acquisition> a = std::move(it->second);
     acquisitions.erase(it);
+    endWait(*a, EtcdMetrics::Outcome::Cancelled);
+    endHold(*a);
     leaseWaiters.removeAll(id);
     if (!a->request && ownerPending == id)
         ownerPending = 0;
@@ -889,6 +924,8 @@ void LockQueue::closeAll()
     leaseWaiters.clear();
     ownerPending = 0;
     for (auto &[id, a] : all) {
+        endWait(*a, EtcdMetrics::Outcome::Cancelled);
+        endHold(*a);
         dropKeepAlive(a->keepAlive);
         a->unlockAnswer(true); // that unlock() came first
         revokes.append(revokeLeaseQuietly(q->client(), a->leaseId));

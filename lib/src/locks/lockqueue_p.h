@@ -9,6 +9,7 @@
 #include "mutexsync_p.h"
 #include "pendinggrants_p.h"
 #include "permitsync_p.h"
+#include "recipemetrics_p.h"
 #include "recipereplies_p.h"
 
 #include <EtcdQt/etcdkeepalive.h>
@@ -44,7 +45,9 @@ struct LockLayout
     // Whether an earlier entry keeps a Shared acquisition waiting (Exclusive: every one does).
     std::function<bool(const QByteArray &earlier)> blocksShared;
     int allowance = 1; // an entry holds while fewer than this many earlier entries block it
-    const char *noun = "lock"; // in messages
+    const char *noun = QT_TRANSLATE_NOOP("EtcdRecipe", "lock"); // in messages
+    // What each side's waits and holds are reported as (none: not a lock, an election).
+    std::array<std::optional<EtcdMetrics::Lock>, 2> metric {};
 };
 
 // The machinery of EtcdMutex, EtcdReadWriteLock and EtcdSemaphore, in the recipe's thread.
@@ -83,6 +86,8 @@ public:
         bool confirmingLoss = false; // the key went: asking etcd whether the lease went too
         std::unique_ptr<QTimer> deadline;
         Answer<bool> unlockAnswer; // the unlock() that waits for the delete
+        MetricSpan waiting; // from the request until held or given up
+        MetricSpan holding; // from held until released or lost
     };
 
     LockQueue(EtcdRecipe *q, LockLayout layout, std::chrono::seconds ttl, bool interruptOnLoss,
@@ -162,6 +167,10 @@ private:
     static void dropKeepAlive(std::unique_ptr<EtcdKeepAlive> &k);
     static void dropTimer(std::unique_ptr<QTimer> &t);
     [[nodiscard]] EtcdStatus lostStatus(const char *what) const;
+    [[nodiscard]] QString nounText() const; // the noun, translated
+    // The metrics: a wait ends once (the first outcome counts), a hold when it goes.
+    void endWait(Acquisition &a, EtcdMetrics::Outcome outcome) const;
+    void endHold(Acquisition &a) const;
 
     EtcdRecipe *q;
     std::array<std::shared_ptr<HoldBook>, 2> books;
@@ -180,6 +189,7 @@ private:
     };
     [[nodiscard]] WeakBooks weakBooks() const { return {{books[0], books[1]}}; }
     std::shared_ptr<WorkerDoor> door; // commitGuarded() from workers, past the owner thread
+    MetricsSlotPtr metrics;
 
     std::map<quint64, std::unique_ptr<Acquisition>> acquisitions;
     quint64 nextId = 0;

@@ -5,6 +5,7 @@
 #include "queuekeys_p.h"
 #include "queuetaker_p.h"
 #include "queueworker_p.h"
+#include "recipemetrics_p.h"
 #include "recipereplies_p.h"
 
 #include <EtcdQt/etcdabstractqueue.h>
@@ -118,6 +119,7 @@ EtcdQueueItemReply *EtcdAbstractQueue::dequeue()
     if (const EtcdStatus why = refusal(0); !why.isOk())
         return RecipeReplies::failedQueueItem(this, why);
     EtcdQueueItemReply *r = RecipeReplies::queueItemReply(this);
+    timeQueueReply(r, client(), EtcdMetrics::QueueOperation::Dequeue, d->path);
     const quint64 id = d->taker->take(true, finisher(r));
     connect(r, &EtcdReply::finished, d->taker, [taker = d->taker, id](const EtcdStatus &s) {
         if (s.code() == Etcd::ErrorCode::Cancelled)

@@ -3,6 +3,7 @@
 #include "etcdqt_internal_p.h"
 #include "priorityenqueue_p.h"
 #include "queuekeys_p.h"
+#include "recipemetrics_p.h"
 #include "recipereplies_p.h"
 
 #include <EtcdQt/etcdpriorityqueue.h>
@@ -66,6 +67,7 @@ EtcdReply *EtcdPriorityQueue::enqueue(const QByteArray &value, int priority)
     if (const EtcdStatus why = refusal(value.size()); !why.isOk())
         return RecipeReplies::failedBool(this, why);
     EtcdBoolReply *r = RecipeReplies::boolReply(this);
+    timeQueueReply(r, client(), EtcdMetrics::QueueOperation::Enqueue, path());
     PriorityEnqueue::run(client(), r, path(), priority, value, d_ptr->memory);
     return r;
 }
@@ -79,7 +81,7 @@ void EtcdPriorityQueue::putBack(const QByteArray &key, const QByteArray &value)
     const QByteArray level = key.mid(QueueKeys::children(path()).size()).split('/').value(0);
     bool ok = false;
     const int priority = level.toInt(&ok);
-    qCWarning(lcEtcdRecipe).noquote()
+    qCWarning(lcEtcdQueue).noquote()
         << "priority queue" << path() << "puts an item taken for a cancelled take back";
     EtcdBoolReply *r = RecipeReplies::boolReply(client());
     PriorityEnqueue::run(client(), r, path(), ok ? priority : 0, value);

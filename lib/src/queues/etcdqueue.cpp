@@ -4,6 +4,7 @@
 #include "etcdqt_internal_p.h"
 #include "queueinput_p.h"
 #include "queuekeys_p.h"
+#include "recipemetrics_p.h"
 #include "recipereplies_p.h"
 
 #include <EtcdQt/etcdclient.h>
@@ -52,7 +53,8 @@ EtcdReply *EtcdQueue::enqueue(const QByteArray &value)
     const QByteArray name = QueueKeys::itemName(QDateTime::currentMSecsSinceEpoch());
     if (!client())
         return RecipeReplies::failedBool(this, clientGone());
-    return client()->put(QueueKeys::children(path()) + name, value);
+    return timeQueueOperation(client()->put(QueueKeys::children(path()) + name, value), client(),
+        EtcdMetrics::QueueOperation::Enqueue, path());
 }
 
 /*!
@@ -73,7 +75,8 @@ EtcdReply *EtcdQueue::enqueueAll(const QList<QByteArray> &values)
             = QueueKeys::children(path()) + QueueKeys::batchItemName(millis, int(i));
         txn.success.append(EtcdTxnOp::put(key, values.at(i)));
     }
-    return txnOn(client(), txn);
+    return timeQueueOperation(
+        txnOn(client(), txn), client(), EtcdMetrics::QueueOperation::Enqueue, path());
 }
 
 /*!
@@ -82,7 +85,7 @@ EtcdReply *EtcdQueue::enqueueAll(const QList<QByteArray> &values)
 */
 void EtcdQueue::putBack(const QByteArray &, const QByteArray &value)
 {
-    qCWarning(lcEtcdRecipe).noquote()
+    qCWarning(lcEtcdQueue).noquote()
         << "queue" << path() << "puts an item taken for a cancelled take back at its end";
     if (client())
         client()->put(

@@ -5,6 +5,7 @@
 #include "queueinput_p.h"
 #include "queuekeys_p.h"
 #include "queueworker_p.h"
+#include "recipemetrics_p.h"
 #include "recipereplies_p.h"
 #include "workops_p.h"
 
@@ -155,7 +156,8 @@ EtcdReply *EtcdWorkQueue::enqueue(const QByteArray &value, milliseconds delay)
         QueueKeys::itemName(later ? now + delay.count() : now));
     EtcdTxn txn; // a transaction, as a put, answers through txnOn() also without a client
     txn.success = {EtcdTxnOp::put(key, value)};
-    return txnOn(client(), txn);
+    return timeQueueOperation(
+        txnOn(client(), txn), client(), EtcdMetrics::QueueOperation::Enqueue, d->path);
 }
 
 /*!
@@ -175,7 +177,8 @@ EtcdReply *EtcdWorkQueue::enqueueAll(const QList<QByteArray> &values)
         txn.success.append(EtcdTxnOp::put(
             QueueKeys::workKey(d->path, Area::Items, QueueKeys::batchItemName(now, int(i))),
             values.at(i)));
-    return txnOn(client(), txn);
+    return timeQueueOperation(
+        txnOn(client(), txn), client(), EtcdMetrics::QueueOperation::Enqueue, d->path);
 }
 
 EtcdWorkItemReply *EtcdWorkQueuePrivate::receive(bool wait)
@@ -185,6 +188,8 @@ EtcdWorkItemReply *EtcdWorkQueuePrivate::receive(bool wait)
         return RecipeReplies::failedWorkItem(q, why);
     startConsumer();
     EtcdWorkItemReply *r = RecipeReplies::workItemReply(q);
+    if (wait)
+        timeQueueReply(r, q->client(), EtcdMetrics::QueueOperation::Dequeue, path);
     QPointer<EtcdWorkItemReply> guard(r);
     const quint64 id
         = taker->take(wait, [this, guard](const EtcdStatus &s, const EtcdKeyValue &kv, qint64 rev) {
@@ -227,7 +232,8 @@ EtcdWorkItemReply *EtcdWorkQueue::tryReceive()
 EtcdBoolReply *EtcdWorkQueue::ack(const EtcdWorkItem &item)
 {
     Q_D(EtcdWorkQueue);
-    return d->guarded(item, WorkOps::ack(d->path, item));
+    return timeQueueOperation(d->guarded(item, WorkOps::ack(d->path, item)), client(),
+        EtcdMetrics::QueueOperation::Acknowledge, d->path);
 }
 
 /*! Puts \a item back into its place in the queue, keeping its delivery count, only while
@@ -235,7 +241,8 @@ EtcdBoolReply *EtcdWorkQueue::ack(const EtcdWorkItem &item)
 EtcdBoolReply *EtcdWorkQueue::requeue(const EtcdWorkItem &item)
 {
     Q_D(EtcdWorkQueue);
-    return d->guarded(item, WorkOps::requeue(d->path, item));
+    return timeQueueOperation(d->guarded(item, WorkOps::requeue(d->path, item)), client(),
+        EtcdMetrics::QueueOperation::Requeue, d->path);
 }
 
 /*!
@@ -247,7 +254,8 @@ EtcdBoolReply *EtcdWorkQueue::requeue(const EtcdWorkItem &item)
 EtcdBoolReply *EtcdWorkQueue::ackWith(const EtcdWorkItem &item, const EtcdTxn &effects)
 {
     Q_D(EtcdWorkQueue);
-    return d->guarded(item, WorkOps::ackWith(d->path, item, effects));
+    return timeQueueOperation(d->guarded(item, WorkOps::ackWith(d->path, item, effects)), client(),
+        EtcdMetrics::QueueOperation::Acknowledge, d->path);
 }
 
 /*! The dead letters with their delivery counts, in id order. */

@@ -7,7 +7,7 @@
 namespace Etcd::Internal::QueueInput {
 
 namespace {
-QString tr(const char *text)
+QString translated(const char *text)
 {
     return QCoreApplication::translate("EtcdQueue", text);
 }
@@ -21,21 +21,24 @@ EtcdStatus invalid(const QString &why)
 EtcdStatus check(const QByteArray &path, qsizetype payloadBytes)
 {
     if (path.isEmpty())
-        return invalid(tr("empty queue path"));
+        return invalid(translated(QT_TRANSLATE_NOOP("EtcdQueue", "empty queue path")));
     // The key, the transaction's other keys and gRPC's framing need room too.
     if (payloadBytes + path.size() + 256 > kMaxRequestBytes)
-        return invalid(tr("%1 bytes are more than etcd accepts in one request (%2 bytes)")
-                           .arg(payloadBytes)
-                           .arg(kMaxRequestBytes));
+        return invalid(
+            translated(QT_TRANSLATE_NOOP("EtcdQueue",
+                           "%1 bytes are more than etcd accepts in one request (%2 bytes)"))
+                .arg(payloadBytes)
+                .arg(kMaxRequestBytes));
     return {};
 }
 
 EtcdStatus checkBatch(const QByteArray &path, const QList<QByteArray> &values, qsizetype maxItems)
 {
     if (values.isEmpty())
-        return invalid(tr("no values to enqueue"));
+        return invalid(translated(QT_TRANSLATE_NOOP("EtcdQueue", "no values to enqueue")));
     if (values.size() > maxItems)
-        return invalid(tr("%1 values are more than one transaction takes (%2)")
+        return invalid(translated(
+            QT_TRANSLATE_NOOP("EtcdQueue", "%1 values are more than one transaction takes (%2)"))
                            .arg(values.size())
                            .arg(maxItems));
     qsizetype bytes = 0;

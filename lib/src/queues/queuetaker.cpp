@@ -331,7 +331,7 @@ void QueueTaker::onTaken(quint64 takeId, const EtcdKeyValue &item, qint64 revisi
     if (!m_takes.empty() && m_takes.front().id == takeId)
         return finishFront({}, item, revision);
     // Its take was cancelled while the transaction was on the wire: the next take gets it.
-    qCDebug(lcEtcdRecipe).noquote()
+    qCDebug(lcEtcdQueue).noquote()
         << "queue" << m_prefix << "keeps" << item.key << "taken for a cancelled take";
     if (!m_closed)
         m_kept.push_back({item, revision});
@@ -344,7 +344,7 @@ void QueueTaker::onTaken(quint64 takeId, const EtcdKeyValue &item, qint64 revisi
 void QueueTaker::fail(const EtcdStatus &status)
 {
     if (m_hooks.retryLater && m_hooks.retryLater(status) && !m_takes.empty() && !m_closed) {
-        qCDebug(lcEtcdRecipe).noquote() << "queue" << m_prefix << "retries after" << status;
+        qCDebug(lcEtcdQueue).noquote() << "queue" << m_prefix << "retries after" << status;
         m_phase = Phase::Waiting;
         m_recheck.start(kRetryPause);
         return;

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "clientcalls_p.h"
 #include "queuekeys_p.h"
+#include "recipemetrics_p.h"
 #include "workops_p.h"
 #include "workreclaim_p.h"
 
@@ -55,16 +56,27 @@ void moveOrphans(EtcdClient *client, QObject *context, const QByteArray &path, i
         if (claims.contains(id))
             continue;
         ++tally->pending;
-        EtcdTxnReply *r
-            = txnOn(client, WorkOps::reclaim(path, claimed, attempts.value(id, 0), maxDeliveries));
-        QObject::connect(r, &EtcdReply::finished, context, [r, tally](const EtcdStatus &s) {
-            if (!s.isOk())
-                tally->status = s;
-            else if (r->succeeded())
-                ++tally->moved;
-            if (--tally->pending == 0)
-                tally->done(tally->moved, tally->status);
-        });
+        const int attempt = attempts.value(id, 0);
+        EtcdTxnReply *r = txnOn(client, WorkOps::reclaim(path, claimed, attempt, maxDeliveries));
+        // WorkOps::reclaim() moves an item delivered that often to the dead letters.
+        const bool dead = attempt >= maxDeliveries;
+        QObject::connect(r, &EtcdReply::finished, context,
+            [r, tally, dead, path, span = MetricSpan(metricsOf(client))](
+                const EtcdStatus &s) mutable {
+                if (!s.isOk()) {
+                    tally->status = s;
+                } else if (r->succeeded()) {
+                    ++tally->moved;
+                    if (dead) {
+                        span.end([&](EtcdMetrics &m, EtcdMetrics::Duration d) {
+                            m.recordQueueOperation(
+                                EtcdMetrics::QueueOperation::DeadLetter, path, d);
+                        });
+                    }
+                }
+                if (--tally->pending == 0)
+                    tally->done(tally->moved, tally->status);
+            });
     }
     if (tally->pending == 0)
         tally->done(0, {});

@@ -53,7 +53,8 @@ bool commitGuardedFromWorker(const std::shared_ptr<WorkerDoor> &door, bool held,
     };
     if (!held || !token.isValid())
         return report(EtcdStatus(Etcd::ErrorCode::FailedPrecondition, over), false);
-    const EtcdStatus gone(Etcd::ErrorCode::NotConnected, message("the client is not connected"));
+    const EtcdStatus gone(Etcd::ErrorCode::NotConnected,
+        message(QT_TRANSLATE_NOOP("EtcdRecipe", "the client is not connected")));
     auto handoff = std::make_shared<Handoff<Outcome>>();
     // Only the call holds the answer: cancelled unanswered, it answers NotConnected at once.
     if (!door || !send(*door, token.guard(txn), Answer<Outcome>(handoff, {gone, false}), over))
@@ -61,7 +62,8 @@ bool commitGuardedFromWorker(const std::shared_ptr<WorkerDoor> &door, bool held,
     const std::optional<Outcome> outcome = handoff->waitFor(timeout);
     if (!outcome)
         return report(EtcdStatus(Etcd::ErrorCode::DeadlineExceeded,
-                          message("no answer in time; the write commits only while it holds")),
+                          message(QT_TRANSLATE_NOOP("EtcdRecipe",
+                              "no answer in time; the write commits only while it holds"))),
             false);
     return report(outcome->first, outcome->second);
 }

@@ -46,7 +46,9 @@ bool stillWanted(const Claim &claim)
     if (!claim.context)
         return false;
     if (!claim.client) {
-        claim.done(EtcdStatus(Etcd::ErrorCode::NotConnected, leaseText("no client")), false, 0, 0);
+        claim.done(EtcdStatus(Etcd::ErrorCode::NotConnected,
+                       leaseText(QT_TRANSLATE_NOOP("EtcdLease", "no client"))),
+            false, 0, 0);
         return false;
     }
     return true;
@@ -104,10 +106,12 @@ std::optional<EtcdStatus> leaseTtlProblem(seconds ttl)
 {
     if (ttl.count() <= 0)
         return EtcdStatus(Etcd::ErrorCode::InvalidArgument,
-            leaseText("the lease TTL must be positive, got %1 s").arg(ttl.count()));
+            leaseText(QT_TRANSLATE_NOOP("EtcdLease", "the lease TTL must be positive, got %1 s"))
+                .arg(ttl.count()));
     if (ttl > kMaxLeaseTtl)
         return EtcdStatus(Etcd::ErrorCode::InvalidArgument,
-            leaseText("the lease TTL of %1 s is above etcd's maximum of %2 s")
+            leaseText(QT_TRANSLATE_NOOP(
+                          "EtcdLease", "the lease TTL of %1 s is above etcd's maximum of %2 s"))
                 .arg(ttl.count())
                 .arg(kMaxLeaseTtl.count()));
     return std::nullopt;
@@ -118,7 +122,9 @@ void claimKey(EtcdClient *client, const QByteArray &key, const QByteArray &value
 {
     if (!client) { // answered on a later turn, as an RPC would be
         QTimer::singleShot(0, context, [done] {
-            done(EtcdStatus(Etcd::ErrorCode::NotConnected, leaseText("no client")), false, 0, 0);
+            done(EtcdStatus(Etcd::ErrorCode::NotConnected,
+                     leaseText(QT_TRANSLATE_NOOP("EtcdLease", "no client"))),
+                false, 0, 0);
         });
         return;
     }
@@ -137,7 +143,9 @@ void grantLeaseWithin(EtcdClient *client, seconds ttl, milliseconds timeout, QOb
 {
     if (!client) {
         QTimer::singleShot(0, context, [done] {
-            done(EtcdStatus(Etcd::ErrorCode::NotConnected, leaseText("no client")), -1);
+            done(EtcdStatus(Etcd::ErrorCode::NotConnected,
+                     leaseText(QT_TRANSLATE_NOOP("EtcdLease", "no client"))),
+                -1);
         });
         return;
     }
@@ -153,7 +161,9 @@ void grantLeaseWithin(EtcdClient *client, seconds ttl, milliseconds timeout, QOb
         [reply, timedOut, timeout, done](const EtcdStatus &status) {
             if (*timedOut) {
                 done(EtcdStatus(Etcd::ErrorCode::DeadlineExceeded,
-                         leaseText("lease grant took longer than %1 ms").arg(timeout.count())),
+                         leaseText(
+                             QT_TRANSLATE_NOOP("EtcdLease", "lease grant took longer than %1 ms"))
+                             .arg(timeout.count())),
                     -1);
                 return;
             }
@@ -187,7 +197,8 @@ void runEstablishHook(const std::function<void(qint64, std::function<void(bool)>
         QTimer::singleShot(timerDelay(timeout), context, [finish, timeout] {
             finish(false,
                 EtcdStatus(Etcd::ErrorCode::DeadlineExceeded,
-                    leaseText("the establish hook did not answer within %1 ms")
+                    leaseText(QT_TRANSLATE_NOOP(
+                                  "EtcdLease", "the establish hook did not answer within %1 ms"))
                         .arg(timeout.count())));
         });
     // Always answered on a later turn of the loop: the hook may call back inline.
@@ -202,17 +213,20 @@ void runEstablishHook(const std::function<void(qint64, std::function<void(bool)>
             post(owned,
                 owned ? EtcdStatus()
                       : EtcdStatus(Etcd::ErrorCode::FailedPrecondition,
-                          leaseText("the establish hook declined the lease")));
+                          leaseText(QT_TRANSLATE_NOOP(
+                              "EtcdLease", "the establish hook declined the lease"))));
         });
     } catch (const std::exception &e) {
         qCWarning(lcEtcdLease) << "establish hook threw:" << e.what();
         post(false,
             EtcdStatus(Etcd::ErrorCode::FailedPrecondition,
-                leaseText("the establish hook threw: %1").arg(QString::fromUtf8(e.what()))));
+                leaseText(QT_TRANSLATE_NOOP("EtcdLease", "the establish hook threw: %1"))
+                    .arg(QString::fromUtf8(e.what()))));
     } catch (...) {
         qCWarning(lcEtcdLease) << "establish hook threw";
         post(false,
-            EtcdStatus(Etcd::ErrorCode::FailedPrecondition, leaseText("the establish hook threw")));
+            EtcdStatus(Etcd::ErrorCode::FailedPrecondition,
+                leaseText(QT_TRANSLATE_NOOP("EtcdLease", "the establish hook threw"))));
     }
 }
 

@@ -17,7 +17,7 @@ EtcdStatus invalid(const QString &message)
     return EtcdStatus(Etcd::ErrorCode::InvalidArgument, message);
 }
 
-QString tr(const char *text)
+QString translated(const char *text)
 {
     return QCoreApplication::translate("EtcdClient", text);
 }
@@ -26,16 +26,24 @@ std::variant<Endpoint, EtcdStatus> parseOne(const QUrl &url)
 {
     const QString shown = url.toDisplayString();
     if (!url.isValid())
-        return invalid(tr("malformed endpoint URL '%1': %2").arg(shown, url.errorString()));
+        return invalid(
+            translated(QT_TRANSLATE_NOOP("EtcdClient", "malformed endpoint URL '%1': %2"))
+                .arg(shown, url.errorString()));
     const QString scheme = url.scheme();
     if (scheme != u"http" && scheme != u"https")
-        return invalid(tr("endpoint '%1' must use http:// or https://").arg(shown));
+        return invalid(translated(
+            QT_TRANSLATE_NOOP("EtcdClient", "endpoint '%1' must use http:// or https://"))
+                           .arg(shown));
     if (url.host().isEmpty())
-        return invalid(tr("endpoint '%1' has no host").arg(shown));
+        return invalid(
+            translated(QT_TRANSLATE_NOOP("EtcdClient", "endpoint '%1' has no host")).arg(shown));
     if (url.port() <= 0)
-        return invalid(tr("endpoint '%1' has no port").arg(shown));
+        return invalid(
+            translated(QT_TRANSLATE_NOOP("EtcdClient", "endpoint '%1' has no port")).arg(shown));
     if (!url.path().isEmpty() && url.path() != u"/")
-        return invalid(tr("endpoint '%1' must not have a path").arg(shown));
+        return invalid(
+            translated(QT_TRANSLATE_NOOP("EtcdClient", "endpoint '%1' must not have a path"))
+                .arg(shown));
     return Endpoint {url.host(), static_cast<quint16>(url.port()), scheme == u"https"};
 }
 
@@ -60,11 +68,14 @@ std::variant<QByteArray, EtcdStatus> readPem(const QString &path, const char *wh
         return QByteArray();
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
-        return invalid(tr("cannot read the TLS %1 file '%2': %3")
-                           .arg(QLatin1String(what), path, file.errorString()));
+        return invalid(
+            translated(QT_TRANSLATE_NOOP("EtcdClient", "cannot read the TLS %1 file '%2': %3"))
+                .arg(QLatin1String(what), path, file.errorString()));
     const QByteArray pem = file.readAll();
     if (!pem.contains("-----BEGIN "))
-        return invalid(tr("the TLS %1 file '%2' is not PEM").arg(QLatin1String(what), path));
+        return invalid(
+            translated(QT_TRANSLATE_NOOP("EtcdClient", "the TLS %1 file '%2' is not PEM"))
+                .arg(QLatin1String(what), path));
     return pem;
 }
 
@@ -74,7 +85,8 @@ std::variant<TlsMaterial, EtcdStatus> loadTlsMaterial(
     const QString &caFile, const QString &certFile, const QString &keyFile)
 {
     if (certFile.isEmpty() != keyFile.isEmpty())
-        return invalid(tr("a client certificate needs its key, and a key its certificate"));
+        return invalid(translated(QT_TRANSLATE_NOOP(
+            "EtcdClient", "a client certificate needs its key, and a key its certificate")));
     TlsMaterial m;
     const std::pair<QByteArray *, std::variant<QByteArray, EtcdStatus>> parts[] = {
         {&m.ca, readPem(caFile, "CA")},
@@ -92,7 +104,7 @@ std::variant<TlsMaterial, EtcdStatus> loadTlsMaterial(
 std::variant<QList<Endpoint>, EtcdStatus> parseEndpoints(const QList<QUrl> &urls)
 {
     if (urls.isEmpty())
-        return invalid(tr("no endpoints given"));
+        return invalid(translated(QT_TRANSLATE_NOOP("EtcdClient", "no endpoints given")));
     QList<Endpoint> out;
     for (const QUrl &url : urls) {
         auto one = parseOne(url);
@@ -100,7 +112,8 @@ std::variant<QList<Endpoint>, EtcdStatus> parseEndpoints(const QList<QUrl> &urls
             return *status;
         out.append(std::get<Endpoint>(one));
         if (out.first().tls != out.last().tls)
-            return invalid(tr("endpoints mix http:// and https://"));
+            return invalid(
+                translated(QT_TRANSLATE_NOOP("EtcdClient", "endpoints mix http:// and https://")));
     }
     return out;
 }

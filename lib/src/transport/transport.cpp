@@ -91,13 +91,38 @@ Stubs makeStubs(const Endpoint &endpoint, const TlsMaterial &tls)
     return s;
 }
 
+// Which RPC a request is, for the metrics.
+template <class Req>
+constexpr EtcdMetrics::Rpc rpcOf();
+#define ETCDQT_RPC_OF(Request, Name)                                                               \
+    template <>                                                                                    \
+    constexpr EtcdMetrics::Rpc rpcOf<Request>()                                                    \
+    {                                                                                              \
+        return EtcdMetrics::Rpc::Name;                                                             \
+    }
+ETCDQT_RPC_OF(pb::RangeRequest, Range)
+ETCDQT_RPC_OF(pb::PutRequest, Put)
+ETCDQT_RPC_OF(pb::DeleteRangeRequest, DeleteRange)
+ETCDQT_RPC_OF(pb::TxnRequest, Txn)
+ETCDQT_RPC_OF(pb::CompactionRequest, Compact)
+ETCDQT_RPC_OF(pb::LeaseGrantRequest, LeaseGrant)
+ETCDQT_RPC_OF(pb::LeaseRevokeRequest, LeaseRevoke)
+ETCDQT_RPC_OF(pb::LeaseTimeToLiveRequest, LeaseTimeToLive)
+ETCDQT_RPC_OF(pb::LeaseLeasesRequest, LeaseLeases)
+ETCDQT_RPC_OF(pb::MemberListRequest, MemberList)
+ETCDQT_RPC_OF(pb::StatusRequest, Status)
+ETCDQT_RPC_OF(v3lockpb::LockRequest, Lock)
+ETCDQT_RPC_OF(v3lockpb::UnlockRequest, Unlock)
+ETCDQT_RPC_OF(pb::AuthenticateRequest, Authenticate)
+#undef ETCDQT_RPC_OF
+
 template <class Req, class Resp>
 Transport::Handle start(const std::shared_ptr<TransportPrivate> &d, const CallOptions &options,
     CallTarget target, Req request, typename UnaryCall<Req, Resp>::Invoker invoker,
     typename UnaryCall<Req, Resp>::Decoder decoder)
 {
     auto call = std::make_shared<UnaryCall<Req, Resp>>(
-        d, options, std::move(target), std::move(request), invoker, decoder);
+        d, options, std::move(target), rpcOf<Req>(), std::move(request), invoker, decoder);
     call->attempt();
     return call;
 }
@@ -108,8 +133,8 @@ using Ctx = grpc::ClientContext;
 } // namespace
 
 TransportPrivate::TransportPrivate(const QList<Endpoint> &eps, const TlsMaterial &tls,
-    QObject *engine, TransportListener *listener)
-    : endpoints(eps), m_engine(engine), m_listener(listener)
+    QObject *engine, TransportListener *listener, MetricsSlotPtr metricsSlot)
+    : endpoints(eps), metrics(std::move(metricsSlot)), m_engine(engine), m_listener(listener)
 {
     keepGrpcRuntime();
     stubs.reserve(eps.size());
@@ -220,9 +245,14 @@ void TransportPrivate::shutdown()
 }
 
 Transport::Transport(const QList<Endpoint> &endpoints, const TlsMaterial &tls, QObject *engine,
-    TransportListener *listener)
-    : d(std::make_shared<TransportPrivate>(endpoints, tls, engine, listener))
+    TransportListener *listener, MetricsSlotPtr metrics)
+    : d(std::make_shared<TransportPrivate>(endpoints, tls, engine, listener, std::move(metrics)))
 { }
+
+const MetricsSlotPtr &Transport::metrics() const
+{
+    return d->metrics;
+}
 
 Transport::~Transport()
 {

@@ -37,7 +37,7 @@ class TransportPrivate : public std::enable_shared_from_this<TransportPrivate>
 {
 public:
     TransportPrivate(const QList<Endpoint> &endpoints, const TlsMaterial &tls, QObject *engine,
-        TransportListener *listener);
+        TransportListener *listener, MetricsSlotPtr metrics);
 
     // Registers a call about to be handed to gRPC; false once shutdown() has begun. A
     // `draining` call is one drain() waits for.
@@ -54,6 +54,7 @@ public:
     void shutdown();
 
     QList<Endpoint> endpoints;
+    const MetricsSlotPtr metrics;
     std::vector<Stubs> stubs;
     std::atomic<int> current {0};
     QByteArray authToken; // guarded by tokenMutex, like the rest of the auth state

@@ -6,6 +6,7 @@
 
 #include "callhandle_p.h"
 #include "endpoint_p.h"
+#include "metricsslot_p.h"
 #include "streams_p.h"
 
 #include <EtcdQt/etcdtxn.h>
@@ -33,7 +34,7 @@ class Transport
 {
 public:
     Transport(const QList<Endpoint> &endpoints, const TlsMaterial &tls, QObject *engine,
-        TransportListener *listener);
+        TransportListener *listener, MetricsSlotPtr metrics = std::make_shared<MetricsSlot>());
     ~Transport();
     Transport(const Transport &) = delete;
     Transport &operator=(const Transport &) = delete;
@@ -66,6 +67,8 @@ public:
     void refreshToken(std::function<void(const EtcdStatus &)> done);
 
     [[nodiscard]] int endpointCount() const;
+    // The client's metrics sink, for the streams' reports.
+    [[nodiscard]] const MetricsSlotPtr &metrics() const;
     void rotateEndpoint();
     // Cancels every call in flight and waits (bounded) for gRPC to hand each one back.
     void shutdown();

@@ -11,9 +11,9 @@ namespace Etcd::Internal {
 
 using std::chrono::milliseconds;
 
-CallBase::CallBase(
-    std::shared_ptr<TransportPrivate> transport, const CallOptions &options, CallTarget target)
-    : keySpace(options.prefix), m_transport(std::move(transport)), m_options(options),
+CallBase::CallBase(std::shared_ptr<TransportPrivate> transport, const CallOptions &options,
+    CallTarget target, EtcdMetrics::Rpc rpc)
+    : keySpace(options.prefix), m_transport(std::move(transport)), m_options(options), m_rpc(rpc),
       m_target(std::move(target))
 { }
 
@@ -107,7 +107,13 @@ void CallBase::onDone(const grpc::Status &s, int endpoint)
 
 void CallBase::deliver(const EtcdStatus &status, ReplyData &&data)
 {
-    std::lock_guard lock(m_mutex);
+    std::unique_lock lock(m_mutex);
+    if (EtcdMetrics *metrics = m_transport->metrics->sink()) {
+        const int attempts = m_attempt;
+        lock.unlock(); // the sink is the user's code
+        metrics->recordRpc(m_rpc, Clock::now() - m_started, attempts, status.code());
+        lock.lock();
+    }
     if (!m_target.context)
         return;
     // Posted under m_mutex: cancel() clears the target under it before the context may die.

@@ -17,8 +17,8 @@ class CallBase : public CallHandle, public std::enable_shared_from_this<CallBase
 {
 public:
     using Clock = std::chrono::steady_clock;
-    CallBase(
-        std::shared_ptr<TransportPrivate> transport, const CallOptions &options, CallTarget target);
+    CallBase(std::shared_ptr<TransportPrivate> transport, const CallOptions &options,
+        CallTarget target, EtcdMetrics::Rpc rpc);
 
     void attempt();
     void cancel() override;
@@ -37,6 +37,7 @@ private:
 
     std::shared_ptr<TransportPrivate> m_transport;
     const CallOptions m_options;
+    const EtcdMetrics::Rpc m_rpc;
     const Clock::time_point m_started = Clock::now();
     std::mutex m_mutex;
     CallTarget m_target;
@@ -54,9 +55,9 @@ public:
     using Decoder = ReplyData (*)(const Response &, const KeySpace &);
 
     UnaryCall(std::shared_ptr<TransportPrivate> transport, const CallOptions &options,
-        CallTarget target, Request request, Invoker invoker, Decoder decoder)
-        : CallBase(std::move(transport), options, std::move(target)), m_request(std::move(request)),
-          m_invoker(invoker), m_decoder(decoder)
+        CallTarget target, EtcdMetrics::Rpc rpc, Request request, Invoker invoker, Decoder decoder)
+        : CallBase(std::move(transport), options, std::move(target), rpc),
+          m_request(std::move(request)), m_invoker(invoker), m_decoder(decoder)
     { }
 
 protected:
