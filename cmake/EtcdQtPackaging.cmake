@@ -15,6 +15,8 @@ endif()
 
 # The install components, each one Debian package.
 #   Runtime      libetcdqt<soversion>   the shared library
+#   Prometheus   libetcdqt-prometheus<soversion>  EtcdQt::Prometheus, the metrics exporter (own
+#                                       package: it needs Qt Network and Qt HttpServer)
 #   Development  libetcdqt-dev          headers (CamelCase ones too), CMake package
 #   Qml          qml6-module-etcdqt     the QML module
 #   Tools        etcdqt-tools           the etcdqt command line
@@ -48,8 +50,10 @@ macro(_etcdqt_configure_cpack)
   # (CPack stages each component in _CPack_Packages/<system>/DEB/<file name>/<component>; if
   # that ever moves, dpkg-shlibdeps stops finding libEtcdQt and cpack fails.)
   set(CPACK_PACKAGE_FILE_NAME etcdqt-${_version})
-  set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS "${PROJECT_BINARY_DIR}/_CPack_Packages/\
-${CMAKE_SYSTEM_NAME}/DEB/${CPACK_PACKAGE_FILE_NAME}/Runtime/usr/${CMAKE_INSTALL_LIBDIR}")
+  set(_staging "${PROJECT_BINARY_DIR}/_CPack_Packages/${CMAKE_SYSTEM_NAME}/DEB/\
+${CPACK_PACKAGE_FILE_NAME}")
+  set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS "${_staging}/Runtime/usr/${CMAKE_INSTALL_LIBDIR}"
+    "${_staging}/Prometheus/usr/${CMAKE_INSTALL_LIBDIR}")
   set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON) # a shlibs file for packages built against us
   set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS_POLICY "=") # 0.x: every release may break the ABI
 
@@ -64,7 +68,17 @@ properties and an event-loop friendly API.")
 
   set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_NAME libetcdqt-dev)
   set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_SECTION libdevel)
-  set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_DEPENDS "${_lib} ${_same}, qt6-base-dev (>= 6.4)")
+  set(_prometheus libetcdqt-prometheus${_soversion})
+  set(CPACK_DEBIAN_PROMETHEUS_PACKAGE_NAME ${_prometheus})
+  set(CPACK_DEBIAN_PROMETHEUS_PACKAGE_SECTION libs)
+  set(CPACK_DEBIAN_PROMETHEUS_PACKAGE_DEPENDS "${_lib} ${_same}")
+  set(CPACK_COMPONENT_PROMETHEUS_DESCRIPTION "etcd coordination recipes for Qt 6 - Prometheus exporter
+EtcdPrometheusExporter serves the metrics of EtcdQt clients and recipes (RPCs,
+keep-alives, heals, lock waits, leadership transitions, queues, caches) over
+HTTP in Prometheus' text format.")
+
+  set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_DEPENDS
+    "${_lib} ${_same}, ${_prometheus} ${_same}, qt6-base-dev (>= 6.4)")
   set(CPACK_COMPONENT_DEVELOPMENT_DESCRIPTION "etcd coordination recipes for Qt 6 - development files
 Headers (including the Qt-style CamelCase ones) and the CMake package:
 find_package(EtcdQt) and link EtcdQt::EtcdQt.")
@@ -78,7 +92,7 @@ and watches.")
 
   set(CPACK_DEBIAN_TOOLS_PACKAGE_NAME etcdqt-tools)
   set(CPACK_DEBIAN_TOOLS_PACKAGE_SECTION net)
-  set(CPACK_DEBIAN_TOOLS_PACKAGE_DEPENDS "${_lib} ${_same}")
+  set(CPACK_DEBIAN_TOOLS_PACKAGE_DEPENDS "${_lib} ${_same}, ${_prometheus} ${_same}")
   set(CPACK_COMPONENT_TOOLS_DESCRIPTION "etcd coordination recipes for Qt 6 - command line
 etcdqt runs the recipes from a shell (lease, elect, observe, lock, barrier,
 latch, counter) and decodes recipe keys (inspect), one JSON object per line.")
@@ -100,7 +114,7 @@ EtcdQt::TestKit (find_package(EtcdQt COMPONENTS TestKit)): real etcd servers and
 clusters on loopback and a fault-injecting TCP proxy, for testing code that
 uses etcd under real faults.")
 
-  set(CPACK_COMPONENTS_ALL Runtime Development)
+  set(CPACK_COMPONENTS_ALL Runtime Prometheus Development)
   foreach(_pair Qml:EtcdQtQmlplugin Tools:etcdqt Inspector:etcdqt-inspector TestKit:EtcdQtTestKit)
     string(REPLACE ":" ";" _pair ${_pair})
     list(GET _pair 0 _component)

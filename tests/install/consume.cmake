@@ -15,7 +15,9 @@ endfunction()
 function(check_installed_headers prefix libdir)
   foreach(f include/EtcdQt/etcdclient.h include/EtcdQt/etcdqt_export.h include/EtcdQt/EtcdMutex
       include/EtcdQtTestKit/etcdtestserver.h include/EtcdQtTestKit/FaultProxy
-      ${libdir}/cmake/EtcdQt/EtcdQtConfig.cmake ${libdir}/cmake/EtcdQt/EtcdQtTestKitTargets.cmake)
+      ${libdir}/cmake/EtcdQt/EtcdQtConfig.cmake ${libdir}/cmake/EtcdQt/EtcdQtTestKitTargets.cmake
+      include/EtcdQt/etcdprometheusexporter.h include/EtcdQt/EtcdPrometheusExporter
+      ${libdir}/cmake/EtcdQt/EtcdQtPrometheusTargets.cmake)
     if(NOT EXISTS ${prefix}/${f})
       message(FATAL_ERROR "not installed: ${f}")
     endif()

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cli.h"
 
+#include <EtcdQt/etcdprometheusexporter.h>
+
 #include <QtCore/qcoreapplication.h>
 #include <QtCore/qjsondocument.h>
 #include <QtCore/qsocketnotifier.h>
@@ -100,12 +102,43 @@ std::unique_ptr<EtcdClient> makeClient(const Globals &g)
 {
     auto client = std::make_unique<EtcdClient>(g.endpoints);
     client->setTlsFiles(g.tls);
+    client->setMetrics(g.metrics);
     if (!g.user.isEmpty())
         client->setCredentials(g.user, g.password);
     // A command line should say "unreachable" in seconds, not retry for half a minute.
     client->setCallDeadline(std::chrono::seconds(5));
     client->connectToEndpoints();
     return client;
+}
+
+bool serveMetrics(QStringList &args, Globals &g, QString &error)
+{
+    const qsizetype end
+        = args.contains(QStringLiteral("--")) ? args.indexOf(QStringLiteral("--")) : args.size();
+    QStringList options = args.mid(0, end);
+    const bool wanted = options.contains(QStringLiteral("--metrics-port"));
+    const QString portText = takeOption(options, QStringLiteral("--metrics-port"));
+    const QString address
+        = takeOption(options, QStringLiteral("--metrics-address"), QStringLiteral("127.0.0.1"));
+    args = options + args.mid(end);
+    if (!wanted)
+        return true;
+    bool ok = false;
+    const uint port = portText.toUInt(&ok);
+    const QHostAddress host(address);
+    if (!ok || port > 65535 || host.isNull()) {
+        error = QStringLiteral("--metrics-port needs a port (0-65535) and --metrics-address an IP "
+                               "address");
+        return false;
+    }
+    g.metrics = std::make_shared<EtcdMetricsRegistry>();
+    auto *exporter = new EtcdPrometheusExporter(g.metrics, qApp);
+    if (!exporter->listen(host, quint16(port))) {
+        error = exporter->errorString();
+        return false;
+    }
+    note(QStringLiteral("metrics at %1").arg(exporter->url().toString()));
+    return true;
 }
 
 void emitLine(const QJsonObject &object)

@@ -5,6 +5,7 @@
 
 #include <EtcdQt/etcdclient.h>
 #include <EtcdQt/etcdleaseevent.h>
+#include <EtcdQt/etcdmetricsregistry.h>
 
 #include <QtCore/qjsonobject.h>
 #include <QtCore/qstringlist.h>
@@ -21,12 +22,18 @@ struct Globals
     EtcdTlsFiles tls;
     QString user;
     QString password;
+    std::shared_ptr<EtcdMetricsRegistry> metrics; // --metrics-port: every client reports here
 };
 
 // Parses global options off the front of `args` (leaving the command and its arguments).
 // On bad input returns false with `error` set.
 bool parseGlobals(QStringList &args, Globals &globals, QString &error);
 std::unique_ptr<EtcdClient> makeClient(const Globals &globals);
+// Takes --metrics-port N (and --metrics-address A, default 127.0.0.1) from anywhere before a
+// "--" in `args` (global or the command's) and serves every client's metrics there at
+// /metrics for as long as the command runs (port 0: a free one); the URL is noted on stderr.
+// False with `error` set for a bad value or a port that cannot be bound.
+bool serveMetrics(QStringList &args, Globals &globals, QString &error);
 
 // One JSON object, one line, flushed: consumers read events as they happen.
 void emitLine(const QJsonObject &object);

@@ -10,6 +10,8 @@ namespace {
 const char *const kUsage
     = "usage: etcdqt [--endpoints URL[,URL...]] [--cacert F --cert F --key F]\n"
       "              [--user NAME[:PASSWORD]] <command> ...\n"
+      "       any command also takes --metrics-port N [--metrics-address A]: Prometheus\n"
+      "       metrics at http://A:N/metrics while it runs (A: 127.0.0.1, N 0: a free port)\n"
       "commands:\n"
       "  elect <path> [--id ID] [--ttl S] [--hold-ms N]\n"
       "  elect --layout etcd <prefix> [--value V] [--ttl S] [--hold-ms N]   (Go's, etcdctl's)\n"
@@ -53,7 +55,7 @@ int main(int argc, char **argv)
     QStringList args = app.arguments().mid(1);
     Cli::Globals globals;
     QString error;
-    if (!Cli::parseGlobals(args, globals, error))
+    if (!Cli::serveMetrics(args, globals, error) || !Cli::parseGlobals(args, globals, error))
         return Cli::fail(error);
     if (args.isEmpty() || args.first() == QLatin1String("help")) {
         std::fputs(kUsage, args.isEmpty() ? stderr : stdout);
