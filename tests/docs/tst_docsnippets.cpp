@@ -14,7 +14,12 @@
 
 #include <etcdtestserver.h>
 
+#include <EtcdQt/etcdprometheusexporter.h>
+
 #include <QtCore/qthreadpool.h>
+#include <QtCore/qtranslator.h>
+#include <QtNetwork/qnetworkaccessmanager.h>
+#include <QtNetwork/qnetworkreply.h>
 #include <QtTest/qsignalspy.h>
 #include <QtTest/qtest.h>
 
@@ -61,6 +66,8 @@ private Q_SLOTS:
     void queuesFifo();
     void queuesPriority();
     void queuesWorkQueueAckWith();
+    void observabilityMetrics();
+    void observabilityTranslations();
     void queuesWorkQueueRequeue();
     void queuesDelayed();
     void queuesDeadLetters();
@@ -419,6 +426,41 @@ void tst_DocSnippets::counters()
     snippets::takeTicketOnWorker(requests);
     QTRY_COMPARE_WITH_TIMEOUT(m_log->count(u"ticket 2"_s), 1, 10000);
     QCOMPARE(Etcd::decodeInt64(read("/counters/requests"_ba)->value), 2);
+}
+
+// The registry folds per-job paths into one label; the exporter serves it over HTTP.
+void tst_DocSnippets::observabilityMetrics()
+{
+    EtcdPrometheusExporter *exporter = snippets::serveMetrics(m_client.get(), 0, m_owner.get());
+    QVERIFY(exporter->isListening());
+    EtcdMutex job(m_client.get(), "/jobs/4711/lock"_ba);
+    QSignalSpy held(&job, &EtcdMutex::acquired);
+    QVERIFY(job.acquire());
+    QVERIFY(held.wait(10000));
+    QNetworkAccessManager http;
+    QNetworkReply *reply = http.get(QNetworkRequest(exporter->url()));
+    QSignalSpy done(reply, &QNetworkReply::finished);
+    QVERIFY(reply->isFinished() || done.wait(10000));
+    const QByteArray text = reply->readAll();
+    reply->deleteLater();
+    QVERIFY2(text.contains("etcdqt_lock_wait_seconds_count{lock=\"mutex\",path=\"/jobs/*\","
+                           "outcome=\"succeeded\"} 1\n"),
+        text.constData());
+    QVERIFY(!text.contains("4711"));
+}
+
+void tst_DocSnippets::observabilityTranslations()
+{
+    const QString english = QCoreApplication::translate("EtcdClient", "no endpoints given");
+    QTranslator french;
+    QVERIFY(snippets::loadFrench(french));
+    QVERIFY(QCoreApplication::translate("EtcdClient", "no endpoints given") != english);
+    QCoreApplication::removeTranslator(&french);
+    // The system's language here is whatever the machine says: German and French install,
+    // anything else reports false and leaves the messages English.
+    const bool known
+        = QLocale().language() == QLocale::German || QLocale().language() == QLocale::French;
+    QCOMPARE(snippets::speakTheUsersLanguage(), known);
 }
 
 void tst_DocSnippets::cliCounterAdd()

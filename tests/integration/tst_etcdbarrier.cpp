@@ -347,7 +347,7 @@ void tst_EtcdBarrier::setterLearnsOfARemovalInCompactedHistory()
     QVERIFY_OK(await(m_client->compact(put->revision())).status);
     // The read after the gap is only visible in the log: ask for it, and fail if it does not
     // come.
-    QLoggingCategory::setFilterRules(u"etcdqt.recipe.debug=true"_s);
+    QLoggingCategory::setFilterRules(u"etcdqt.barrier.debug=true"_s);
     const auto quiet = qScopeGuard([] { QLoggingCategory::setFilterRules({}); });
     QTest::ignoreMessage(
         QtDebugMsg, QRegularExpression(u"own key /barrier/compact-own: history compacted"_s));
@@ -410,7 +410,7 @@ void tst_EtcdBarrier::waiterLiftsAfterItsHistoryWasCompacted()
     const auto put = await(m_client->put("/barrier/other", "x"));
     QVERIFY_OK(await(m_client->compact(put->revision())).status);
     // The resync is only visible in the log: ask for it, and fail if it does not come.
-    QLoggingCategory::setFilterRules(u"etcdqt.recipe.debug=true"_s);
+    QLoggingCategory::setFilterRules(u"etcdqt.barrier.debug=true"_s);
     const auto quiet = qScopeGuard([] { QLoggingCategory::setFilterRules({}); });
     QTest::ignoreMessage(QtDebugMsg, QRegularExpression(u"/barrier/compact: history compacted"_s));
     QCOMPARE(lifted.size(), 0);

@@ -330,7 +330,7 @@ void tst_EtcdCountDownLatch::opensAfterItsHistoryWasCompacted()
     QVERIFY_OK(await(m_client->compact(put->revision())).status);
     QCOMPARE(waiter.count(), 2);
     // The resync is only visible in the log: ask for it, and fail if it does not come.
-    QLoggingCategory::setFilterRules(u"etcdqt.recipe.debug=true"_s);
+    QLoggingCategory::setFilterRules(u"etcdqt.counter.debug=true"_s);
     const auto quiet = qScopeGuard([] { QLoggingCategory::setFilterRules({}); });
     QTest::ignoreMessage(
         QtDebugMsg, QRegularExpression(u"latch /latch/compact history compacted at"_s));

@@ -229,7 +229,7 @@ void tst_EtcdLockFaults::waiterAcquiresAfterItsHistoryWasCompacted()
     // during that read makes it start over after the heal, find nobody ahead and acquire
     // without ever resuming from compacted history (seen once in CI under ASan). Its debug
     // line "... behind QList(<holder key>) ..." says it is parked.
-    QLoggingCategory::setFilterRules(u"etcdqt.recipe.debug=true"_s);
+    QLoggingCategory::setFilterRules(u"etcdqt.lock.debug=true"_s);
     const auto quiet = qScopeGuard([] { QLoggingCategory::setFilterRules({}); });
     static QAtomicInt parked;
     static QtMessageHandler passOn;

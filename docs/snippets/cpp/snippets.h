@@ -28,6 +28,7 @@ class EtcdLeaderSelector;
 class EtcdLeasedKeys;
 class EtcdMutex;
 class EtcdNodeCache;
+class EtcdPrometheusExporter;
 class EtcdPathChildrenCache;
 class EtcdPathChildrenModel;
 class EtcdPriorityQueue;
@@ -37,6 +38,7 @@ class EtcdSelfHealingKeepAlive;
 class EtcdSemaphore;
 class EtcdTransientKeyValue;
 class EtcdWorkQueue;
+class QTranslator;
 class QUrl;
 struct EtcdJsonCodec;
 template <class Codec>
@@ -101,6 +103,11 @@ EtcdWorkQueue *makeThumbnails(EtcdClient *client, QObject *owner);
 void remindLater(EtcdWorkQueue *jobs);
 void reviewDeadLetters(EtcdWorkQueue *jobs);
 void drainOnWorker(EtcdWorkQueue *jobs);
+
+// Metrics and translations (observability.cpp)
+EtcdPrometheusExporter *serveMetrics(EtcdClient *client, quint16 port, QObject *owner);
+bool speakTheUsersLanguage();
+bool loadFrench(QTranslator &translator);
 
 // The command line (cli.cpp)
 void addWithTheCli(const QString &etcdqt, const QUrl &endpoint, QObject *owner);
