@@ -169,6 +169,8 @@ void benchQueueThroughput(const QUrl &url, std::chrono::seconds window);
 void benchPriorityQueueThroughput(const QUrl &url, std::chrono::seconds window);
 void benchWorkQueueThroughput(const QUrl &url, std::chrono::seconds window);
 void benchQueueLatency(const QUrl &url, int n);
+// What an installed metrics sink costs (metrics_bench.cpp).
+void benchMetricsOverhead(const QUrl &url, int n);
 // The service discovery scenario (discovery_bench.cpp).
 void benchDiscoveryLookup(const QUrl &url);
 void benchDiscoveryHeal(const QUrl &url, int n);

@@ -30,6 +30,11 @@
 //                         gRPC messages received per method (keep-alives left out), MVCC and
 //                         raft counters; medians over min(N, 5) hand-offs, the resigned
 //                         leader rejoining between them. p50_ms: resign -> next elected
+//   metrics_overhead      put and lock_uncontended's owner cycle, N of each with an
+//                         EtcdMetricsRegistry installed and N without, in alternating blocks
+//                         of 100 on one client: p50 of each side and with/without ratios
+//                         (put_ratio, lock_ratio; issue 24: within 3 %), and the registry's
+//                         text afterwards (registry_text_p50_ms)
 //   lock_uncontended      one client, one EtcdMutex (TTL 10 s, a path of its own), N cycles in the
 //                         owner thread's form: acquire() -> acquired() -> release(), the next
 //                         acquire() at once (release() does not wait for etcd: a cycle is the
@@ -336,6 +341,8 @@ int main(int argc, char **argv)
             benchCrashFailoverEtcd(client.endpoints().first(), std::min(n, 5));
         else if (scenario == u"election_requests_100")
             benchElectionRequests(client.endpoints().first(), std::min(n, 5));
+        else if (scenario == u"metrics_overhead")
+            benchMetricsOverhead(client.endpoints().first(), n);
         else if (scenario == u"lock_uncontended")
             benchLockUncontended(client.endpoints().first(), n);
         else if (scenario == u"lock_uncontended_worker")
