@@ -24,11 +24,9 @@ constexpr std::array<double, 14> kSlowBuckets {
 
 constexpr int kRpcCount = int(EtcdMetrics::Rpc::Authenticate) + 1;
 
-// An enum's value as a label: the key's name in lower snake case ("TimedOut" -> "timed_out").
-template <typename E>
-QByteArray snakeName(E value)
+// A key's name in lower snake case ("TimedOut" -> "timed_out").
+QByteArray snakeCase(const char *key)
 {
-    const char *key = QMetaEnum::fromType<E>().valueToKey(int(value));
     QByteArray name;
     for (const char *c = key; c && *c; ++c) {
         if (*c >= 'A' && *c <= 'Z') {
@@ -40,6 +38,20 @@ QByteArray snakeName(E value)
         }
     }
     return name;
+}
+
+// An enum's value as a label, made once per value: a report copies a shared QByteArray.
+template <typename E>
+const QByteArray &snakeName(E value)
+{
+    static const QList<QByteArray> names = [] {
+        const QMetaEnum e = QMetaEnum::fromType<E>();
+        QList<QByteArray> all(e.keyCount());
+        for (int i = 0; i < e.keyCount(); ++i)
+            all[e.value(i)] = snakeCase(e.key(i));
+        return all;
+    }();
+    return names.at(qsizetype(value));
 }
 
 // Counters by one enum label, every value written (0 too), so that a rate has a series from
@@ -101,29 +113,30 @@ public:
         "etcdqt_cache_size", "Keys a cache held after its last sync.", Kind::Gauge, {"path"}};
 
     std::mutex labelMutex;
-    EtcdMetricsRegistry::PathLabeler labeler;
+    std::shared_ptr<const EtcdMetricsRegistry::PathLabeler> labeler;
     int maximumPathLabels = 100;
     QSet<QByteArray> pathLabels;
 };
 
 QByteArray EtcdMetricsRegistryPrivate::pathLabel(QByteArrayView path)
 {
-    EtcdMetricsRegistry::PathLabeler mapper;
+    std::shared_ptr<const EtcdMetricsRegistry::PathLabeler> mapper;
     {
         std::lock_guard lock(labelMutex);
         mapper = labeler;
     }
-    // The user's function runs without our lock: it may do anything, even report.
-    QByteArray label = mapper ? mapper(path) : path.toByteArray();
+    // The user's function runs without our lock: it may do anything, even report. Without
+    // one, the path is looked up as it is, copied only the first time it is seen.
+    const QByteArray label
+        = mapper ? (*mapper)(path) : QByteArray::fromRawData(path.data(), path.size());
     std::lock_guard lock(labelMutex);
     if (label.isEmpty())
         return QByteArrayLiteral("other");
-    if (!pathLabels.contains(label)) {
-        if (pathLabels.size() >= maximumPathLabels)
-            return QByteArrayLiteral("other");
-        pathLabels.insert(label);
-    }
-    return label;
+    if (const auto known = pathLabels.constFind(label); known != pathLabels.cend())
+        return *known;
+    if (pathLabels.size() >= maximumPathLabels)
+        return QByteArrayLiteral("other");
+    return *pathLabels.insert(QByteArray(label.constData(), label.size())); // a deep copy
 }
 
 /*!
@@ -165,7 +178,7 @@ EtcdMetricsRegistry::~EtcdMetricsRegistry() = default;
 void EtcdMetricsRegistry::setPathLabeler(PathLabeler labeler)
 {
     std::lock_guard lock(d->labelMutex);
-    d->labeler = std::move(labeler);
+    d->labeler = labeler ? std::make_shared<const PathLabeler>(std::move(labeler)) : nullptr;
 }
 
 /*! Returns how many distinct \c path labels are kept (100 by default). */
