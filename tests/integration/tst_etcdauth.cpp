@@ -5,7 +5,9 @@
 
 #include <etcdtestserver.h>
 
+#include <QtCore/qloggingcategory.h>
 #include <QtCore/qprocess.h>
+#include <QtCore/qscopeguard.h>
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
@@ -13,7 +15,17 @@ using Etcd::ErrorCode;
 
 namespace {
 constexpr int kTokenTtlMs = 2000; // etcd --auth-token-ttl=2 (simple tokens)
+
+// Every message logged while a test runs, whatever its category and level.
+QStringList g_logged;
+QtMessageHandler g_next = nullptr;
+void recordEveryMessage(QtMsgType type, const QMessageLogContext &context, const QString &text)
+{
+    g_logged.append(QString::fromLatin1(context.category) + u": "_s + text);
+    if (type >= QtWarningMsg)
+        g_next(type, context, text);
 }
+} // namespace
 
 class tst_EtcdAuth : public QObject
 {
@@ -23,6 +35,7 @@ private Q_SLOTS:
     void roleLimitsTheKeySpace();
     void expiredTokenIsRefreshedForCallsAndStreams();
     void wrongPasswordFails();
+    void noLogLineCarriesThePassword();
 
 private:
     bool etcdctl(const QStringList &args);
@@ -104,6 +117,38 @@ void tst_EtcdAuth::wrongPasswordFails()
     QVERIFY2(put.status.message().contains(u"authentication failed"_s)
             || put.status.code() == ErrorCode::InvalidAuthToken,
         qPrintable(put.status.toString()));
+}
+
+// With every category of the library at debug level, neither a working nor a refused login
+// logs the password; nor does a status the client reports.
+void tst_EtcdAuth::noLogLineCarriesThePassword()
+{
+    QLoggingCategory::setFilterRules(u"etcdqt.*.debug=true"_s);
+    g_logged.clear();
+    g_next = qInstallMessageHandler(recordEveryMessage);
+    const auto restore = qScopeGuard([] {
+        qInstallMessageHandler(g_next);
+        QLoggingCategory::setFilterRules({});
+    });
+    QStringList statuses;
+    {
+        auto good = appClient();
+        EtcdTransientKeyValue key(good.get(), "/app/secretless"_ba, "v"_ba, 2s);
+        key.start();
+        QTRY_VERIFY_WITH_TIMEOUT(key.leaseId() > 0, 10000);
+        auto bad = appClient(u"wrong-pw-4711"_s);
+        connect(bad.get(), &EtcdClient::errorOccurred, this,
+            [&](const EtcdStatus &s) { statuses.append(s.toString()); });
+        const auto put = await(bad->put("/app/k"_ba, "v"_ba), 10s);
+        QVERIFY(!put.status.isOk());
+        statuses.append(put.status.toString());
+        key.close();
+    }
+    QVERIFY(!g_logged.isEmpty()); // the categories did log
+    for (const QString &line : std::as_const(g_logged) + statuses) {
+        QVERIFY2(
+            !line.contains(u"app-pw"_s) && !line.contains(u"wrong-pw-4711"_s), qPrintable(line));
+    }
 }
 
 QTEST_GUILESS_MAIN(tst_EtcdAuth)
