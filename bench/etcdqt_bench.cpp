@@ -93,10 +93,13 @@
 //                         Go's s3_immediate, which uses that very layout
 //   election_crash_failover_etcd  the same as election_crash_failover with EtcdElection
 //                         children (mode election_candidate_etcd); beside Go's s4
-//   queue_throughput      EtcdQueue: 1 producer (enqueue after enqueue, each waited for) and 4
-//                         consumers (own client each, dequeue() in a loop), Q_SECONDS (default
-//                         10) long, then up to 10 s to drain: items/s taken over that wall,
-//                         enqueue call -> dequeue answer latency, duplicates (the peers' q1)
+//   queue_throughput      EtcdQueue: 1 producer (a thread and client of its own, as the peer's
+//                         producer goroutine; enqueue after enqueue, each waited for) and 4
+//                         consumers (own client each, dequeue() in a loop, in this thread),
+//                         Q_SECONDS (default 10) long, then up to 10 s to drain: items/s taken
+//                         within the window (taken_in_window / window), enqueue call ->
+//                         dequeue answer latency, duplicates (the peers' q1, and Go's queue
+//                         counted the same way by bench/go's etcdqt-queue-peer)
 //   priority_queue_throughput  the same with EtcdPriorityQueue, priorities 0..9 (the peers' q3)
 //   workqueue_throughput  the same with EtcdWorkQueue, each item received and acknowledged
 //                         (counted once ack() answered true); no peer has a work queue
