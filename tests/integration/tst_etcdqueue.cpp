@@ -142,6 +142,7 @@ private Q_SLOTS:
     void oversizeValueIsRefusedBeforeAnyRpc();
     void unreachableEtcdFailsInBoundedTime();
     void survivesEtcdRestart();
+    void waitingTakeOutlastsAnOutage();
     void waitingConsumerSurvivesCompaction();
     void cutOffConsumerResyncsAfterCompaction();
     void deliveredAfterRaftLeaderLoss();
@@ -802,6 +803,30 @@ void tst_EtcdQueue::survivesEtcdRestart()
     QCOMPARE(takeN(consumer, 5, 20s), before);
     QCOMPARE(sizeOf(consumer), 0);
     QVERIFY(consumer.errors().isEmpty());
+}
+
+// A take that waits, begun while etcd is down: its read fails (one attempt of 500 ms here, as
+// a busy machine's reconnect can outlast a call's retries) and it reads again until etcd is
+// back, instead of ending with Unavailable. The metrics say when its read failed.
+void tst_EtcdQueue::waitingTakeOutlastsAnOutage()
+{
+    std::unique_ptr<EtcdClient> consumerClient = clientOn(here(), kLiveness);
+    consumerClient->setRpcResilience({EtcdRetryPolicy::bounded(1), 500ms});
+    const auto registry = std::make_shared<EtcdMetricsRegistry>();
+    consumerClient->setMetrics(registry);
+    EtcdQueue consumer(consumerClient.get(), "/qt/outage");
+    EtcdQueue producer(m_client.get(), "/qt/outage");
+    QCOMPARE(sizeOf(consumer), 0); // connected once: what follows is an outage
+    m_server.kill();
+    EtcdQueueItemReply *waiting = pending(consumer.dequeue());
+    QTRY_VERIFY_WITH_TIMEOUT(
+        registry->prometheusText().contains("etcdqt_rpc_errors_total{method=\"Range\""), 20000);
+    QVERIFY(!waiting->isFinished());
+    QVERIFY2(m_server.restart(), qPrintable(m_server.log()));
+    QVERIFY_OK(await(producer.enqueue("after-outage"), 20s).status);
+    const auto got = await(waiting, 20s);
+    QVERIFY_OK(got.status);
+    QCOMPARE(got->value(), "after-outage"_ba);
 }
 
 // History compacted up to now from a second client while a consumer waits: its watch is

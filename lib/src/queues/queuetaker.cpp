@@ -5,6 +5,7 @@
 #include "queuetaker_p.h"
 #include "recipelayer_p.h"
 
+#include <EtcdQt/etcdclient.h>
 #include <EtcdQt/etcdrangereply.h>
 #include <EtcdQt/etcdrecipe.h>
 #include <EtcdQt/etcdtxnreply.h>
@@ -340,10 +341,21 @@ void QueueTaker::onTaken(quint64 takeId, const EtcdKeyValue &item, qint64 revisi
     pump();
 }
 
-// A failure ends the front take, unless the hooks say it passes: then it tries again soon.
+// A failure ends the front take, unless it passes: then it tries again soon. What passes: what
+// the hooks say, and for a take that waits, an outage of an etcd the client had reached
+// (restarting, unreachable for a while, without a leader): such a take lasts until it takes an
+// item, as its watch lasts across the outage. An etcd never reached fails it in bounded time.
 void QueueTaker::fail(const EtcdStatus &status)
 {
-    if (m_hooks.retryLater && m_hooks.retryLater(status) && !m_takes.empty() && !m_closed) {
+    const auto code = status.code();
+    const EtcdClient *client = m_recipe->client();
+    const bool outage
+        = (code == Etcd::ErrorCode::Unavailable || code == Etcd::ErrorCode::DeadlineExceeded
+              || code == Etcd::ErrorCode::NoLeader)
+        && client && client->state() != EtcdClient::State::Connecting;
+    const bool passes = (m_hooks.retryLater && m_hooks.retryLater(status))
+        || (outage && !m_takes.empty() && m_takes.front().wait);
+    if (passes && !m_takes.empty() && !m_closed) {
         qCDebug(lcEtcdQueue).noquote() << "queue" << m_prefix << "retries after" << status;
         m_phase = Phase::Waiting;
         m_recheck.start(kRetryPause);
