@@ -147,8 +147,12 @@ bool TransportPrivate::begin(const std::shared_ptr<CallHandle> &call, bool drain
     std::lock_guard lock(m_mutex);
     if (m_closing)
         return false;
-    m_inflight.emplace(call.get(), InFlight {call, draining});
-    m_draining += draining;
+    // A call's next attempt may begin before its previous attempt's end() (a token refresh or
+    // a retry without delay answering first): each begin() counts, and the call stays
+    // registered, so shutdown() still cancels and waits for it, until the last end().
+    const auto [entry, first] = m_inflight.try_emplace(call.get(), InFlight {call, draining});
+    ++entry->second.attempts;
+    m_draining += first && draining;
     return true;
 }
 
@@ -156,7 +160,7 @@ void TransportPrivate::end(CallHandle *call)
 {
     std::lock_guard lock(m_mutex);
     const auto entry = m_inflight.find(call);
-    if (entry == m_inflight.end())
+    if (entry == m_inflight.end() || --entry->second.attempts > 0)
         return;
     m_draining -= entry->second.draining;
     m_inflight.erase(entry);

@@ -78,6 +78,7 @@ private:
     {
         std::shared_ptr<CallHandle> call;
         bool draining = false;
+        int attempts = 0; // begin()s not yet ended
     };
     std::unordered_map<CallHandle *, InFlight> m_inflight;
     int m_draining = 0; // entries of m_inflight with `draining` set
