@@ -9,7 +9,7 @@
 // etcd restart; and a scrape with 1,000 leases kept alive stays under 10 ms.
 
 #include "electionutil.h"
-#include "prometheustext.h"
+#include "scrapeutil.h"
 
 #include <EtcdQt/etcdprometheusexporter.h>
 
@@ -84,23 +84,7 @@ void tst_EtcdMetrics::init()
 
 PromParse::Exposition tst_EtcdMetrics::scrape()
 {
-    QNetworkRequest request(m_exporter->url());
-    QNetworkReply *reply = m_http.get(request);
-    QSignalSpy done(reply, &QNetworkReply::finished);
-    PromParse::Exposition e;
-    if (!reply->isFinished() && !done.wait(kWaitMs)) {
-        e.error = u"the scrape did not finish"_s;
-    } else if (reply->error() != QNetworkReply::NoError) {
-        e.error = reply->errorString();
-    } else if (!reply->header(QNetworkRequest::ContentTypeHeader)
-                    .toString()
-                    .startsWith(u"text/plain; version=0.0.4"_s)) {
-        e.error = u"content type "_s + reply->header(QNetworkRequest::ContentTypeHeader).toString();
-    } else {
-        e = PromParse::parse(reply->readAll());
-    }
-    reply->deleteLater();
-    return e;
+    return scrapeMetrics(m_http, m_exporter->url(), kWaitMs);
 }
 
 std::unique_ptr<EtcdClient> tst_EtcdMetrics::client(const QUrl &url)

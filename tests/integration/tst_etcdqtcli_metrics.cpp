@@ -7,7 +7,7 @@
 // refused with one line, and by default the tool writes no log line of the library's.
 
 #include "clitestutil.h"
-#include "prometheustext.h"
+#include "scrapeutil.h"
 #include "testutil.h"
 
 #include <QtCore/qregularexpression.h>
@@ -52,17 +52,7 @@ QUrl tst_EtcdqtCliMetrics::metricsUrl(const Tool &tool)
 
 PromParse::Exposition tst_EtcdqtCliMetrics::scrape(const QUrl &url)
 {
-    QNetworkReply *reply = m_http.get(QNetworkRequest(url));
-    QSignalSpy done(reply, &QNetworkReply::finished);
-    PromParse::Exposition e;
-    if (!reply->isFinished() && !done.wait(kRunMs))
-        e.error = u"no answer"_s;
-    else if (reply->error() != QNetworkReply::NoError)
-        e.error = reply->errorString();
-    else
-        e = PromParse::parse(reply->readAll());
-    reply->deleteLater();
-    return e;
+    return scrapeMetrics(m_http, url, kRunMs);
 }
 
 void tst_EtcdqtCliMetrics::leaseKeepServesMetricsAndLogsNothingElse()
