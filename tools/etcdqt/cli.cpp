@@ -60,6 +60,7 @@ void installSignalPipe(std::function<void(int signal, bool fromTerminal)> onSign
 bool parseGlobals(QStringList &args, Globals &g, QString &error)
 {
     g.endpoints = {QUrl(QStringLiteral("http://127.0.0.1:2379"))};
+    bool passwordGiven = false;
     while (!args.isEmpty() && args.first().startsWith(QLatin1String("--"))) {
         const QString name = args.takeFirst();
         if (args.isEmpty()) {
@@ -86,6 +87,7 @@ bool parseGlobals(QStringList &args, Globals &g, QString &error)
         } else if (name == QLatin1String("--user")) {
             g.user = value.section(u':', 0, 0);
             g.password = value.section(u':', 1);
+            passwordGiven = value.contains(u':');
         } else {
             error = QStringLiteral("unknown option: %1").arg(name);
             return false;
@@ -95,7 +97,7 @@ bool parseGlobals(QStringList &args, Globals &g, QString &error)
         error = QStringLiteral("no endpoints");
         return false;
     }
-    return true;
+    return checkTlsFiles(g, error) && resolveCredentials(g, passwordGiven, error);
 }
 
 std::unique_ptr<EtcdClient> makeClient(const Globals &g)

@@ -28,6 +28,12 @@ struct Globals
 // Parses global options off the front of `args` (leaving the command and its arguments).
 // On bad input returns false with `error` set.
 bool parseGlobals(QStringList &args, Globals &globals, QString &error);
+// --user NAME without ":PASSWORD": the password from ETCDQT_PASSWORD, else asked on the
+// terminal; false with `error` set without either. Warns (stderr) when it would go to a host
+// other than this one over http://.
+bool resolveCredentials(Globals &globals, bool passwordGiven, QString &error);
+// --cacert, --cert and --key with an http:// endpoint: false with `error` set.
+bool checkTlsFiles(const Globals &globals, QString &error);
 std::unique_ptr<EtcdClient> makeClient(const Globals &globals);
 // Takes --metrics-port N (and --metrics-address A, default 127.0.0.1) from anywhere before a
 // "--" in `args` (global or the command's) and serves every client's metrics there at

@@ -9,7 +9,7 @@
 namespace {
 const char *const kUsage
     = "usage: etcdqt [--endpoints URL[,URL...]] [--cacert F --cert F --key F]\n"
-      "              [--user NAME[:PASSWORD]] <command> ...\n"
+      "              [--user NAME] <command> ...   (the password: ETCDQT_PASSWORD, or asked)\n"
       "       any command also takes --metrics-port N [--metrics-address A]: Prometheus\n"
       "       metrics at http://A:N/metrics while it runs (A: 127.0.0.1, N 0: a free port)\n"
       "commands:\n"
