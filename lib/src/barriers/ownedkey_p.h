@@ -15,7 +15,7 @@
 #include <memory>
 
 class EtcdClient;
-class EtcdKeyValue;
+struct EtcdKeyValue;
 struct EtcdWatchEvent;
 class EtcdWatch;
 

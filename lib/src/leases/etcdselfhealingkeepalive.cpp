@@ -63,6 +63,29 @@ using namespace std::chrono;
     says why.
 */
 
+namespace {
+// The hook's run on the spare at a key's deletion, before etcd said whether the lease is gone
+// (LeaseView::restoresKeys()): the heal, if it is; if not, the hook runs once more on the
+// lease that lives, which moves the key back, and the spare goes. At namespace scope: clang
+// cannot default-construct a nested class with member initializers inside its enclosing class
+// (std::optional::emplace() refused it).
+struct EarlyHeal
+{
+    enum class Verdict { Pending, Gone, Alive };
+    struct Answer
+    {
+        bool granted = true; // false: the spare's grant failed, the hook never wrote
+        bool owned = false;
+        EtcdStatus why;
+    };
+    qint64 id = -1;
+    QElapsedTimer since; // the spare is renewed only once it is the heal's
+    std::chrono::milliseconds ageAtStart {0}; // the spare's, when the early heal took it
+    Verdict verdict = Verdict::Pending;
+    std::optional<Answer> answer;
+};
+} // namespace
+
 class EtcdSelfHealingKeepAlivePrivate
 {
     Q_DECLARE_PUBLIC(EtcdSelfHealingKeepAlive)
@@ -119,24 +142,7 @@ public:
     SpareLease spare;
     // Keeps the client's standby lease of our TTL, from which the spare is taken (issue 18).
     std::unique_ptr<StandbyLeases::Want> standby;
-    // The hook's run on the spare at a key's deletion, before etcd said whether the lease is
-    // gone (LeaseView::restoresKeys()): the heal, if it is; if not, the hook runs once more on
-    // the lease that lives, which moves the key back, and the spare goes.
-    struct EarlyHeal
-    {
-        enum class Verdict { Pending, Gone, Alive };
-        struct Answer
-        {
-            bool granted = true; // false: the spare's grant failed, the hook never wrote
-            bool owned = false;
-            EtcdStatus why;
-        };
-        qint64 id = -1;
-        QElapsedTimer since; // the spare is renewed only once it is the heal's
-        milliseconds ageAtStart {0}; // the spare's, when the early heal took it
-        Verdict verdict = Verdict::Pending;
-        std::optional<Answer> answer;
-    };
+    // The hook's run on the spare at a key's deletion (EarlyHeal, above).
     std::optional<EarlyHeal> early;
 };
 

@@ -18,7 +18,7 @@
 #include <vector>
 
 class EtcdWatch;
-class EtcdWatchEvent;
+struct EtcdWatchEvent;
 
 // The consumer side of a work queue: the taker claims instead of deleting (hooks below), on
 // the consumer's self-healing lease; a sweeper reclaims orphans; delayed items are promoted as

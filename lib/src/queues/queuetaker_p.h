@@ -19,7 +19,7 @@
 
 class EtcdRecipe;
 class EtcdWatch;
-class EtcdWatchEvent;
+struct EtcdWatchEvent;
 
 namespace Etcd::Internal {
 
