@@ -61,6 +61,7 @@ private Q_SLOTS:
     void latchAndCounterRefuseBadInput();
     void inspectDecodesElectionMutexAndSemaphore();
     void inspectRefusesBadInput();
+    void inspectEscapesControlCharacters();
     void cacheWatchPrintsSnapshotThenChanges();
     void cacheWatchAsText();
     void cacheWatchReportsWhatChangedWhileCutOff();
@@ -1077,6 +1078,36 @@ void tst_EtcdqtCli::inspectDecodesElectionMutexAndSemaphore()
     b.sendSignal(SIGTERM);
     QVERIFY2(b.exitsWith(0, kTtlMs), b.transcript().constData());
     verifyNoLeasesWithin(2 * kTtlMs);
+}
+
+// Keys and values that would act on a terminal (ESC, DEL, a C1 control, a right-to-left
+// override) reach it escaped, in a leased value, a raw key and a raw value alike. (DEL went
+// through once: found by fuzz_decoder.)
+void tst_EtcdqtCli::inspectEscapesControlCharacters()
+{
+    // No C0 control among them: those were always escaped; DEL, C1 and bidi were not.
+    const QByteArray hostile = "b\x7f"
+                               "c\xc2\x85"
+                               "d\xe2\x80\xae"
+                               "e"_ba;
+    const auto lease = await(m_client->grantLease(std::chrono::seconds(30)));
+    QVERIFY_OK(lease.status);
+    EtcdPutOptions onLease;
+    onLease.lease = lease->leaseId();
+    QVERIFY_OK(await(m_client->put("/cli/hostile/leased"_ba, hostile, onLease)).status);
+    QVERIFY_OK(await(m_client->put("/cli/hostile/" + hostile, hostile)).status);
+    QProcess inspect; // the text form: its stdout is what a terminal would get
+    inspect.start(QStringLiteral(ETCDQT_CLI),
+        {u"--endpoints"_s, m_server.clientUrl().toString(), u"inspect"_s, u"/cli/hostile"_s});
+    QVERIFY(inspect.waitForFinished(kRunMs));
+    const QByteArray shown = inspect.readAllStandardOutput();
+    QVERIFY_OK(await(m_client->revokeLease(lease->leaseId())).status);
+    QVERIFY_OK(await(m_client->remove("/cli/hostile/"_ba, {.prefix = true})).status);
+    QCOMPARE(inspect.exitCode(), 0);
+    QVERIFY2(shown.contains("/cli/hostile/leased"), shown.constData()); // both keys shown
+    QVERIFY2(shown.contains("0x627f63c28564e280ae65"), shown.constData()); // the value as hex
+    for (const QByteArray &raw : {"\x1b"_ba, "\x7f"_ba, "\xc2\x85"_ba, "\xe2\x80\xae"_ba})
+        QVERIFY2(!shown.contains(raw), shown.toHex(' ').constData());
 }
 
 void tst_EtcdqtCli::inspectRefusesBadInput()

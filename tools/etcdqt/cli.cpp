@@ -163,9 +163,14 @@ void note(const QString &message)
 
 QString shownBytes(const QByteArray &bytes)
 {
+    // No control character (C0, DEL, C1) nor format character (the bidi overrides among
+    // them): a terminal would act on them instead of showing them (found by fuzz_decoder: DEL
+    // went through).
     const QString text = QString::fromUtf8(bytes);
-    const bool plain = text.toUtf8() == bytes
-        && std::none_of(bytes.cbegin(), bytes.cend(), [](char c) { return uchar(c) < 0x20; });
+    const bool plain
+        = text.toUtf8() == bytes && std::none_of(text.cbegin(), text.cend(), [](QChar c) {
+              return c.category() == QChar::Other_Control || c.category() == QChar::Other_Format;
+          });
     if (!plain)
         return QStringLiteral("0x") + QString::fromLatin1(bytes.toHex());
     return QStringLiteral("\"%1\"").arg(text);
