@@ -67,6 +67,34 @@ inline QProcessEnvironment etcdctlEnvironment()
     return env;
 }
 
+// etcdctl (v3) against `endpoint`; true when it exited 0 (else its stderr is logged).
+inline bool etcdctl(const QUrl &endpoint, const QStringList &args)
+{
+    QProcess p;
+    p.setProcessEnvironment(etcdctlEnvironment());
+    p.start(QStringLiteral("etcdctl"),
+        QStringList {QStringLiteral("--endpoints=") + endpoint.toString()} + args);
+    if (!p.waitForFinished(20000) || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
+        qWarning() << "etcdctl" << args << p.readAllStandardError();
+        return false;
+    }
+    return true;
+}
+
+// Turns auth on at `endpoint`: a root user ("root-pw") and a user "app" ("app-pw") whose role
+// reads and writes /app/ only. True when every step worked.
+inline bool enableAuthWithAppUser(const QUrl &endpoint)
+{
+    const auto run = [&endpoint](const char *line) {
+        return etcdctl(endpoint, QString::fromLatin1(line).split(QLatin1Char(' ')));
+    };
+    return run("user add root --new-user-password=root-pw") && run("role add root")
+        && run("user grant-role root root") && run("role add app")
+        && run("role grant-permission app readwrite /app/ --prefix=true")
+        && run("user add app --new-user-password=app-pw") && run("user grant-role app app")
+        && run("auth enable --user=root:root-pw");
+}
+
 // A connected client for `url`, owned by the caller.
 inline std::unique_ptr<EtcdClient> connectedClient(const QUrl &url, const QByteArray &prefix = {})
 {

@@ -38,38 +38,16 @@ private Q_SLOTS:
     void noLogLineCarriesThePassword();
 
 private:
-    bool etcdctl(const QStringList &args);
     std::unique_ptr<EtcdClient> appClient(const QString &password = u"app-pw"_s);
     EtcdTestServer m_server;
 };
-
-bool tst_EtcdAuth::etcdctl(const QStringList &args)
-{
-    QProcess p;
-    const QProcessEnvironment env = etcdctlEnvironment();
-    p.setProcessEnvironment(env);
-    p.start(u"etcdctl"_s, QStringList {u"--endpoints="_s + m_server.clientUrl().toString()} + args);
-    if (!p.waitForFinished(20000) || p.exitCode() != 0) {
-        qWarning() << "etcdctl" << args << p.readAllStandardError();
-        return false;
-    }
-    return true;
-}
 
 void tst_EtcdAuth::initTestCase()
 {
     m_server.setExtraArguments({u"--auth-token-ttl=%1"_s.arg(kTokenTtlMs / 1000)});
     ETCDQT_START_OR_SKIP(m_server);
     // A root user (needed to enable auth) and an "app" user whose role covers /app/ only.
-    QVERIFY(etcdctl({u"user"_s, u"add"_s, u"root"_s, u"--new-user-password=root-pw"_s}));
-    QVERIFY(etcdctl({u"role"_s, u"add"_s, u"root"_s}));
-    QVERIFY(etcdctl({u"user"_s, u"grant-role"_s, u"root"_s, u"root"_s}));
-    QVERIFY(etcdctl({u"role"_s, u"add"_s, u"app"_s}));
-    QVERIFY(etcdctl({u"role"_s, u"grant-permission"_s, u"app"_s, u"readwrite"_s, u"/app/"_s,
-        u"--prefix=true"_s}));
-    QVERIFY(etcdctl({u"user"_s, u"add"_s, u"app"_s, u"--new-user-password=app-pw"_s}));
-    QVERIFY(etcdctl({u"user"_s, u"grant-role"_s, u"app"_s, u"app"_s}));
-    QVERIFY(etcdctl({u"auth"_s, u"enable"_s}));
+    QVERIFY(enableAuthWithAppUser(m_server.clientUrl()));
 }
 
 std::unique_ptr<EtcdClient> tst_EtcdAuth::appClient(const QString &password)

@@ -52,18 +52,9 @@ private Q_SLOTS:
     void certificatesNeedHttps();
 
 private:
-    bool etcdctl(const QStringList &args);
     Run runWith(const QStringList &args, const QString &password);
     EtcdTestServer m_server;
 };
-
-bool tst_EtcdqtCliSecrets::etcdctl(const QStringList &args)
-{
-    QProcess p;
-    p.setProcessEnvironment(etcdctlEnvironment());
-    p.start(u"etcdctl"_s, QStringList {u"--endpoints="_s + m_server.clientUrl().toString()} + args);
-    return p.waitForFinished(20000) && p.exitCode() == 0;
-}
 
 // A run with ETCDQT_PASSWORD set to `password` (unset when null).
 Run tst_EtcdqtCliSecrets::runWith(const QStringList &args, const QString &password)
@@ -81,15 +72,7 @@ Run tst_EtcdqtCliSecrets::runWith(const QStringList &args, const QString &passwo
 void tst_EtcdqtCliSecrets::initTestCase()
 {
     ETCDQT_START_OR_SKIP(m_server);
-    QVERIFY(etcdctl({u"user"_s, u"add"_s, u"root"_s, u"--new-user-password=root-pw"_s}));
-    QVERIFY(etcdctl({u"role"_s, u"add"_s, u"root"_s}));
-    QVERIFY(etcdctl({u"user"_s, u"grant-role"_s, u"root"_s, u"root"_s}));
-    QVERIFY(etcdctl({u"role"_s, u"add"_s, u"app"_s}));
-    QVERIFY(etcdctl({u"role"_s, u"grant-permission"_s, u"app"_s, u"readwrite"_s, u"/app/"_s,
-        u"--prefix=true"_s}));
-    QVERIFY(etcdctl({u"user"_s, u"add"_s, u"app"_s, u"--new-user-password=app-pw"_s}));
-    QVERIFY(etcdctl({u"user"_s, u"grant-role"_s, u"app"_s, u"app"_s}));
-    QVERIFY(etcdctl({u"auth"_s, u"enable"_s, u"--user=root:root-pw"_s}));
+    QVERIFY(enableAuthWithAppUser(m_server.clientUrl()));
 }
 
 void tst_EtcdqtCliSecrets::passwordFromTheEnvironment()
