@@ -68,12 +68,21 @@ qsizetype orphanedClaims(const Recipe &r)
 }
 
 namespace {
-// Characters that would change how the rest of a line reads: C0 and C1 controls, DEL, the
-// line and paragraph separators, the bidirectional marks, embeddings, overrides and isolates.
+// Characters that would change how the rest of a line reads: every control (C0, DEL, C1) and
+// format character (bidi marks, embeddings, overrides and isolates, U+0600's prepended marks,
+// U+070F, U+FEFF...) and the line and paragraph separators. By Unicode category, not a list:
+// lists let U+0600 and U+070F through (found by fuzz_decoder).
 bool isInvisibleControl(char32_t c)
 {
-    return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == 0x061c || c == 0x200e || c == 0x200f
-        || (c >= 0x2028 && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) || c == 0xfeff;
+    switch (QChar::category(c)) {
+    case QChar::Other_Control:
+    case QChar::Other_Format:
+    case QChar::Separator_Line:
+    case QChar::Separator_Paragraph:
+        return true;
+    default:
+        return false;
+    }
 }
 
 void appendEscaped(QString &out, char32_t c)

@@ -967,6 +967,13 @@ void tst_RecipeDecoder::previewEscapesAndCuts()
                           "b"),
         u"a\\u{202e}b"_s); // a right-to-left override
     QCOMPARE(previewBytes("\xc2\x85"), u"\\x85"_s); // a C1 control (NEL)
+    // Every format character, not a list of some (U+0600 went through: found by fuzz_decoder),
+    // and the line and paragraph separators.
+    QCOMPARE(previewBytes("a\xd8\x80"
+                          "b\xe2\x81\xa0"
+                          "c\xe2\x80\xa9"
+                          "d"),
+        u"a\\u{0600}b\\u{2060}c\\u{2029}d"_s);
     QCOMPARE(previewBytes(Etcd::encodeInt32(42)), u"\\x00\\x00\\x00*"_s);
     const QString cut = previewBytes(QByteArray(1 << 20, 'x'), 10);
     QCOMPARE(cut, u"xxxxxxxxx…"_s);
