@@ -81,7 +81,7 @@ QVariant EventLogModel::data(const QModelIndex &index, int role) const
         }
         return {};
     case Qt::ToolTipRole:
-        return e.text;
+        return ModelStyle::plainToolTip(e.text);
     case Qt::ForegroundRole:
         if (alarm)
             return ModelStyle::anomaly();

@@ -6,6 +6,7 @@
 #include <QtGui/qfont.h>
 #include <QtGui/qguiapplication.h>
 #include <QtGui/qpalette.h>
+#include <QtGui/qtextdocument.h>
 
 namespace Inspector::ModelStyle {
 
@@ -37,6 +38,11 @@ QVariant italic()
 QVariant highlight()
 {
     return QBrush(QColor(0xff, 0xb0, 0x20, 0x50));
+}
+
+QString plainToolTip(const QString &text)
+{
+    return text.isEmpty() ? text : Qt::convertFromPlainText(text, Qt::WhiteSpaceNormal);
 }
 
 } // namespace Inspector::ModelStyle

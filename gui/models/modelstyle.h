@@ -16,4 +16,9 @@ QVariant bold(); // QFont: leaders and holders
 QVariant italic(); // QFont: backfilled rows
 QVariant highlight(); // QBrush: a translucent amber background, for flapping elections
 
+// A tool tip that shows `text` as it is. Qt renders a tool tip as rich text when it merely
+// looks like HTML (Qt::mightBeRichText), and tool tips hold etcd's keys and values: a path
+// such as "<a href=x>Cancel</a>" would show as a link. Converted here, it reads literally.
+QString plainToolTip(const QString &text);
+
 } // namespace Inspector::ModelStyle

@@ -91,9 +91,10 @@ QVariant RawKeyModel::data(const QModelIndex &index, int role) const
         }
         return {};
     case Qt::ToolTipRole:
-        return tr("Key: %1\nValue: %2")
-            .arg(RecipeText::printable(kv.key, ModelStyle::kToolTipChars),
-                RecipeText::printable(kv.value, ModelStyle::kToolTipChars));
+        return ModelStyle::plainToolTip(
+            tr("Key: %1\nValue: %2")
+                .arg(RecipeText::printable(kv.key, ModelStyle::kToolTipChars),
+                    RecipeText::printable(kv.value, ModelStyle::kToolTipChars)));
     case KeyRole:
         return kv.key;
     case LeaseRole:

@@ -300,10 +300,10 @@ QVariant RecipeModel::recipeData(const Node &node, int column, int role) const
             return owner ? entryData(e, column, role) : QVariant();
         }
     case Qt::ToolTipRole:
-        return QStringList {
-            QString::fromUtf8(r.path), RecipeText::kind(r.kind), r.notes.join(u'\n')}
-            .join(u'\n')
-            .trimmed();
+        return ModelStyle::plainToolTip(
+            QStringList {QString::fromUtf8(r.path), RecipeText::kind(r.kind), r.notes.join(u'\n')}
+                .join(u'\n')
+                .trimmed());
     case Qt::ForegroundRole:
         for (const Entry &entry : r.entries)
             if (anomaliesOf(entry.lease))
@@ -354,10 +354,11 @@ QVariant RecipeModel::entryData(const Entry &e, int column, int role) const
         return {};
     case Qt::ToolTipRole:
         if (e.service)
-            return instanceToolTip(e);
-        return tr("Key: %1\nValue: %2")
-            .arg(RecipeText::printable(e.key, ModelStyle::kToolTipChars),
-                RecipeText::printable(e.value, ModelStyle::kToolTipChars));
+            return ModelStyle::plainToolTip(instanceToolTip(e));
+        return ModelStyle::plainToolTip(
+            tr("Key: %1\nValue: %2")
+                .arg(RecipeText::printable(e.key, ModelStyle::kToolTipChars),
+                    RecipeText::printable(e.value, ModelStyle::kToolTipChars)));
     case Qt::ForegroundRole:
         // An orphaned claim and a dead letter wait for someone: a consumer, an operator.
         if (anomaliesOf(e.lease) || e.role == Role::DeadLetter

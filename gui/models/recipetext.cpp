@@ -104,8 +104,7 @@ QString RecipeText::roleWithSide(const Entry &entry)
 {
     if (entry.queue && entry.queue->priority >= 0)
         return tr("%1 (priority %2)", "role (priority level)")
-            .arg(role(entry.role))
-            .arg(entry.queue->priority);
+            .arg(role(entry.role), QString::number(entry.queue->priority));
     return roleWithSide(entry.role, entry.side);
 }
 
@@ -237,8 +236,8 @@ QString queueSummary(const Recipe &r, qint64 wallNowMs)
             return RecipeText::tr("empty (%1)", "priority queue: no items; per-level counts")
                 .arg(levelCounts(r));
         return RecipeText::tr("%n item(s) (%1); next %2 at priority %3", nullptr, depth)
-            .arg(levelCounts(r), RecipeText::preview(head->value))
-            .arg(head->queue->priority);
+            .arg(levelCounts(r), RecipeText::preview(head->value),
+                QString::number(head->queue->priority));
     default:
         break;
     }
@@ -261,8 +260,7 @@ QString RecipeText::summary(const Recipe &r, qint64 wallNowMs)
         if (const Entry *leader = r.first(Role::Leader))
             return tr("leader %1 since revision %2 (%n candidate(s))", nullptr,
                 int(r.count(Role::Participant)))
-                .arg(who(*leader))
-                .arg(leader->createRevision);
+                .arg(who(*leader), QString::number(leader->createRevision));
         return tr("no leader");
     case Kind::Mutex:
     case Kind::ReadWriteLock:

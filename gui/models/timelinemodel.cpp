@@ -156,11 +156,12 @@ QVariant TimelineModel::data(const QModelIndex &index, int role) const
     case Qt::FontRole:
         return h.backfilled ? ModelStyle::italic() : QVariant();
     case Qt::ToolTipRole:
-        return m_flapping.contains(h.election)
-            ? tr("%1 changed leader %2 or more times in 15 minutes")
-                  .arg(QString::fromUtf8(h.election))
-                  .arg(kFlappingHandOffs)
-            : QVariant();
+        if (!m_flapping.contains(h.election))
+            return {};
+        // One arg() for both: a path holding "%2" must not take the count's place.
+        return ModelStyle::plainToolTip(
+            tr("%1 changed leader %2 or more times in 15 minutes")
+                .arg(QString::fromUtf8(h.election), QString::number(kFlappingHandOffs)));
     case PathRole:
         return h.election;
     case RevisionRole:

@@ -17,6 +17,7 @@
 
 #include <QtGui/qbrush.h>
 #include <QtGui/qfont.h>
+#include <QtGui/qtextdocument.h>
 #include <QtTest/qabstractitemmodeltester.h>
 #include <QtTest/qsignalspy.h>
 #include <QtTest/qtest.h>
@@ -215,6 +216,7 @@ private Q_SLOTS:
     void filterProxy();
     void timelineOrdersBackfilledRows();
     void flappingElections();
+    void hostileTextStaysText();
     void tenThousandKeysThenAHundredChange();
 };
 
@@ -925,6 +927,59 @@ void tst_InspectorModels::flappingElections()
     QCOMPARE(model.flappingElections(now.addSecs(20 * 60)), QList<QByteArray> {});
     model.append({handOff("/three", rev++, minutesAgo(2))});
     QCOMPARE(model.flapping(), (QList<QByteArray> {"/four-in-15", "/three"}));
+}
+
+// What a tool tip shows: Qt renders it as rich text when its first line holds something
+// that looks like an HTML tag (Qt::mightBeRichText), as QToolTip does.
+QString shownToolTip(const QVariant &tip)
+{
+    QTextDocument doc;
+    const QString text = tip.toString();
+    if (Qt::mightBeRichText(text))
+        doc.setHtml(text);
+    else
+        doc.setPlainText(text);
+    return doc.toPlainText();
+}
+
+// Keys, values and client ids are anyone's text (issue 22, item 4): a LEADER value such as
+// "<a href=x>Cancel</a>%2" reads literally in tool tips, and in summaries it cannot take the
+// place of the argument that follows it.
+void tst_InspectorModels::hostileTextStaysText()
+{
+    const QString hostile = u"<a href=x>Cancel</a>%2"_s;
+    Keys keys;
+    keys.put("/h/<b>e</b>/participants/c", "<a href=x>Cancel</a>%2", kLeaseA)
+        .put("/h/<b>e</b>/LEADER", "<a href=x>Cancel</a>%2:aaaaaaa", kLeaseA)
+        .put("/raw/<a href=x>Cancel</a>", "<i>value</i>");
+    const qint64 term = keys.revision() - 1;
+    RecipeModel recipes;
+    recipes.setView(keys.view());
+    const QModelIndex election = recipes.indexOfPath("/h/<b>e</b>");
+    QVERIFY(election.isValid());
+    QCOMPARE(recipes.index(election.row(), RecipeModel::OwnerColumn).data().toString(),
+        u"leader %1 since revision %2 (1 candidate(s))"_s.arg(hostile, QString::number(term)));
+    QVERIFY(shownToolTip(election.data(Qt::ToolTipRole)).startsWith(u"/h/<b>e</b>\n"_s));
+    const QString entryTip = shownToolTip(recipes.index(0, 0, election).data(Qt::ToolTipRole));
+    QVERIFY2(entryTip.contains(hostile), qPrintable(entryTip));
+
+    RawKeyModel raw;
+    raw.setView(keys.view());
+    const QStringList rawKeys = column(raw, RawKeyModel::KeyColumn);
+    const int row = int(rawKeys.indexOf(u"/raw/<a href=x>Cancel</a>"_s));
+    QVERIFY(row >= 0);
+    QCOMPARE(shownToolTip(raw.index(row, 0).data(Qt::ToolTipRole)),
+        u"Key: /raw/<a href=x>Cancel</a>\nValue: <i>value</i>"_s);
+
+    TimelineModel timeline;
+    const QDateTime now(QDate(2026, 1, 2), QTime(12, 0));
+    timeline.setClock([now] { return now; });
+    QList<HandOff> batch;
+    for (int m : {9, 6, 3, 1})
+        batch << handOff("/<b>%2</b>", 10 - m, now.addSecs(-60 * m));
+    timeline.append(batch);
+    QCOMPARE(shownToolTip(timeline.index(0, 0).data(Qt::ToolTipRole)),
+        u"/<b>%2</b> changed leader 4 or more times in 15 minutes"_s);
 }
 
 // 10,000 keys on 1,000 leases, then a change of 100 keys: the diff must stay cheap (the
