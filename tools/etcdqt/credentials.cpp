@@ -24,8 +24,9 @@ std::optional<QString> promptPassword(const QString &user)
     const int fd = ::open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
     if (fd < 0)
         return std::nullopt;
-    const QByteArray prompt = "Password for " + user.toUtf8() + ": ";
-    [[maybe_unused]] auto n = ::write(fd, prompt.constData(), size_t(prompt.size()));
+    // Echo goes off before the prompt shows: an answer typed as soon as the prompt appears
+    // must be neither echoed nor flushed away (TCSAFLUSH after the prompt discarded it, and
+    // the tool waited for a line that never came: seen once in a CI rehearsal).
     termios saved {};
     const bool terminal = ::tcgetattr(fd, &saved) == 0;
     if (terminal) {
@@ -33,12 +34,14 @@ std::optional<QString> promptPassword(const QString &user)
         quiet.c_lflag &= ~tcflag_t(ECHO);
         ::tcsetattr(fd, TCSAFLUSH, &quiet);
     }
+    const QByteArray prompt = "Password for " + user.toUtf8() + ": ";
+    [[maybe_unused]] auto n = ::write(fd, prompt.constData(), size_t(prompt.size()));
     QByteArray line;
     char c = 0;
     while (::read(fd, &c, 1) == 1 && c != '\n')
         line += c;
     if (terminal)
-        ::tcsetattr(fd, TCSAFLUSH, &saved);
+        ::tcsetattr(fd, TCSANOW, &saved);
     n = ::write(fd, "\n", 1);
     ::close(fd);
     if (line.endsWith('\r'))
