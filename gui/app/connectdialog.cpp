@@ -28,6 +28,7 @@ ConnectDialog::ConnectDialog(QWidget *parent)
     m_password->setEchoMode(QLineEdit::Password);
     m_password->setPlaceholderText(tr("not saved"));
     m_error->setWordWrap(true);
+    m_error->setTextFormat(Qt::PlainText); // it repeats what was typed: names, endpoints
     m_error->setStyleSheet(QStringLiteral("color: #c62828"));
     auto *form = new QFormLayout;
     form->addRow(tr("&Profile:"), m_profiles);

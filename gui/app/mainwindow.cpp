@@ -16,6 +16,7 @@
 #include <QtCore/qsettings.h>
 #include <QtCore/qtimer.h>
 #include <QtGui/qevent.h>
+#include <QtGui/qtextdocument.h>
 #include <QtWidgets/qabstractitemview.h>
 #include <QtWidgets/qapplication.h>
 #include <QtWidgets/qlabel.h>
@@ -286,7 +287,7 @@ void MainWindow::startSandbox()
     });
     connect(m_sandbox, &Sandbox::failed, this, [this](const QString &why) {
         statusBar()->showMessage(tr("Sandbox failed: %1").arg(why));
-        QMessageBox::warning(this, tr("Sandbox"), why);
+        QMessageBox::warning(this, tr("Sandbox"), Qt::convertFromPlainText(why)); // etcd's words
     });
     statusBar()->showMessage(tr("Starting the sandbox: a private etcd and its workload…"));
     m_sandbox->start();

@@ -14,6 +14,7 @@
 #include <EtcdQt/etcdreplies.h>
 
 #include <QtCore/qdir.h>
+#include <QtGui/qtextdocument.h>
 #include <QtWidgets/qabstractitemview.h>
 #include <QtWidgets/qmessagebox.h>
 #include <QtWidgets/qstatusbar.h>
@@ -172,8 +173,10 @@ void MainWindow::requestAction(const RecipeAction &action)
     delete m_confirm;
     m_confirm = new QMessageBox(QMessageBox::Warning, blast.title,
         blast.possible ? tr("This will end:") : blast.whyNot, QMessageBox::Cancel, this);
-    m_confirm->setInformativeText(
-        QStringLiteral("• ") + blast.effects.join(QStringLiteral("\n• ")));
+    // The effects name keys and client ids: a label would take one that looks like HTML for
+    // rich text, so they go in as plain text made explicit.
+    m_confirm->setInformativeText(Qt::convertFromPlainText(
+        QStringLiteral("• ") + blast.effects.join(QStringLiteral("\n• ")), Qt::WhiteSpaceNormal));
     if (blast.possible)
         m_confirm->addButton(actionName(action.type), QMessageBox::AcceptRole);
     m_confirm->setDefaultButton(QMessageBox::Cancel);
