@@ -378,7 +378,11 @@ void tst_EtcdMetrics::scrapeWithThousandLeasesIsQuick()
     std::sort(micros.begin(), micros.end());
     qInfo("scrape during %d leases: median %lld us, max %lld us", kLeases, micros.at(10),
         micros.last());
+    // The bound is the issue's, for a release build: under a sanitizer (5-15x slower, beside
+    // another tree's compile in CI) only the parse is checked; the plain pass holds the bound.
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
     QVERIFY2(micros.at(10) < 10'000, qPrintable(QString::number(micros.at(10))));
+#endif
     for (auto &k : keepAlives)
         c->revokeLease(k->leaseId()); // no lease of this case outlives it
     keepAlives.clear();
