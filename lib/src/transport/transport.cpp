@@ -242,6 +242,18 @@ void TransportPrivate::shutdown()
     for (auto &call : calls)
         call->cancel();
     calls.clear();
+    // Calls waiting for a token refresh hold themselves (and this transport) in tokenWaiters;
+    // the refresh's answer goes to the engine, which is going: they are answered here, or the
+    // cycle leaks them (LeakSanitizer, tst_etcdauth_stress, clients destroyed mid-refresh).
+    std::vector<std::function<void(const EtcdStatus &)>> waiters;
+    {
+        std::lock_guard tokenLock(tokenMutex);
+        waiters.swap(tokenWaiters);
+        refreshing = false;
+    }
+    for (auto &w : waiters)
+        w(EtcdStatus(Etcd::ErrorCode::Cancelled, {}));
+    waiters.clear();
     lock.lock();
     // TryCancel makes gRPC hand every call back promptly; the bound only guards against a bug.
     if (!m_idle.wait_for(lock, std::chrono::seconds(5), [this] { return m_inflight.empty(); }))
