@@ -276,21 +276,30 @@ void tst_EtcdPathChildrenCache::rebuildNeverEmptiesTheCache()
     poll.start(0);
     QSignalSpy rebuilt(&cache, &EtcdPathChildrenCache::rebuilt);
     cache.rebuild();
-    // Changes in flight while the re-read is out: 30 additions and 20 deletions.
+    // Changes in flight while the re-read is out: 30 additions and 20 deletions. Each is
+    // awaited before the fence is written: unary calls in flight at once are applied in no
+    // fixed order, so an unawaited one could land after the fence (or fail unseen).
+    std::vector<std::unique_ptr<EtcdReply>> inFlight;
+    const auto keep = [&inFlight](EtcdReply *reply) {
+        reply->setAutoDelete(false); // before an event loop turn can finish and delete it
+        inFlight.emplace_back(reply);
+    };
     for (int i = 0; i < 30; ++i)
-        m_client->put("/pc/rebuild/n" + QByteArray::number(i), "new"); // the reply deletes itself
+        keep(m_client->put("/pc/rebuild/n" + QByteArray::number(i), "new"));
     for (int i = 0; i < 20; ++i)
-        m_client->remove("/pc/rebuild/c" + QByteArray::number(i).rightJustified(5, '0'));
-    QVERIFY(rebuilt.wait(kWaitMs));
-    QTRY_COMPARE_WITH_TIMEOUT(cache.count(), 310, kWaitMs);
+        keep(m_client->remove("/pc/rebuild/c" + QByteArray::number(i).rightJustified(5, '0')));
+    for (auto &reply : inFlight)
+        QVERIFY_OK(await(reply.release(), std::chrono::milliseconds(kWaitMs)).status);
+    QTRY_COMPARE_WITH_TIMEOUT(rebuilt.size(), 1, kWaitMs); // it may have come while we waited
     const auto fence = put("/pc/rebuild/fence", "f");
     QTRY_VERIFY_WITH_TIMEOUT(cache.currentData(u"fence"_s).has_value(), kWaitMs);
     poll.stop();
+    QCOMPARE(cache.count(), 311);
     QCOMPARE(emptySeen, 0);
     QVERIFY(looks > 0);
     const auto counts = [&] {
-        return QList<int>({changes.count(u"added"_s), changes.count(u"removed"_s),
-            changes.count(u"updated"_s)});
+        return QList<int>(
+            {changes.count(u"added"_s), changes.count(u"removed"_s), changes.count(u"updated"_s)});
     };
     if (counts() != QList<int>({31, 20, 0})) // each exactly once, the fence too
         qWarning().noquote() << "reported:" << changes.list.join(u"; "_s);
