@@ -67,11 +67,7 @@ qsizetype orphanedClaims(const Recipe &r)
         [](const Entry &e) { return e.role == Role::Claimed && e.queue && e.queue->orphaned; });
 }
 
-namespace {
-// Characters that would change how the rest of a line reads: every control (C0, DEL, C1) and
-// format character (bidi marks, embeddings, overrides and isolates, U+0600's prepended marks,
-// U+070F, U+FEFF...) and the line and paragraph separators. By Unicode category, not a list:
-// lists let U+0600 and U+070F through (found by fuzz_decoder).
+// By Unicode category, not a list: lists let U+0600 and U+070F through (found by fuzz_decoder).
 bool isInvisibleControl(char32_t c)
 {
     switch (QChar::category(c)) {
@@ -84,6 +80,8 @@ bool isInvisibleControl(char32_t c)
         return false;
     }
 }
+
+namespace {
 
 void appendEscaped(QString &out, char32_t c)
 {

@@ -154,6 +154,11 @@ qsizetype orphanedClaims(const Recipe &recipe);
 // maxChars characters with an ellipsis (maxChars < 0: never cut). A value from etcd is
 // anybody's bytes: it must not rewrite a terminal line or reorder what follows it.
 QString previewBytes(const QByteArray &bytes, qsizetype maxChars = 60);
+// Whether the code point would change how the rest of a line reads instead of showing: every
+// control (C0, DEL, C1) and format character (bidi marks, embeddings, overrides and isolates,
+// U+0600's prepended marks, U+070F, U+FEFF, the tag characters...) and the line and paragraph
+// separators.
+bool isInvisibleControl(char32_t c);
 
 // Where a service instance is reached: "address:port" (the SSL port when there is no other),
 // else the address, else the URI; empty when the instance names none.

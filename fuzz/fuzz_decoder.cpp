@@ -7,6 +7,7 @@
 #include "fuzzinput.h"
 
 #include <recipedecoder.h>
+#include <recipeview.h>
 
 #include "inspecttext.h"
 
@@ -62,12 +63,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (QJsonDocument::fromJson(json).isNull())
         std::abort(); // toJson() must give valid JSON
     const QString text = Cli::inspectText(view);
-    for (const QChar c : text) {
-        const bool control
-            = c.category() == QChar::Other_Control || c.category() == QChar::Other_Format;
-        if (control && c != u'\n') {
-            std::fprintf(stderr, "U+%04X in:\n%s\n", unsigned(c.unicode()), qPrintable(text));
-            std::abort(); // a terminal must get no raw control or bidi character
+    // By code point: a supplementary-plane format character is two surrogates to a QChar.
+    for (const uint c : text.toUcs4()) {
+        if (c != '\n' && Etcd::Decode::isInvisibleControl(char32_t(c))) {
+            std::fprintf(stderr, "U+%04X in:\n%s\n", c, qPrintable(text));
+            std::abort(); // a terminal must get no raw control, bidi or separator character
         }
     }
     return 0;

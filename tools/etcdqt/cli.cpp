@@ -4,6 +4,8 @@
 
 #include <EtcdQt/etcdprometheusexporter.h>
 
+#include <recipeview.h>
+
 #include <QtCore/qcoreapplication.h>
 #include <QtCore/qjsondocument.h>
 #include <QtCore/qsocketnotifier.h>
@@ -163,14 +165,14 @@ void note(const QString &message)
 
 QString shownBytes(const QByteArray &bytes)
 {
-    // No control character (C0, DEL, C1) nor format character (the bidi overrides among
-    // them): a terminal would act on them instead of showing them (found by fuzz_decoder: DEL
-    // went through).
+    // Quoted text only when it is valid UTF-8 with nothing a terminal would act on instead of
+    // showing (the decoder's rule, by code point: a supplementary-plane format character such
+    // as U+E0001 is two surrogates, neither of them a format character, to a QChar test).
     const QString text = QString::fromUtf8(bytes);
-    const bool plain
-        = text.toUtf8() == bytes && std::none_of(text.cbegin(), text.cend(), [](QChar c) {
-              return c.category() == QChar::Other_Control || c.category() == QChar::Other_Format;
-          });
+    const QList<uint> codePoints = text.toUcs4();
+    const bool plain = text.toUtf8() == bytes
+        && std::none_of(codePoints.cbegin(), codePoints.cend(),
+            [](uint c) { return Etcd::Decode::isInvisibleControl(char32_t(c)); });
     if (!plain)
         return QStringLiteral("0x") + QString::fromLatin1(bytes.toHex());
     return QStringLiteral("\"%1\"").arg(text);
