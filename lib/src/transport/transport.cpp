@@ -178,7 +178,7 @@ void TransportPrivate::drain(milliseconds bound)
 
 void TransportPrivate::moveOffEndpoint(int endpoint)
 {
-    current.compare_exchange_strong(endpoint, (endpoint + 1) % int(stubs.size()));
+    current.compare_exchange_strong(endpoint, (endpoint + 1) % int(endpoints.size()));
 }
 
 void TransportPrivate::noteOutcome(int endpoint, int grpcCode, const EtcdStatus &status)
@@ -256,8 +256,19 @@ void TransportPrivate::shutdown()
     waiters.clear();
     lock.lock();
     // TryCancel makes gRPC hand every call back promptly; the bound only guards against a bug.
-    if (!m_idle.wait_for(lock, std::chrono::seconds(5), [this] { return m_inflight.empty(); }))
+    if (!m_idle.wait_for(lock, std::chrono::seconds(5), [this] { return m_inflight.empty(); })) {
         qCWarning(lcEtcdTransport) << m_inflight.size() << "calls did not finish within 5 s";
+        return; // their channels stay, for whichever of them holds this last
+    }
+    // The channels go here, in the thread that shuts down. Left to the last reference, they
+    // would go in whichever gRPC callback thread finishes the last call, inside gRPC's own
+    // completion machinery. Nothing reads them any more: every start passed begin() first,
+    // which refuses from now, and every call that passed it has ended. Empty entries keep
+    // the endpoint count.
+    std::vector<Stubs> channels(stubs.size());
+    channels.swap(stubs);
+    lock.unlock();
+    channels.clear();
 }
 
 Transport::Transport(const QList<Endpoint> &endpoints, const TlsMaterial &tls, QObject *engine,
@@ -277,7 +288,7 @@ Transport::~Transport()
 
 int Transport::endpointCount() const
 {
-    return int(d->stubs.size());
+    return int(d->endpoints.size()); // not stubs: shutdown() empties them
 }
 
 void Transport::rotateEndpoint()

@@ -53,7 +53,7 @@ public:
     void authenticate(grpc::ClientContext &context) const;
     void shutdown();
 
-    QList<Endpoint> endpoints;
+    const QList<Endpoint> endpoints; // one Stubs each (empty after shutdown)
     const MetricsSlotPtr metrics;
     std::vector<Stubs> stubs;
     std::atomic<int> current {0};
