@@ -138,8 +138,37 @@ qint64 randomLeaseId()
     return id > 0 ? id : 1;
 }
 
-void grantLeaseWithin(EtcdClient *client, seconds ttl, milliseconds timeout, QObject *context,
-    GrantDone done, qint64 leaseId)
+namespace {
+// The request may or may not have been applied: its answer never came.
+bool outcomeUnknown(const EtcdStatus &status)
+{
+    switch (status.code()) {
+    case Etcd::ErrorCode::Cancelled:
+    case Etcd::ErrorCode::Unknown:
+    case Etcd::ErrorCode::DeadlineExceeded:
+    case Etcd::ErrorCode::Unavailable:
+    case Etcd::ErrorCode::Internal:
+    case Etcd::ErrorCode::NoLeader:
+    case Etcd::ErrorCode::NotConnected:
+        return true;
+    default:
+        return false;
+    }
+}
+
+// A grant of our own id that the transport sent again, after the first attempt's answer was
+// lost with its connection, finds the lease that attempt created: "lease already exists".
+// The id is random over 63 bits, so that lease is ours (seen in takeoverWhileCutOff..., where
+// a standby reported as failed was never revoked).
+bool isOwnRetriedGrant(const EtcdStatus &status)
+{
+    return status.code() == Etcd::ErrorCode::FailedPrecondition
+        && status.message().contains(QLatin1String("lease already exists"));
+}
+} // namespace
+
+EtcdLeaseGrantReply *grantLeaseWithin(EtcdClient *client, seconds ttl, milliseconds timeout,
+    QObject *context, GrantDone done, qint64 leaseId)
 {
     if (!client) {
         QTimer::singleShot(0, context, [done] {
@@ -147,18 +176,25 @@ void grantLeaseWithin(EtcdClient *client, seconds ttl, milliseconds timeout, QOb
                      leaseText(QT_TRANSLATE_NOOP("EtcdLease", "no client"))),
                 -1);
         });
-        return;
+        return nullptr;
     }
     EtcdLeaseGrantReply *reply = client->grantLease(ttl, leaseId);
     auto timedOut = std::make_shared<bool>(false);
     if (timeout.count() > 0) {
         QTimer::singleShot(timerDelay(timeout), reply, [reply, timedOut] {
             *timedOut = true;
-            reply->abort();
+            reply->abort(); // not sent again after a reconnect, to create a lease no one wants
         });
     }
+    // A grant of our own id whose answer was lost (the connection broke, the call timed out)
+    // may have been applied: that id is revoked, as no one else holds a random 63-bit id.
     QObject::connect(reply, &EtcdReply::finished, context,
-        [reply, timedOut, timeout, done](const EtcdStatus &status) {
+        [reply, timedOut, timeout, done, client = QPointer(client), leaseId](
+            const EtcdStatus &answer) {
+            const bool retriedOwn = leaseId > 0 && isOwnRetriedGrant(answer);
+            const EtcdStatus status = retriedOwn ? EtcdStatus() : answer;
+            if (!status.isOk() && leaseId > 0 && outcomeUnknown(status))
+                revokeLeaseQuietly(client, leaseId);
             if (*timedOut) {
                 done(EtcdStatus(Etcd::ErrorCode::DeadlineExceeded,
                          leaseText(
@@ -167,8 +203,9 @@ void grantLeaseWithin(EtcdClient *client, seconds ttl, milliseconds timeout, QOb
                     -1);
                 return;
             }
-            done(status, status.isOk() ? reply->leaseId() : -1);
+            done(status, retriedOwn ? leaseId : status.isOk() ? reply->leaseId() : -1);
         });
+    return reply;
 }
 
 EtcdReply *revokeLeaseQuietly(EtcdClient *client, qint64 leaseId)

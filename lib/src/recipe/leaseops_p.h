@@ -15,6 +15,7 @@
 #include <optional>
 
 class EtcdClient;
+class EtcdLeaseGrantReply;
 class EtcdReply;
 
 namespace Etcd::Internal {
@@ -28,15 +29,16 @@ ETCDQT_AUTOTEST_EXPORT std::optional<EtcdStatus> leaseTtlProblem(std::chrono::se
 
 using GrantDone = std::function<void(const EtcdStatus &status, qint64 leaseId)>;
 
-// Grants a lease of `ttl` (with the id `leaseId`, or one etcd picks when 0); `done` runs once
-// in `context`'s thread (not if it died first). A positive `timeout` gives up on the RPC
-// after that long, with DeadlineExceeded.
 // A lease id for a grant that names its own (grantLeaseWithin's `leaseId`), so the id is
 // known before etcd answers. etcd's ids are positive int64s; a random one collides with no
 // lease in practice, and a collision only fails the grant ("lease already exists").
 qint64 randomLeaseId();
 
-void grantLeaseWithin(EtcdClient *client, std::chrono::seconds ttl,
+// Grants a lease of `ttl` (with the id `leaseId`, or one etcd picks when 0); `done` runs once
+// in `context`'s thread (not if it died first). A positive `timeout` gives up on the RPC
+// after that long, with DeadlineExceeded. Returns the grant's reply (null without a client),
+// for a caller that must see the answer even when `context` died first.
+EtcdLeaseGrantReply *grantLeaseWithin(EtcdClient *client, std::chrono::seconds ttl,
     std::chrono::milliseconds timeout, QObject *context, GrantDone done, qint64 leaseId = 0);
 
 // Best effort, by design: a failure is logged, never raised; the TTL bounds the rest.

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "pendinggrants_p.h"
 
+#include <EtcdQt/etcdclient.h>
 #include <EtcdQt/etcdrecipe.h>
 #include <EtcdQt/etcdreply.h>
 
@@ -48,7 +49,9 @@ void PendingGrants::grant(seconds ttl, milliseconds timeout, GrantDone done, qin
     Book &b = *m_book;
     ++b.inFlight;
     ++b.wanted;
-    grantLeaseWithin(
+    // Our own id, known before etcd answers: a grant whose answer is lost can be revoked.
+    const qint64 id = leaseId ? leaseId : randomLeaseId();
+    EtcdLeaseGrantReply *reply = grantLeaseWithin(
         b.owner->client(), ttl, timeout, b.owner,
         [book = m_book, sent = b.generation, done = std::move(done)](
             const EtcdStatus &status, qint64 lease) {
@@ -64,7 +67,23 @@ void PendingGrants::grant(seconds ttl, milliseconds timeout, GrantDone done, qin
                 book->await(revoke, book);
             book->step(); // this grant's own wait
         },
-        leaseId);
+        id);
+    if (reply)
+        revokeIfOrphaned(reply, id);
+}
+
+// An owner deleted with a grant in flight (from its own signal, say) takes the answer's
+// context with it: nothing above runs, and the lease etcd granted would live until the
+// client closes, renewed by no one but never revoked. The reply itself outlives its answer.
+// Its id is revoked whatever the answer: a failed grant's may have been applied unanswered.
+void PendingGrants::revokeIfOrphaned(EtcdLeaseGrantReply *reply, qint64 leaseId)
+{
+    QObject::connect(reply, &EtcdReply::finished, reply,
+        [book = std::weak_ptr<Book>(m_book), client = QPointer(m_book->owner->client()), leaseId] {
+            const auto alive = book.lock();
+            if (!alive || !alive->owner)
+                revokeLeaseQuietly(client, leaseId);
+        });
 }
 
 EtcdClient *PendingGrants::client() const

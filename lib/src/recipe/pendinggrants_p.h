@@ -13,6 +13,7 @@
 #include <memory>
 
 class EtcdClient;
+class EtcdLeaseGrantReply;
 class EtcdRecipe;
 class EtcdReply;
 
@@ -32,8 +33,8 @@ public:
     PendingGrants &operator=(const PendingGrants &) = delete;
 
     // Grants a lease of `ttl` on the owner's client (a positive `timeout` gives up after
-    // that long), with the id `leaseId` or, when 0, one etcd picks. `done` runs once in the
-    // owner's thread with etcd's answer, unless the grant was abandoned meanwhile: then its
+    // that long), with the id `leaseId` or, when 0, a random one of our own. `done` runs once in
+    // the owner's thread with etcd's answer, unless the grant was abandoned meanwhile: then its
     // lease is revoked instead.
     void grant(std::chrono::seconds ttl, std::chrono::milliseconds timeout, GrantDone done,
         qint64 leaseId = 0);
@@ -49,6 +50,8 @@ public:
     void close(const QList<EtcdReply *> &revokes = {});
 
 private:
+    void revokeIfOrphaned(EtcdLeaseGrantReply *reply, qint64 leaseId);
+
     struct Book;
     std::shared_ptr<Book> m_book;
 };
