@@ -5,7 +5,9 @@
 
 #include <EtcdQt/etcdkeepalive.h>
 
+#include <QtCore/qelapsedtimer.h>
 #include <QtCore/qmetaobject.h>
+#include <QtCore/qpointer.h>
 #include <QtCore/qtimer.h>
 
 using namespace Etcd::Internal;
@@ -22,7 +24,9 @@ using namespace std::chrono;
     renewals never wake the owner's thread), suspended() once when the stream broke or went silent
    while the lease may still be alive, resumed() when renewals are acknowledged again, and expired()
    when etcd answered that the lease is gone or nothing was acknowledged for a whole TTL. An expired
-   keep-alive stops; it never re-grants (that is a recipe's decision).
+   keep-alive stops; it never re-grants (that is a recipe's decision). A lease that expired on the
+   client's clock alone is revoked once etcd answers again, so that a lease etcd kept (across its
+   restart, or a partition shorter than etcd's count) releases its keys as it was reported to.
 
     remainingValidity() is the time left before the lease's deadline, on a monotonic clock:
     the time the last acknowledged renewal (or the grant) was sent, plus the TTL etcd
@@ -59,6 +63,50 @@ using namespace std::chrono;
     for a whole TTL. Renewals stop. \a reason says why.
 */
 
+namespace {
+// A lease this client gave up on its own clock (no renewal acknowledged within its TTL) may
+// still be etcd's: a restarted or resumed etcd restores its leases with a fresh TTL, and a
+// partition may heal before etcd's clock runs out. Its keys would then hold others back for up
+// to a TTL after etcd is back, and the application, told the lease expired, would leave it
+// behind. So it is revoked once etcd answers: retried with backoff while the client lives, for
+// at most five minutes (found by the suite's lease accounting, issue 22 item 7).
+struct AbandonedRevoke
+{
+    QPointer<EtcdClient> client;
+    qint64 leaseId;
+    milliseconds patience;
+    QElapsedTimer since;
+    milliseconds backoff {250};
+
+    static void attempt(const std::shared_ptr<AbandonedRevoke> &r)
+    {
+        if (!r->client)
+            return;
+        EtcdReply *reply = r->client->revokeLease(r->leaseId);
+        QObject::connect(reply, &EtcdReply::finished, r->client, [r](const EtcdStatus &status) {
+            const bool settled = status.isOk() || status.code() == Etcd::ErrorCode::LeaseNotFound;
+            if (settled || r->since.elapsed() + r->backoff.count() > r->patience.count()) {
+                qCDebug(lcEtcdLease) << "abandoned lease" << r->leaseId
+                                     << (settled ? "revoked" : "not revoked:") << status;
+                return;
+            }
+            QTimer::singleShot(r->backoff, r->client, [r] { attempt(r); });
+            r->backoff = std::min(r->backoff * 2, milliseconds(5000));
+        });
+    }
+};
+
+void revokeAbandonedLease(EtcdClient *client, qint64 leaseId, milliseconds patience = minutes(5))
+{
+    if (!client || leaseId <= 0)
+        return;
+    auto r = std::make_shared<AbandonedRevoke>(
+        AbandonedRevoke {client, leaseId, patience, QElapsedTimer(), milliseconds(250)});
+    r->since.start();
+    AbandonedRevoke::attempt(r);
+}
+} // namespace
+
 class EtcdKeepAlivePrivate final : public KeepAliveObserver
 {
     Q_DECLARE_PUBLIC(EtcdKeepAlive)
@@ -92,6 +140,8 @@ public:
     {
         link.close();
         shared->lose(reason); // the hub did already, in the engine thread
+        if (reason.code() == Etcd::ErrorCode::LeaseExpired) // our clock's verdict, not etcd's
+            revokeAbandonedLease(client, leaseId);
         QPointer<EtcdKeepAlive> q = q_func(); // a handler may delete it
         setState(EtcdKeepAlive::State::Expired);
         if (q)

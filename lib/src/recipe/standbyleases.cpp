@@ -93,7 +93,8 @@ EtcdReply *StandbyLeases::unwant(seconds ttl)
         return drop(s, true);
     // Granted by etcd perhaps, not answered yet: its id is ours, so it is revoked now (the
     // client may be going away, and its answer with it) and again when it answers, in case
-    // etcd applied this revoke first (onGranted()).
+    // etcd applied this revoke first (onGranted()). close() waits for that answer: a client
+    // destroyed before it leaves the lease to its TTL.
     revokeLeaseQuietly(m_client, s.grantingId);
     if (!s.unwantedGrant)
         s.unwantedGrant = RecipeReplies::boolReply(this);
@@ -136,7 +137,9 @@ void StandbyLeases::onGranted(seconds ttl, qint64 id, bool ok)
         Standby &t = m_byTtl[ttl];
         if (t.leaseId != id)
             return;
-        drop(t, false); // gone or unrenewable: etcd no longer counts it as ours
+        // Expired, or unrenewable (a keep-alive that failed, on a stream that broke as etcd
+        // resumed, say): etcd may still hold it, so it is revoked, not left to its TTL.
+        drop(t, true);
         if (t.wanted > 0)
             grant(ttl);
     };
