@@ -4,6 +4,7 @@
 // arguments, default and non-default initial values, increment/decrement, add/subtract,
 // serial and threaded counting), its key layout, one transaction per uncontended change, and
 // 20 threads on 4 clients whose 2,000 increments return 2,000 distinct values.
+#include "leaseledger.h"
 #include "lockutil.h"
 
 #include <EtcdQt/etcdatomiccounter.h>
@@ -38,6 +39,8 @@ class tst_EtcdAtomicCounter : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase();
+    void init();
+    void cleanup();
     void badInputIsRefused();
     void keyLayoutIsEtcdRecipes();
     void defaultInitialValue();
@@ -56,6 +59,7 @@ private:
     qint64 stored(const QByteArray &key);
     void removeCounter(const QByteArray &path);
     EtcdTestServer m_server;
+    LeaseLedger m_leases; // issue 22 item 7: no test leaves a lease
     std::unique_ptr<EtcdClient> m_client;
 };
 
@@ -63,6 +67,16 @@ void tst_EtcdAtomicCounter::initTestCase()
 {
     ETCDQT_START_OR_SKIP(m_server);
     m_client = connectedClient(m_server.clientUrl());
+}
+
+void tst_EtcdAtomicCounter::init()
+{
+    m_leases.begin(m_server);
+}
+
+void tst_EtcdAtomicCounter::cleanup()
+{
+    VERIFY_NO_LEASE_LEFT(m_leases);
 }
 
 // What etcd holds at `key`, decoded; -999 when absent or not 8 bytes.

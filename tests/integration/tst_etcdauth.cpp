@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
 // etcd's user/password auth: tokens, their transparent refresh, and role-limited users.
+#include "leaseledger.h"
 #include "testutil.h"
 
 #include <etcdtestserver.h>
@@ -32,6 +33,8 @@ class tst_EtcdAuth : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase();
+    void init();
+    void cleanup();
     void roleLimitsTheKeySpace();
     void expiredTokenIsRefreshedForCallsAndStreams();
     void wrongPasswordFails();
@@ -40,6 +43,7 @@ private Q_SLOTS:
 private:
     std::unique_ptr<EtcdClient> appClient(const QString &password = u"app-pw"_s);
     EtcdTestServer m_server;
+    LeaseLedger m_leases; // issue 22 item 7: no test leaves a lease
 };
 
 void tst_EtcdAuth::initTestCase()
@@ -48,6 +52,16 @@ void tst_EtcdAuth::initTestCase()
     ETCDQT_START_OR_SKIP(m_server);
     // A root user (needed to enable auth) and an "app" user whose role covers /app/ only.
     QVERIFY(enableAuthWithAppUser(m_server.clientUrl()));
+}
+
+void tst_EtcdAuth::init()
+{
+    m_leases.begin(m_server);
+}
+
+void tst_EtcdAuth::cleanup()
+{
+    VERIFY_NO_LEASE_LEFT(m_leases);
 }
 
 std::unique_ptr<EtcdClient> tst_EtcdAuth::appClient(const QString &password)

@@ -11,6 +11,7 @@
 // delivers into a destroyed reply). Each thread ends by destroying its client with a round
 // still on the wire.
 
+#include "leaseledger.h"
 #include "testutil.h"
 
 #include <etcdtestserver.h>
@@ -94,10 +95,13 @@ class tst_EtcdAuthStress : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase();
+    void init();
+    void cleanup();
     void refreshesUnderLoadAndDestroyedClients();
 
 private:
     EtcdTestServer m_server;
+    LeaseLedger m_leases; // issue 22 item 7: no test leaves a lease
 };
 
 void tst_EtcdAuthStress::initTestCase()
@@ -105,6 +109,16 @@ void tst_EtcdAuthStress::initTestCase()
     m_server.setExtraArguments({u"--auth-token-ttl=1"_s});
     ETCDQT_START_OR_SKIP(m_server);
     QVERIFY(enableAuthWithAppUser(m_server.clientUrl()));
+}
+
+void tst_EtcdAuthStress::init()
+{
+    m_leases.begin(m_server);
+}
+
+void tst_EtcdAuthStress::cleanup()
+{
+    VERIFY_NO_LEASE_LEFT(m_leases);
 }
 
 void tst_EtcdAuthStress::refreshesUnderLoadAndDestroyedClients()

@@ -4,6 +4,7 @@
 // waiters time out then pass on removal, waiters that arrive before the barrier is set), its
 // key layout, and the spurious-lift window of leases-and-loss.md reproduced by revoking the
 // barrier's lease out of band.
+#include "leaseledger.h"
 #include "lockutil.h"
 
 #include <EtcdQt/etcdbarrier.h>
@@ -47,6 +48,8 @@ class tst_EtcdBarrier : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase();
+    void init();
+    void cleanup();
     void keyLayoutIsEtcdRecipes();
     void setTwiceAndRemoveTwice();
     void waitersTimeOutThenPassOnRemoval();
@@ -66,6 +69,7 @@ private Q_SLOTS:
 
 private:
     EtcdTestServer m_server;
+    LeaseLedger m_leases; // issue 22 item 7: no test leaves a lease
     std::unique_ptr<EtcdClient> m_client;
 };
 
@@ -73,6 +77,16 @@ void tst_EtcdBarrier::initTestCase()
 {
     ETCDQT_START_OR_SKIP(m_server);
     m_client = connectedClient(m_server.clientUrl());
+}
+
+void tst_EtcdBarrier::init()
+{
+    m_leases.begin(m_server);
+}
+
+void tst_EtcdBarrier::cleanup()
+{
+    VERIFY_NO_LEASE_LEFT(m_leases);
 }
 
 // "<path>" = "<clientId>:<7 [A-Za-z0-9]>", on a lease of the configured TTL.

@@ -3,6 +3,7 @@
 // A cache's listener may close or destroy it inside any of its signals: in the middle of a
 // batch of events, of a rebuild's differences, of the snapshot's decode errors, and inside
 // its connection state changes. Nothing is reported after that, and nothing crashes.
+#include "leaseledger.h"
 #include "testutil.h"
 
 #include <etcdtestserver.h>
@@ -24,6 +25,8 @@ class tst_EtcdCacheHooks : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase();
+    void init();
+    void cleanup();
     void destroyedInTheMiddleOfABatch();
     void closedInTheMiddleOfABatch();
     void destroyedDuringARebuild();
@@ -37,6 +40,7 @@ private Q_SLOTS:
 private:
     bool putBatch(const QByteArray &prefix, int n, const QByteArray &value);
     EtcdTestServer m_server;
+    LeaseLedger m_leases; // issue 22 item 7: no test leaves a lease
     std::unique_ptr<EtcdClient> m_client;
 };
 
@@ -44,6 +48,16 @@ void tst_EtcdCacheHooks::initTestCase()
 {
     ETCDQT_START_OR_SKIP(m_server);
     m_client = connectedClient(m_server.clientUrl());
+}
+
+void tst_EtcdCacheHooks::init()
+{
+    m_leases.begin(m_server);
+}
+
+void tst_EtcdCacheHooks::cleanup()
+{
+    VERIFY_NO_LEASE_LEFT(m_leases);
 }
 
 // Children <prefix>c0 .. c<n-1> in one transaction: one revision, one batch of events.

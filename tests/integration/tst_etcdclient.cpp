@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
 // Every reply type of EtcdClient against a real etcd.
+#include "leaseledger.h"
 #include "testutil.h"
 
 #include <etcdtestserver.h>
@@ -17,6 +18,8 @@ class tst_EtcdClient : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase();
+    void init();
+    void cleanup();
     void putAndGet();
     void rangeOptions();
     void deleteOptions();
@@ -41,6 +44,7 @@ private:
     EtcdClient &client() { return *m_client; }
 
     EtcdTestServer m_server;
+    LeaseLedger m_leases; // issue 22 item 7: no test leaves a lease
     std::unique_ptr<EtcdClient> m_client;
 };
 
@@ -49,6 +53,16 @@ void tst_EtcdClient::initTestCase()
     ETCDQT_START_OR_SKIP(m_server);
     m_client = connectedClient(m_server.clientUrl());
     QTRY_COMPARE_WITH_TIMEOUT(client().state(), EtcdClient::State::Connected, 10000);
+}
+
+void tst_EtcdClient::init()
+{
+    m_leases.begin(m_server);
+}
+
+void tst_EtcdClient::cleanup()
+{
+    VERIFY_NO_LEASE_LEFT(m_leases);
 }
 
 void tst_EtcdClient::putAndGet()

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // EtcdClient under bad input and real faults: unreachable, paused, restarting etcd;
 // disconnect and destruction with calls in flight.
+#include "leaseledger.h"
 #include "testutil.h"
 
 #include <etcdtestserver.h>
@@ -18,6 +19,7 @@ class tst_EtcdClientFaults : public QObject
 private Q_SLOTS:
     void initTestCase();
     void init();
+    void cleanup();
     void unreachableEndpoint();
     void invalidEndpoints_data();
     void invalidEndpoints();
@@ -33,6 +35,7 @@ private Q_SLOTS:
 
 private:
     EtcdTestServer m_server;
+    LeaseLedger m_leases; // issue 22 item 7: no test leaves a lease
 };
 
 void tst_EtcdClientFaults::initTestCase()
@@ -46,6 +49,12 @@ void tst_EtcdClientFaults::init()
         m_server.resume();
     if (!m_server.isRunning())
         QVERIFY2(m_server.restart(), qPrintable(m_server.log()));
+    m_leases.begin(m_server);
+}
+
+void tst_EtcdClientFaults::cleanup()
+{
+    VERIFY_NO_LEASE_LEFT(m_leases);
 }
 
 void tst_EtcdClientFaults::unreachableEndpoint()

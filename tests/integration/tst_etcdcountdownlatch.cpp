@@ -5,6 +5,7 @@
 // once per object, await() and close() from worker threads, a waiter whose watch history was
 // compacted away, and a latch counted down by 10 etcdqt processes that opens once for every
 // waiter, in this process and in others.
+#include "leaseledger.h"
 #include "lockutil.h"
 
 #include <EtcdQt/etcdatomiccounter.h>
@@ -42,6 +43,8 @@ class tst_EtcdCountDownLatch : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase();
+    void init();
+    void cleanup();
     void badInputIsRefused();
     void keyLayoutAndFirstCountWins();
     void countDownNeverGoesBelowZero();
@@ -60,6 +63,7 @@ private:
     QStringList cli(const QStringList &args) const;
     void removeLatch(const QByteArray &path);
     EtcdTestServer m_server;
+    LeaseLedger m_leases; // issue 22 item 7: no test leaves a lease
     std::unique_ptr<EtcdClient> m_client;
 };
 
@@ -67,6 +71,16 @@ void tst_EtcdCountDownLatch::initTestCase()
 {
     ETCDQT_START_OR_SKIP(m_server);
     m_client = connectedClient(m_server.clientUrl());
+}
+
+void tst_EtcdCountDownLatch::init()
+{
+    m_leases.begin(m_server);
+}
+
+void tst_EtcdCountDownLatch::cleanup()
+{
+    VERIFY_NO_LEASE_LEFT(m_leases);
 }
 
 QStringList tst_EtcdCountDownLatch::cli(const QStringList &args) const

@@ -4,6 +4,7 @@
 // DistributedBarrierWithCount and DistributedDoubleBarrier scenarios (30 members with random
 // arrival, 10 members entering and leaving), their key layouts, members that time out or
 // whose lease dies while they wait, and nothing left behind.
+#include "leaseledger.h"
 #include "lockutil.h"
 
 #include <EtcdQt/EtcdCountedBarrier>
@@ -42,6 +43,8 @@ class tst_EtcdCountedBarrier : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase();
+    void init();
+    void cleanup();
     void keyLayoutIsEtcdRecipes();
     void thirtyMembersRendezvous();
     void memberWhoTimesOutLeaves();
@@ -57,6 +60,7 @@ private Q_SLOTS:
 
 private:
     EtcdTestServer m_server;
+    LeaseLedger m_leases; // issue 22 item 7: no test leaves a lease
     std::unique_ptr<EtcdClient> m_client;
 };
 
@@ -64,6 +68,16 @@ void tst_EtcdCountedBarrier::initTestCase()
 {
     ETCDQT_START_OR_SKIP(m_server);
     m_client = connectedClient(m_server.clientUrl());
+}
+
+void tst_EtcdCountedBarrier::init()
+{
+    m_leases.begin(m_server);
+}
+
+void tst_EtcdCountedBarrier::cleanup()
+{
+    VERIFY_NO_LEASE_LEFT(m_leases);
 }
 
 // "<path>/ready" = "<clientId>:<7>" with no lease; "<path>/waiting/<clientId>:<7>" = the

@@ -3,6 +3,7 @@
 // Election recipes against a real etcd. The LEADER key is written here exactly as an
 // etcd-recipes candidate writes it ("<clientId>:<7 random>"), so these tests also pin interop.
 #include "electionutil.h"
+#include "leaseledger.h"
 
 #include <etcdtestserver.h>
 
@@ -32,6 +33,8 @@ class tst_EtcdElection : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase();
+    void init();
+    void cleanup();
     void observerSeedsWithoutSignal();
     void observerReportsEveryChange();
     void observerNeverMissesHandOffDuringStart();
@@ -46,6 +49,7 @@ private Q_SLOTS:
 private:
     void setLeader(const QByteArray &path, const QByteArray &token);
     EtcdTestServer m_server;
+    LeaseLedger m_leases; // issue 22 item 7: no test leaves a lease
     std::unique_ptr<EtcdClient> m_client;
 };
 
@@ -53,6 +57,16 @@ void tst_EtcdElection::initTestCase()
 {
     ETCDQT_START_OR_SKIP(m_server);
     m_client = connectedClient(m_server.clientUrl());
+}
+
+void tst_EtcdElection::init()
+{
+    m_leases.begin(m_server);
+}
+
+void tst_EtcdElection::cleanup()
+{
+    VERIFY_NO_LEASE_LEFT(m_leases);
 }
 
 void tst_EtcdElection::setLeader(const QByteArray &path, const QByteArray &token)

@@ -4,6 +4,7 @@
 // and LeaderLatchFaultTests), a leader partitioned by a FaultProxy, a takeover while the
 // leader is cut off, and an etcd restart under a leader.
 #include "electionutil.h"
+#include "leaseledger.h"
 
 #include <etcdtestserver.h>
 
@@ -31,6 +32,8 @@ class tst_EtcdElectionFaults : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase();
+    void init();
+    void cleanup();
     void revokedLeaseStepsDownAndInterruptsBody();
     void withoutInterruptTheWaitIsReleasedInstead();
     void participationHealsAfterItsLeaseIsLost();
@@ -41,6 +44,7 @@ private Q_SLOTS:
 
 private:
     EtcdTestServer m_server;
+    LeaseLedger m_leases; // issue 22 item 7: no test leaves a lease
     std::unique_ptr<EtcdClient> m_client;
 };
 
@@ -48,6 +52,16 @@ void tst_EtcdElectionFaults::initTestCase()
 {
     ETCDQT_START_OR_SKIP(m_server);
     m_client = connectedClient(m_server.clientUrl());
+}
+
+void tst_EtcdElectionFaults::init()
+{
+    m_leases.begin(m_server);
+}
+
+void tst_EtcdElectionFaults::cleanup()
+{
+    VERIFY_NO_LEASE_LEFT(m_leases);
 }
 
 // The spec's list, in order: isLeader false at once, waits released, relinquish runs, the

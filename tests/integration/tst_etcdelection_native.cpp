@@ -4,6 +4,7 @@
 // hand-off in create order, proclaim, loss decided in the engine (out-of-band revoke, a
 // partition), resign, bad input, and no lease left behind. Live interop with Go and etcdctl
 // is tst_interop's.
+#include "leaseledger.h"
 #include "lockutil.h"
 
 #include <EtcdQt/etcdelection.h>
@@ -39,6 +40,8 @@ class tst_EtcdElectionNative : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase();
+    void init();
+    void cleanup();
     void keyLayoutIsGos();
     void handsOffInCreateOrder();
     void proclaimChangesTheLeadersValue();
@@ -50,6 +53,7 @@ private Q_SLOTS:
 
 private:
     EtcdTestServer m_server;
+    LeaseLedger m_leases; // issue 22 item 7: no test leaves a lease
     std::unique_ptr<EtcdClient> m_client;
 };
 
@@ -57,6 +61,16 @@ void tst_EtcdElectionNative::initTestCase()
 {
     ETCDQT_START_OR_SKIP(m_server);
     m_client = connectedClient(m_server.clientUrl());
+}
+
+void tst_EtcdElectionNative::init()
+{
+    m_leases.begin(m_server);
+}
+
+void tst_EtcdElectionNative::cleanup()
+{
+    VERIFY_NO_LEASE_LEFT(m_leases);
 }
 
 // "<prefix>/<lease hex>" holding the value, on the campaign's lease: what Go writes.

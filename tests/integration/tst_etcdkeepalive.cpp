@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // EtcdKeepAlive on the client's one LeaseKeepAlive stream, against real etcd under faults.
 // Waits are derived from the TTL they test.
+#include "leaseledger.h"
 #include "testutil.h"
 
 #include <etcdtestserver.h>
@@ -43,6 +44,7 @@ class tst_EtcdKeepAlive : public QObject
 private Q_SLOTS:
     void initTestCase();
     void init();
+    void cleanup();
     void renewsBeyondTtl();
     void pausedEtcdExpiresLease();
     void partitionSuspendsThenResumes();
@@ -53,6 +55,7 @@ private Q_SLOTS:
 private:
     qint64 grant(EtcdClient &c, std::chrono::seconds ttl = kTtl);
     EtcdTestServer m_server;
+    LeaseLedger m_leases; // issue 22 item 7: no test leaves a lease
 };
 
 void tst_EtcdKeepAlive::initTestCase()
@@ -64,6 +67,12 @@ void tst_EtcdKeepAlive::init()
 {
     if (m_server.isPaused())
         m_server.resume();
+    m_leases.begin(m_server);
+}
+
+void tst_EtcdKeepAlive::cleanup()
+{
+    VERIFY_NO_LEASE_LEFT(m_leases);
 }
 
 qint64 tst_EtcdKeepAlive::grant(EtcdClient &c, std::chrono::seconds ttl)

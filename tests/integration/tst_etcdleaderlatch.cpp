@@ -3,6 +3,7 @@
 // EtcdLeaderLatch against a real etcd: etcd-recipes' LeaderLatchTests, plus close() releasing
 // a parked await(), and a selector, a latch and an observer sharing one election.
 #include "electionutil.h"
+#include "leaseledger.h"
 
 #include <etcdtestserver.h>
 
@@ -33,6 +34,8 @@ class tst_EtcdLeaderLatch : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase();
+    void init();
+    void cleanup();
     void loneLatchLeadsAndReleasesOnClose();
     void awaitTimesOutWhileAnotherLeads();
     void exactlyOneOfManyLeadsAndEachLeadsInTurn();
@@ -44,6 +47,7 @@ private Q_SLOTS:
 
 private:
     EtcdTestServer m_server;
+    LeaseLedger m_leases; // issue 22 item 7: no test leaves a lease
     std::unique_ptr<EtcdClient> m_client;
 };
 
@@ -51,6 +55,16 @@ void tst_EtcdLeaderLatch::initTestCase()
 {
     ETCDQT_START_OR_SKIP(m_server);
     m_client = connectedClient(m_server.clientUrl());
+}
+
+void tst_EtcdLeaderLatch::init()
+{
+    m_leases.begin(m_server);
+}
+
+void tst_EtcdLeaderLatch::cleanup()
+{
+    VERIFY_NO_LEASE_LEFT(m_leases);
 }
 
 void tst_EtcdLeaderLatch::loneLatchLeadsAndReleasesOnClose()

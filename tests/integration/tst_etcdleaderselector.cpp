@@ -5,6 +5,7 @@
 // LeaderSelectorReuseTests and LeaderSelectorCloseDeadlockTests, plus our own: golden bytes,
 // the anchored leader watch, fencing, no lease left behind.
 #include "electionutil.h"
+#include "leaseledger.h"
 
 #include <etcdtestserver.h>
 
@@ -27,6 +28,8 @@ class tst_EtcdLeaderSelector : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase();
+    void init();
+    void cleanup();
     void badInput();
     void secondStartDuringTermFails();
     void serialElection();
@@ -47,6 +50,7 @@ private Q_SLOTS:
 
 private:
     EtcdTestServer m_server;
+    LeaseLedger m_leases; // issue 22 item 7: no test leaves a lease
     std::unique_ptr<EtcdClient> m_client;
 };
 
@@ -54,6 +58,16 @@ void tst_EtcdLeaderSelector::initTestCase()
 {
     ETCDQT_START_OR_SKIP(m_server);
     m_client = connectedClient(m_server.clientUrl());
+}
+
+void tst_EtcdLeaderSelector::init()
+{
+    m_leases.begin(m_server);
+}
+
+void tst_EtcdLeaderSelector::cleanup()
+{
+    VERIFY_NO_LEASE_LEFT(m_leases);
 }
 
 void tst_EtcdLeaderSelector::badInput()

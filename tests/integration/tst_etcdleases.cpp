@@ -3,6 +3,7 @@
 // Leases as the spec describes them (spec/leases.md, spec/leases-and-loss.md): scoped and
 // unscoped keep-alive, keys on one lease, self-healing, transient keys, connection state.
 // Real etcd, real faults; every wait is derived from the TTL the test sets.
+#include "leaseledger.h"
 #include "testutil.h"
 
 #include <etcdtestserver.h>
@@ -123,6 +124,7 @@ private:
     QList<qint64> leaseIds();
     QByteArray value(const QByteArray &key);
     EtcdTestServer m_server;
+    LeaseLedger m_leases; // issue 22 item 7: no test leaves a lease
     std::unique_ptr<EtcdClient> m_client; // the test's own view, never faulted
 };
 
@@ -136,11 +138,13 @@ void tst_EtcdLeases::init()
 {
     if (m_server.isPaused())
         m_server.resume();
+    m_leases.begin(m_server);
 }
 
 // No test leaves a lease behind: whatever it closed is gone from the cluster.
 void tst_EtcdLeases::cleanup()
 {
+    VERIFY_NO_LEASE_LEFT(m_leases);
     if (m_server.isPaused())
         m_server.resume();
     QTRY_VERIFY_WITH_TIMEOUT(leaseIds().isEmpty(), 2 * kTtlMs);
@@ -580,6 +584,9 @@ void tst_EtcdLeases::pausedEtcdSuspendsExpiresThenRestores()
     QCOMPARE(ev.types.last(), LeaseType::Restored);
     QCOMPARE(ev.states, (QList {Conn::Suspended, Conn::Lost, Conn::Reconnected}));
     QCOMPARE(value("/tkv/p"_ba), "v"_ba);
+    QSignalSpy closed(&kv, &EtcdRecipe::closed); // as in healAttemptsGiveUpAtHealTimeout
+    kv.close();
+    QVERIFY(closed.wait(3 * kTtlMs));
 }
 
 void tst_EtcdLeases::closeRevokesAtOnce()
@@ -635,6 +642,11 @@ void tst_EtcdLeases::healAttemptsGiveUpAtHealTimeout()
     proxy.setMode(FaultProxy::Mode::Pass);
     QTRY_COMPARE_WITH_TIMEOUT(ev.types.last(), LeaseType::Restored, 3 * kTtlMs);
     QCOMPARE(value("/tkv/u"_ba), "v"_ba);
+    // A grant may still be in flight (the client's standby): close() waits for its answer
+    // and revokes that lease too, where a client destroyed at once would leave it to its TTL.
+    QSignalSpy closed(&kv, &EtcdRecipe::closed);
+    kv.close();
+    QVERIFY(closed.wait(3 * kTtlMs));
 }
 
 void tst_EtcdLeases::blockedOwnerThreadKeepsLeaseAlive()

@@ -5,6 +5,7 @@
 // gets in; its late guarded write is refused), the waiter-revoked-mid-wait rows of
 // ReadWriteLockLostTests and SemaphorePermitLostTests, and a waiter whose watch history was
 // compacted away while it was cut off.
+#include "leaseledger.h"
 #include "lockutil.h"
 
 #include <EtcdQt/etcdmutex.h>
@@ -51,6 +52,8 @@ class tst_EtcdLockFaults : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase();
+    void init();
+    void cleanup();
     void partitionedMutexHolderLosesAndWaiterAcquires();
     void partitionedWriterLosesAndQueuedReadersAcquire();
     void partitionedPermitHolderLosesAndWaiterAcquires();
@@ -60,6 +63,7 @@ private Q_SLOTS:
 
 private:
     EtcdTestServer m_server;
+    LeaseLedger m_leases; // issue 22 item 7: no test leaves a lease
     std::unique_ptr<EtcdClient> m_client;
 };
 
@@ -67,6 +71,16 @@ void tst_EtcdLockFaults::initTestCase()
 {
     ETCDQT_START_OR_SKIP(m_server);
     m_client = connectedClient(m_server.clientUrl());
+}
+
+void tst_EtcdLockFaults::init()
+{
+    m_leases.begin(m_server);
+}
+
+void tst_EtcdLockFaults::cleanup()
+{
+    VERIFY_NO_LEASE_LEFT(m_leases);
 }
 
 // The holder is cut off: it cannot renew, reports the loss within its TTL (plus the

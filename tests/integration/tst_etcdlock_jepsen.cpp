@@ -6,6 +6,7 @@
 // records every write to the counter. Fenced, nothing is lost or doubled: the counter ends at
 // the sum of the writes the processes saw committed, and its history is 1, 2, 3, ... Unfenced,
 // the same faults lose increments: a holder that etcd gave up on still writes.
+#include "leaseledger.h"
 #include "testutil.h"
 
 #include <etcdtestserver.h>
@@ -112,6 +113,8 @@ class tst_EtcdLockJepsen : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase();
+    void init();
+    void cleanup();
     void fencedLosesNothingUnderPauseAndPartition();
     void unfencedLosesIncrementsUnderTheSameFaults();
 
@@ -125,6 +128,7 @@ private:
     QString queueOf(const QByteArray &lockPath);
 
     EtcdTestServer m_server;
+    LeaseLedger m_leases; // issue 22 item 7: no test leaves a lease
     std::unique_ptr<EtcdClient> m_client;
 };
 
@@ -132,6 +136,16 @@ void tst_EtcdLockJepsen::initTestCase()
 {
     ETCDQT_START_OR_SKIP(m_server);
     m_client = connectedClient(m_server.clientUrl());
+}
+
+void tst_EtcdLockJepsen::init()
+{
+    m_leases.begin(m_server);
+}
+
+void tst_EtcdLockJepsen::cleanup()
+{
+    VERIFY_NO_LEASE_LEFT(m_leases);
 }
 
 // The key that held the lock at `revision` (0: now): the oldest under "<path>/"; empty for none.

@@ -9,6 +9,7 @@
 // etcd restart; and a scrape with 1,000 leases kept alive stays under 10 ms.
 
 #include "electionutil.h"
+#include "leaseledger.h"
 #include "scrapeutil.h"
 
 #include <EtcdQt/etcdprometheusexporter.h>
@@ -43,6 +44,7 @@ class tst_EtcdMetrics : public QObject
 private Q_SLOTS:
     void initTestCase();
     void init();
+    void cleanup();
     void electionTransitionsCountHandOffs();
     void lockWaitsCountAcquisitions();
     void rpcErrorsRiseDuringACut();
@@ -60,6 +62,7 @@ private:
     std::unique_ptr<EtcdClient> client(const QUrl &url);
 
     EtcdTestServer m_server;
+    LeaseLedger m_leases; // issue 22 item 7: no test leaves a lease
     std::shared_ptr<EtcdMetricsRegistry> m_registry;
     std::unique_ptr<EtcdPrometheusExporter> m_exporter;
     QNetworkAccessManager m_http;
@@ -81,6 +84,12 @@ void tst_EtcdMetrics::init()
     m_exporter = std::make_unique<EtcdPrometheusExporter>(m_registry);
     QVERIFY2(m_exporter->listen(), qPrintable(m_exporter->errorString()));
     QVERIFY(m_exporter->url().toString().endsWith(u"/metrics"_s));
+    m_leases.begin(m_server);
+}
+
+void tst_EtcdMetrics::cleanup()
+{
+    VERIFY_NO_LEASE_LEFT(m_leases);
 }
 
 PromParse::Exposition tst_EtcdMetrics::scrape()

@@ -3,6 +3,7 @@
 // EtcdMutex against a real etcd: etcd-recipes' DistributedMutexTests, ThreadedMutexTests,
 // MutexTryLockTests and MutexLockLostTests, plus our own: etcd's golden key layout, live
 // contention with `etcdctl lock`, fencing from a worker, no lease left behind.
+#include "leaseledger.h"
 #include "lockutil.h"
 
 #include <etcdtestserver.h>
@@ -45,6 +46,7 @@ class tst_EtcdMutex : public QObject
 private Q_SLOTS:
     void initTestCase();
     void init();
+    void cleanup();
     void keyLayoutIsEtcdsOwn();
     void mutualExclusionAcrossThreadsAndInstances();
     void waitersAcquireInFifoOrder();
@@ -64,6 +66,7 @@ private Q_SLOTS:
 
 private:
     EtcdTestServer m_server;
+    LeaseLedger m_leases; // issue 22 item 7: no test leaves a lease
     std::unique_ptr<EtcdClient> m_client;
 };
 
@@ -76,6 +79,12 @@ void tst_EtcdMutex::initTestCase()
 void tst_EtcdMutex::init()
 {
     QTest::failOnWarning(QRegularExpression(u"unlock\\(\\) by a thread"_s));
+    m_leases.begin(m_server);
+}
+
+void tst_EtcdMutex::cleanup()
+{
+    VERIFY_NO_LEASE_LEFT(m_leases);
 }
 
 // etcd's concurrency.Mutex layout, byte for byte: "<path>/<lease id in lowercase hex>",
@@ -593,6 +602,7 @@ void tst_EtcdMutex::contendsWithEtcdctlLock()
     QTRY_VERIFY_WITH_TIMEOUT(holder.canReadLine(), kWaitMs); // prints its key once it holds
     const QByteArray ctlKey = holder.readLine().trimmed();
     QVERIFY2(ctlKey.startsWith("/mx/ctl/"), ctlKey.constData());
+    m_leases.ignoreKeyLease(ctlKey); // etcdctl leaves its session's lease to expire
     std::atomic<int> got = -1;
     Worker contender([&] { got = mutex.tryLock(500ms) ? 1 : 0; });
     QTRY_VERIFY_WITH_TIMEOUT(got.load() != -1, kWaitMs);
@@ -620,6 +630,7 @@ void tst_EtcdMutex::contendsWithEtcdctlLock()
     QTRY_COMPARE_WITH_TIMEOUT(queueOf(*m_client, "/mx/ctl").size(), 2, kWaitMs);
     queue = queueOf(*m_client, "/mx/ctl");
     QCOMPARE(queue.first().key, mutex.fencingToken().key); // we are first
+    m_leases.ignoreKeyLease(queue.last().key);
     QCOMPARE(waiter.state(), QProcess::Running); // etcdctl waits behind us
     QVERIFY(mutex.release());
     QVERIFY(waiter.waitForFinished(kWaitMs));

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // EtcdNodeCache against a real etcd: every change in order with its value and revision, a
 // truthful resync after a compaction during a partition, an etcd restart, typed values.
+#include "leaseledger.h"
 #include "testutil.h"
 
 #include <etcdtestserver.h>
@@ -43,6 +44,7 @@ class tst_EtcdNodeCache : public QObject
 private Q_SLOTS:
     void initTestCase();
     void init();
+    void cleanup();
     void seedsSilentlyThenReportsEveryChange();
     void absentKeyIsCreatedLater();
     void resyncReportsWhatChangedDuringAPartition();
@@ -54,6 +56,7 @@ private:
     qint64 put(const QByteArray &key, const QByteArray &value);
     qint64 remove(const QByteArray &key);
     EtcdTestServer m_server;
+    LeaseLedger m_leases; // issue 22 item 7: no test leaves a lease
     std::unique_ptr<EtcdClient> m_client;
 };
 
@@ -67,6 +70,12 @@ void tst_EtcdNodeCache::init()
 {
     if (!m_server.isRunning())
         QVERIFY2(m_server.restart(), qPrintable(m_server.log()));
+    m_leases.begin(m_server);
+}
+
+void tst_EtcdNodeCache::cleanup()
+{
+    VERIFY_NO_LEASE_LEFT(m_leases);
 }
 
 qint64 tst_EtcdNodeCache::put(const QByteArray &key, const QByteArray &value)

@@ -6,6 +6,7 @@
 // owner's thread-safe view (isLeader, hasLeadership, holdCount, heldPermits, fencing tokens,
 // guarded transactions) turns within TTL + 0.5 s; when the owner thread wakes, each signal
 // arrives once, in order.
+#include "leaseledger.h"
 #include "lockutil.h"
 
 #include <etcdtestserver.h>
@@ -160,6 +161,8 @@ class tst_EtcdOwnership : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase();
+    void init();
+    void cleanup();
     void lossIsDecidedWhileTheOwnerThreadIsBlocked_data();
     void lossIsDecidedWhileTheOwnerThreadIsBlocked();
     void remainingValidityNeverOutrunsEtcd();
@@ -169,6 +172,7 @@ private Q_SLOTS:
 
 private:
     EtcdTestServer m_server;
+    LeaseLedger m_leases; // issue 22 item 7: no test leaves a lease
     std::unique_ptr<EtcdClient> m_other; // out-of-band calls and checks
 };
 
@@ -176,6 +180,16 @@ void tst_EtcdOwnership::initTestCase()
 {
     ETCDQT_START_OR_SKIP(m_server);
     m_other = connectedClient(m_server.clientUrl());
+}
+
+void tst_EtcdOwnership::init()
+{
+    m_leases.begin(m_server);
+}
+
+void tst_EtcdOwnership::cleanup()
+{
+    VERIFY_NO_LEASE_LEFT(m_leases);
 }
 
 void tst_EtcdOwnership::lossIsDecidedWhileTheOwnerThreadIsBlocked_data()

@@ -3,6 +3,7 @@
 // EtcdPathChildrenCache against a real etcd: changes in revision order with exact previous
 // values, nested names, the start modes, a paged load, rebuild without an empty window, a
 // truthful resync after a compaction during a partition, an etcd restart, typed values.
+#include "leaseledger.h"
 #include "testutil.h"
 
 #include <etcdtestserver.h>
@@ -64,6 +65,7 @@ class tst_EtcdPathChildrenCache : public QObject
 private Q_SLOTS:
     void initTestCase();
     void init();
+    void cleanup();
     void reportsEveryChangeInOrderWithPreviousValues();
     void startModes_data();
     void startModes();
@@ -84,6 +86,7 @@ private:
     bool putMany(const QByteArray &prefix, int from, int to);
     bool waitStarted(EtcdPathChildrenCache &cache);
     EtcdTestServer m_server;
+    LeaseLedger m_leases; // issue 22 item 7: no test leaves a lease
     std::unique_ptr<EtcdClient> m_client;
 };
 
@@ -97,6 +100,12 @@ void tst_EtcdPathChildrenCache::init()
 {
     if (!m_server.isRunning())
         QVERIFY2(m_server.restart(), qPrintable(m_server.log()));
+    m_leases.begin(m_server);
+}
+
+void tst_EtcdPathChildrenCache::cleanup()
+{
+    VERIFY_NO_LEASE_LEFT(m_leases);
 }
 
 qint64 tst_EtcdPathChildrenCache::put(const QByteArray &key, const QByteArray &value)

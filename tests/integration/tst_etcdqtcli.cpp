@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The etcdqt command line, run as a process against a real etcd.
 #include "clitestutil.h"
+#include "leaseledger.h"
 #include "testutil.h"
 
 #include <EtcdQt/etcdmutex.h>
@@ -31,6 +32,8 @@ class tst_EtcdqtCli : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase();
+    void init();
+    void cleanup();
     void leaseKeepHealsAndRevokesOnSigterm();
     void leaseKeepStopsWhenItsKeyIsTaken();
     void badInputFailsWithOneLine();
@@ -81,6 +84,7 @@ private:
     QList<qint64> leasesSince(const QList<qint64> &before);
     QElapsedTimer m_clock;
     EtcdTestServer m_server;
+    LeaseLedger m_leases; // issue 22 item 7: no test leaves a lease
     std::unique_ptr<EtcdClient> m_client;
 };
 
@@ -89,6 +93,16 @@ void tst_EtcdqtCli::initTestCase()
     ETCDQT_START_OR_SKIP(m_server);
     m_client = connectedClient(m_server.clientUrl());
     m_clock.start();
+}
+
+void tst_EtcdqtCli::init()
+{
+    m_leases.begin(m_server);
+}
+
+void tst_EtcdqtCli::cleanup()
+{
+    VERIFY_NO_LEASE_LEFT(m_leases);
 }
 
 QStringList tst_EtcdqtCli::electArgs(const QString &path, const QString &id, int ttlS) const
@@ -520,6 +534,7 @@ void tst_EtcdqtCli::lockExcludesEtcdctlLockBothWays()
     ctlHolder.start(etcdctl, {endpoints, u"lock"_s, path});
     QTRY_VERIFY_WITH_TIMEOUT(ctlHolder.canReadLine(), 2 * kTtlMs); // its key, once it holds
     const QByteArray ctlKey = ctlHolder.readLine().trimmed();
+    m_leases.ignoreKeyLease(ctlKey); // etcdctl leaves its session's lease to expire
     QProcess refused;
     refused.start(QStringLiteral(ETCDQT_CLI),
         lockArgs(path, {u"--timeout-ms"_s, u"500"_s}) + QStringList {u"echo"_s, u"ran"_s});
@@ -548,6 +563,7 @@ void tst_EtcdqtCli::lockExcludesEtcdctlLockBothWays()
     QTRY_COMPARE_WITH_TIMEOUT(queue(path.toUtf8()).size(), 2, 2 * kTtlMs);
     keys = queue(path.toUtf8());
     QCOMPARE(keys.first().key, ourKey); // we hold, etcdctl waits
+    m_leases.ignoreKeyLease(keys.last().key);
     QVERIFY(!ctlWaiter.waitForFinished(500));
     holder.write("go\n");
     QVERIFY(holder.waitForFinished(2 * kTtlMs));

@@ -7,6 +7,7 @@
 // refused with one line, and by default the tool writes no log line of the library's.
 
 #include "clitestutil.h"
+#include "leaseledger.h"
 #include "scrapeutil.h"
 #include "testutil.h"
 
@@ -21,6 +22,8 @@ class tst_EtcdqtCliMetrics : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase();
+    void init();
+    void cleanup();
     void leaseKeepServesMetricsAndLogsNothingElse();
     void globalOptionWorksForElect();
     void lockLeavesTheCommandsArgumentsAlone();
@@ -32,6 +35,7 @@ private:
     PromParse::Exposition scrape(const QUrl &url);
 
     EtcdTestServer m_server;
+    LeaseLedger m_leases; // issue 22 item 7: no test leaves a lease
     QNetworkAccessManager m_http;
 };
 
@@ -40,6 +44,16 @@ private:
 void tst_EtcdqtCliMetrics::initTestCase()
 {
     ETCDQT_START_OR_SKIP(m_server);
+}
+
+void tst_EtcdqtCliMetrics::init()
+{
+    m_leases.begin(m_server);
+}
+
+void tst_EtcdqtCliMetrics::cleanup()
+{
+    VERIFY_NO_LEASE_LEFT(m_leases);
 }
 
 QUrl tst_EtcdqtCliMetrics::metricsUrl(const Tool &tool)

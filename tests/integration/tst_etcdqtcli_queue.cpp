@@ -6,6 +6,7 @@
 // input refused with one line, an unreachable etcd. A waiting take is seen in etcd itself:
 // it watches the queue once it found it empty (etcd_debugging_mvcc_watcher_total).
 #include "clitestutil.h"
+#include "leaseledger.h"
 #include "testutil.h"
 
 #include <EtcdQt/etcdpriorityqueue.h>
@@ -37,6 +38,8 @@ class tst_EtcdqtCliQueue : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase();
+    void init();
+    void cleanup();
     void putThenTakeIsFifo();
     void sizeCountsItems();
     void priorityTakeIsByPriority();
@@ -82,6 +85,7 @@ private:
     }
 
     EtcdTestServer m_server;
+    LeaseLedger m_leases; // issue 22 item 7: no test leaves a lease
     std::unique_ptr<EtcdClient> m_client;
 };
 
@@ -89,6 +93,16 @@ void tst_EtcdqtCliQueue::initTestCase()
 {
     ETCDQT_START_OR_SKIP(m_server);
     m_client = connectedClient(m_server.clientUrl());
+}
+
+void tst_EtcdqtCliQueue::init()
+{
+    m_leases.begin(m_server);
+}
+
+void tst_EtcdqtCliQueue::cleanup()
+{
+    VERIFY_NO_LEASE_LEFT(m_leases);
 }
 
 void tst_EtcdqtCliQueue::putThenTakeIsFifo()

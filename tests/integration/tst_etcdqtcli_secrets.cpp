@@ -8,6 +8,7 @@
 // on (user "app", role limited to /app/).
 
 #include "clitestutil.h"
+#include "leaseledger.h"
 #include "testutil.h"
 
 #include <QtCore/qtemporaryfile.h>
@@ -45,6 +46,8 @@ class tst_EtcdqtCliSecrets : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase();
+    void init();
+    void cleanup();
     void passwordFromTheEnvironment();
     void passwordAskedOnTheTerminal();
     void noPasswordAndNoTerminalIsRefused();
@@ -54,6 +57,7 @@ private Q_SLOTS:
 private:
     Run runWith(const QStringList &args, const QString &password);
     EtcdTestServer m_server;
+    LeaseLedger m_leases; // issue 22 item 7: no test leaves a lease
 };
 
 // A run with ETCDQT_PASSWORD set to `password` (unset when null).
@@ -73,6 +77,16 @@ void tst_EtcdqtCliSecrets::initTestCase()
 {
     ETCDQT_START_OR_SKIP(m_server);
     QVERIFY(enableAuthWithAppUser(m_server.clientUrl()));
+}
+
+void tst_EtcdqtCliSecrets::init()
+{
+    m_leases.begin(m_server);
+}
+
+void tst_EtcdqtCliSecrets::cleanup()
+{
+    VERIFY_NO_LEASE_LEFT(m_leases);
 }
 
 void tst_EtcdqtCliSecrets::passwordFromTheEnvironment()

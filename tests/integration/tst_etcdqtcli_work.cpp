@@ -6,6 +6,7 @@
 // without an ack ending in the dead letters, requeued and purged from there; an ack by id
 // from another process; bad input refused with one line.
 #include "clitestutil.h"
+#include "leaseledger.h"
 #include "testutil.h"
 
 #include <etcdtestserver.h>
@@ -35,6 +36,8 @@ class tst_EtcdqtCliWork : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase();
+    void init();
+    void cleanup();
     void receiveAcknowledges();
     void killedConsumersItemIsDeliveredAgain();
     void unacknowledgedDeliveriesEndInTheDeadLetters();
@@ -65,11 +68,22 @@ private:
     }
 
     EtcdTestServer m_server;
+    LeaseLedger m_leases; // issue 22 item 7: no test leaves a lease
 };
 
 void tst_EtcdqtCliWork::initTestCase()
 {
     ETCDQT_START_OR_SKIP(m_server);
+}
+
+void tst_EtcdqtCliWork::init()
+{
+    m_leases.begin(m_server);
+}
+
+void tst_EtcdqtCliWork::cleanup()
+{
+    VERIFY_NO_LEASE_LEFT(m_leases);
 }
 
 void tst_EtcdqtCliWork::receiveAcknowledges()

@@ -6,6 +6,7 @@
 // empty-queue wait (dequeue(), tryDequeue(), take() from worker threads), close(), bad input
 // and an unreachable etcd, an etcd restart, a compaction and a raft leader loss while a
 // consumer waits, and keys written in etcd-recipes' layout by plain puts.
+#include "leaseledger.h"
 #include "lockutil.h"
 
 #include <EtcdQt/etcdpriorityqueue.h>
@@ -154,6 +155,7 @@ private Q_SLOTS:
 private:
     QList<QUrl> here() const { return {m_server.clientUrl()}; }
     EtcdTestServer m_server;
+    LeaseLedger m_leases; // issue 22 item 7: no test leaves a lease
     std::unique_ptr<EtcdClient> m_client;
 };
 
@@ -170,10 +172,12 @@ void tst_EtcdQueue::init()
     if (!m_server.isRunning())
         QVERIFY2(m_server.restart(), qPrintable(m_server.log()));
     QTRY_COMPARE_WITH_TIMEOUT(watchers(here()), 0.0, kWaitMs);
+    m_leases.begin(m_server);
 }
 
 void tst_EtcdQueue::cleanup()
 {
+    VERIFY_NO_LEASE_LEFT(m_leases);
     if (!m_server.isRunning())
         return;
     await(m_client->remove("/qt/", {.prefix = true}));

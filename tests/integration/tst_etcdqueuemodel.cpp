@@ -4,6 +4,7 @@
 // producers (and batches), of a priority queue by priority, and of a work queue through its
 // states (queued, delayed, in flight, orphaned, dead letter and back), row by row, never
 // reset. Producers wait for each enqueue's answer, so the order etcd applies them in is known.
+#include "leaseledger.h"
 #include "testutil.h"
 
 #include <etcdtestserver.h>
@@ -103,6 +104,7 @@ private:
     bool enqueue(EtcdQueue &queue, const QByteArray &value);
     bool startedModel(EtcdPathChildrenCache &cache);
     EtcdTestServer m_server;
+    LeaseLedger m_leases; // issue 22 item 7: no test leaves a lease
     std::unique_ptr<EtcdClient> m_client;
 };
 
@@ -116,10 +118,12 @@ void tst_EtcdQueueModel::init()
 {
     if (!m_server.isRunning())
         QVERIFY2(m_server.restart(), qPrintable(m_server.log()));
+    m_leases.begin(m_server);
 }
 
 void tst_EtcdQueueModel::cleanup()
 {
+    VERIFY_NO_LEASE_LEFT(m_leases);
     await(m_client->remove("/qm/", {.prefix = true}));
     await(m_client->remove("__/qm/", {.prefix = true})); // the priority markers
 }

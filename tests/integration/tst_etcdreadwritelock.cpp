@@ -3,6 +3,7 @@
 // EtcdReadWriteLock against a real etcd: etcd-recipes' ReadWriteLock scenarios (shared
 // readers, exclusive writer, fairness, downgrade, refused upgrade, loss), its key layout,
 // and a writer entry as a Kotlin process would write it.
+#include "leaseledger.h"
 #include "lockutil.h"
 
 #include <EtcdQt/etcdreadwritelock.h>
@@ -42,6 +43,8 @@ class tst_EtcdReadWriteLock : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase();
+    void init();
+    void cleanup();
     void keyLayoutIsEtcdRecipes();
     void readersShareWritersExclude();
     void writerIsNotStarvedByLaterReaders();
@@ -54,6 +57,7 @@ private Q_SLOTS:
 
 private:
     EtcdTestServer m_server;
+    LeaseLedger m_leases; // issue 22 item 7: no test leaves a lease
     std::unique_ptr<EtcdClient> m_client;
 };
 
@@ -61,6 +65,16 @@ void tst_EtcdReadWriteLock::initTestCase()
 {
     ETCDQT_START_OR_SKIP(m_server);
     m_client = connectedClient(m_server.clientUrl());
+}
+
+void tst_EtcdReadWriteLock::init()
+{
+    m_leases.begin(m_server);
+}
+
+void tst_EtcdReadWriteLock::cleanup()
+{
+    VERIFY_NO_LEASE_LEFT(m_leases);
 }
 
 // "<path>/read-<clientId>:<7>" and "<path>/write-<clientId>:<7>", the client id as value,

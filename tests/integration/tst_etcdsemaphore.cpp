@@ -3,6 +3,7 @@
 // EtcdSemaphore against a real etcd: etcd-recipes' Semaphore scenarios (capacity never
 // exceeded, FIFO grants, permit count fixed by the first writer, permit loss) and its key
 // layout, plus no key or lease left behind by timeouts and close().
+#include "leaseledger.h"
 #include "lockutil.h"
 
 #include <EtcdQt/etcdcodec.h>
@@ -37,6 +38,8 @@ class tst_EtcdSemaphore : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase();
+    void init();
+    void cleanup();
     void keyLayoutIsEtcdRecipes();
     void capacityIsNeverExceeded();
     void permitsAreGrantedInArrivalOrder();
@@ -49,6 +52,7 @@ private Q_SLOTS:
 
 private:
     EtcdTestServer m_server;
+    LeaseLedger m_leases; // issue 22 item 7: no test leaves a lease
     std::unique_ptr<EtcdClient> m_client;
 };
 
@@ -56,6 +60,16 @@ void tst_EtcdSemaphore::initTestCase()
 {
     ETCDQT_START_OR_SKIP(m_server);
     m_client = connectedClient(m_server.clientUrl());
+}
+
+void tst_EtcdSemaphore::init()
+{
+    m_leases.begin(m_server);
+}
+
+void tst_EtcdSemaphore::cleanup()
+{
+    VERIFY_NO_LEASE_LEFT(m_leases);
 }
 
 // "<path>/permits" = the count as 4 bytes big-endian, no lease; each holder

@@ -4,6 +4,7 @@
 // Service discovery against a real etcd (issue 18): registrations that heal under real
 // faults (an out-of-band revoke, a partition), ids taken during an outage, caches that see
 // every instance come and go, the reference's JSON read and written byte for byte.
+#include "leaseledger.h"
 #include "testutil.h"
 
 #include <etcdtestserver.h>
@@ -60,6 +61,8 @@ class tst_EtcdServiceDiscovery : public QObject
 
 private Q_SLOTS:
     void initTestCase();
+    void init();
+    void cleanup();
     void registeredIsVisibleToACacheWithin100ms();
     void updateReachesCachesAndLaterHeals();
     void revokedOutOfBandHealsWithTheLatestJson();
@@ -75,6 +78,7 @@ private:
     bool startCache(EtcdServiceCache &cache);
     QList<qint64> leaseIds();
     EtcdTestServer m_server;
+    LeaseLedger m_leases; // issue 22 item 7: no test leaves a lease
     std::unique_ptr<EtcdClient> m_client; // the test's own view, never faulted
 };
 
@@ -82,6 +86,16 @@ void tst_EtcdServiceDiscovery::initTestCase()
 {
     ETCDQT_START_OR_SKIP(m_server);
     m_client = connectedClient(m_server.clientUrl());
+}
+
+void tst_EtcdServiceDiscovery::init()
+{
+    m_leases.begin(m_server);
+}
+
+void tst_EtcdServiceDiscovery::cleanup()
+{
+    VERIFY_NO_LEASE_LEFT(m_leases);
 }
 
 bool tst_EtcdServiceDiscovery::startCache(EtcdServiceCache &cache)

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // TLS against a real etcd serving https with client-certificate authentication. Certificates
 // are made fresh by openssl for each run (IP:127.0.0.1 in the server's subject alt name).
+#include "leaseledger.h"
 #include "testutil.h"
 
 #include <etcdtestserver.h>
@@ -18,6 +19,8 @@ class tst_EtcdTls : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase();
+    void init();
+    void cleanup();
     void mutualTlsWorks();
     void wrongCaFailsNamingTls();
     void missingClientCertificateIsRefused();
@@ -36,6 +39,7 @@ private:
 
     QTemporaryDir m_dir;
     EtcdTestServer m_server;
+    LeaseLedger m_leases; // issue 22 item 7: no test leaves a lease
     QUrl m_https;
 };
 
@@ -87,6 +91,16 @@ void tst_EtcdTls::initTestCase()
         u"--key-file="_s + file(u"server.key"_s), u"--trusted-ca-file="_s + file(u"ca.crt"_s),
         u"--client-cert-auth"_s});
     ETCDQT_START_OR_SKIP(m_server);
+}
+
+void tst_EtcdTls::init()
+{
+    m_leases.begin(m_server);
+}
+
+void tst_EtcdTls::cleanup()
+{
+    VERIFY_NO_LEASE_LEFT(m_leases);
 }
 
 std::unique_ptr<EtcdClient> tst_EtcdTls::tlsClient(const EtcdTlsFiles &files)

@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
 // EtcdWatch on the client's one Watch stream, against real etcd under real faults.
+#include "leaseledger.h"
 #include "testutil.h"
 
 #include <etcdtestcluster.h>
@@ -53,6 +54,7 @@ class tst_EtcdWatch : public QObject
 private Q_SLOTS:
     void initTestCase();
     void init();
+    void cleanup();
     void eventsInOrder();
     void filtersPrevKvAndPrefix();
     void manyWatchesShareOneStream();
@@ -66,6 +68,7 @@ private Q_SLOTS:
 private:
     bool putAll(EtcdClient &c, const QByteArray &prefix, const QByteArrayList &values);
     EtcdTestServer m_server;
+    LeaseLedger m_leases; // issue 22 item 7: no test leaves a lease
 };
 
 void tst_EtcdWatch::initTestCase()
@@ -79,6 +82,12 @@ void tst_EtcdWatch::init()
         m_server.resume();
     if (!m_server.isRunning())
         QVERIFY2(m_server.restart(), qPrintable(m_server.log()));
+    m_leases.begin(m_server);
+}
+
+void tst_EtcdWatch::cleanup()
+{
+    VERIFY_NO_LEASE_LEFT(m_leases);
 }
 
 bool tst_EtcdWatch::putAll(EtcdClient &c, const QByteArray &prefix, const QByteArrayList &values)

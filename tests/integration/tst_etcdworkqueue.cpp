@@ -8,6 +8,7 @@
 // leases, four consumers sharing a queue, close(), an etcd restart and a raft leader's
 // death under a waiting consumer, the worker-thread forms, bad input, and items written raw
 // in the Kotlin layout. Visibility timeouts are 2 s; every wait is a multiple of one.
+#include "leaseledger.h"
 #include "lockutil.h"
 
 #include <EtcdQt/etcdworkqueue.h>
@@ -247,6 +248,8 @@ class tst_EtcdWorkQueue : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase();
+    void init();
+    void cleanup();
     void layoutIsEtcdRecipes();
     void fifoOrderAndBatches();
     void delayedItemWaitsForItsDueTime();
@@ -273,6 +276,7 @@ private:
     bool revoke(qint64 leaseId);
     double watchers() const;
     EtcdTestServer m_server;
+    LeaseLedger m_leases; // issue 22 item 7: no test leaves a lease
     std::unique_ptr<EtcdClient> m_client;
     std::unique_ptr<EtcdClient> m_admin; // out-of-band reads and revokes
 };
@@ -282,6 +286,16 @@ void tst_EtcdWorkQueue::initTestCase()
     ETCDQT_START_OR_SKIP(m_server);
     m_client = connectedClient(m_server.clientUrl());
     m_admin = connectedClient(m_server.clientUrl());
+}
+
+void tst_EtcdWorkQueue::init()
+{
+    m_leases.begin(m_server);
+}
+
+void tst_EtcdWorkQueue::cleanup()
+{
+    VERIFY_NO_LEASE_LEFT(m_leases);
 }
 
 void tst_EtcdWorkQueue::wipe(const QByteArray &q)

@@ -10,6 +10,7 @@
 // each written once (version 1), and the paused and the cut-off consumer each had a write
 // refused. Unfenced (a plain put, then the ack), the same faults write effects twice.
 #include "clitestutil.h"
+#include "leaseledger.h"
 #include "testutil.h"
 
 #include <etcdtestserver.h>
@@ -63,6 +64,8 @@ class tst_EtcdWorkQueueJepsen : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase();
+    void init();
+    void cleanup();
     void fencedEffectsHappenOnceUnderFaults();
     void unfencedEffectsHappenTwiceUnderTheSameFaults();
 
@@ -76,6 +79,7 @@ private:
     void enqueueItems(const QByteArray &queue);
 
     EtcdTestServer m_server;
+    LeaseLedger m_leases; // issue 22 item 7: no test leaves a lease
     std::unique_ptr<EtcdClient> m_client;
 };
 
@@ -83,6 +87,16 @@ void tst_EtcdWorkQueueJepsen::initTestCase()
 {
     ETCDQT_START_OR_SKIP(m_server);
     m_client = connectedClient(m_server.clientUrl());
+}
+
+void tst_EtcdWorkQueueJepsen::init()
+{
+    m_leases.begin(m_server);
+}
+
+void tst_EtcdWorkQueueJepsen::cleanup()
+{
+    VERIFY_NO_LEASE_LEFT(m_leases);
 }
 
 QStringList tst_EtcdWorkQueueJepsen::consumer(

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Every example, run as a user would against a real etcd: it ends well, prints what its
 // header promises, and leaves no lease behind.
+#include "leaseledger.h"
 #include "testutil.h"
 
 #include <etcdtestserver.h>
@@ -54,6 +55,8 @@ class tst_Examples : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase();
+    void init();
+    void cleanup();
     void runs_data();
     void runs();
     void selfHealingClosesOnCtrlC();
@@ -67,6 +70,7 @@ private:
     void verifyNoLeases();
     QList<EtcdKeyValue> readPrefix(const QByteArray &prefix);
     EtcdTestServer m_server;
+    LeaseLedger m_leases; // issue 22 item 7: no test leaves a lease
     std::unique_ptr<EtcdClient> m_client;
 };
 
@@ -74,6 +78,16 @@ void tst_Examples::initTestCase()
 {
     ETCDQT_START_OR_SKIP(m_server);
     m_client = connectedClient(m_server.clientUrl());
+}
+
+void tst_Examples::init()
+{
+    m_leases.begin(m_server);
+}
+
+void tst_Examples::cleanup()
+{
+    VERIFY_NO_LEASE_LEFT(m_leases);
 }
 
 void tst_Examples::verifyNoLeases()

@@ -7,6 +7,8 @@
 #include <grpc/grpc.h>
 #include <grpcpp/grpcpp.h>
 
+#include <QtCore/qstringlist.h>
+
 #include <mutex>
 
 std::shared_ptr<grpc::Channel> etcdTestChannel(const QString &endpoint)
@@ -68,4 +70,57 @@ std::optional<QByteArray> etcdTestGet(
         return std::nullopt;
     const std::string &value = response.kvs(0).value();
     return QByteArray(value.data(), qsizetype(value.size()));
+}
+
+std::optional<QList<qint64>> etcdTestLeases(
+    const QString &endpoint, std::chrono::milliseconds timeout)
+{
+    auto stub = etcdserverpb::Lease::NewStub(etcdTestChannel(endpoint));
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + timeout);
+    etcdserverpb::LeaseLeasesResponse response;
+    if (!stub->LeaseLeases(&context, etcdserverpb::LeaseLeasesRequest(), &response).ok())
+        return std::nullopt;
+    QList<qint64> ids;
+    for (const auto &lease : response.leases())
+        ids.append(lease.id());
+    return ids;
+}
+
+qint64 etcdTestLeaseTtl(const QString &endpoint, qint64 leaseId, std::chrono::milliseconds timeout)
+{
+    auto stub = etcdserverpb::Lease::NewStub(etcdTestChannel(endpoint));
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + timeout);
+    etcdserverpb::LeaseTimeToLiveRequest request;
+    request.set_id(leaseId);
+    etcdserverpb::LeaseTimeToLiveResponse response;
+    if (!stub->LeaseTimeToLive(&context, request, &response).ok())
+        return -2;
+    return response.ttl();
+}
+
+QString etcdTestDescribeLease(
+    const QString &endpoint, qint64 leaseId, std::chrono::milliseconds timeout)
+{
+    auto stub = etcdserverpb::Lease::NewStub(etcdTestChannel(endpoint));
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + timeout);
+    etcdserverpb::LeaseTimeToLiveRequest request;
+    request.set_id(leaseId);
+    request.set_keys(true);
+    etcdserverpb::LeaseTimeToLiveResponse response;
+    const QString id = QString::number(leaseId, 16);
+    if (!stub->LeaseTimeToLive(&context, request, &response).ok())
+        return id + QStringLiteral(" (no answer)");
+    if (response.ttl() < 0)
+        return id + QStringLiteral(" gone");
+    QStringList keys;
+    for (const std::string &key : response.keys())
+        keys.append(QString::fromUtf8(key.data(), qsizetype(key.size())));
+    return QStringLiteral("%1 ttl %2/%3 s, keys [%4]")
+        .arg(id)
+        .arg(response.ttl())
+        .arg(response.grantedttl())
+        .arg(keys.join(u' '));
 }

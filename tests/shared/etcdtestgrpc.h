@@ -3,6 +3,7 @@
 #pragma once
 
 #include <QtCore/qbytearray.h>
+#include <QtCore/qlist.h>
 #include <QtCore/qstring.h>
 
 #include <chrono>
@@ -39,3 +40,17 @@ inline QByteArray etcdTestValue(const QString &endpoint, const QByteArray &key)
 {
     return etcdTestGet(endpoint, key).value_or("<absent>");
 }
+
+// The ids of the leases etcd holds (LeaseLeases); nullopt when it did not answer.
+std::optional<QList<qint64>> etcdTestLeases(
+    const QString &endpoint, std::chrono::milliseconds timeout = std::chrono::seconds(5));
+
+// A lease's remaining TTL in seconds: -1 when etcd no longer has it, 0 when it ran out and
+// etcd has yet to remove it, -2 when etcd did not answer.
+qint64 etcdTestLeaseTtl(const QString &endpoint, qint64 leaseId,
+    std::chrono::milliseconds timeout = std::chrono::seconds(5));
+
+// One lease for a failure message: "<id in hex> ttl <remaining>/<granted> s, keys <k1 k2...>"
+// (or "<id in hex> gone" when etcd no longer has it).
+QString etcdTestDescribeLease(const QString &endpoint, qint64 leaseId,
+    std::chrono::milliseconds timeout = std::chrono::seconds(5));
