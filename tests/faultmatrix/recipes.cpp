@@ -1,0 +1,25 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+// The matrix's rows. A recipe without a subject yet has no row: scripts/fault-matrix shows
+// its cells blank (missing), not as passed or skipped.
+#include "matrix.h"
+#include "subjects/subjects.h"
+
+using namespace Qt::StringLiterals;
+
+namespace FaultMatrix {
+
+QList<Recipe> recipes()
+{
+    return {
+        {u"mutex"_s, makeMutex},
+        {u"rwlock"_s, makeRwLock},
+        {u"semaphore"_s, makeSemaphore},
+        {u"selector"_s, makeSelector},
+        {u"latch"_s, makeLatch},
+        {u"election"_s, makeElection},
+        {u"selfhealing-lease"_s, makeSelfHealingLease},
+    };
+}
+
+} // namespace FaultMatrix

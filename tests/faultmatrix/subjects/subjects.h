@@ -1,0 +1,18 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+// The subject factories, one per recipe (each defined in its family's file).
+#pragma once
+
+#include "../matrix.h"
+
+namespace FaultMatrix {
+
+std::unique_ptr<Subject> makeMutex();
+std::unique_ptr<Subject> makeRwLock();
+std::unique_ptr<Subject> makeSemaphore();
+std::unique_ptr<Subject> makeSelector();
+std::unique_ptr<Subject> makeLatch();
+std::unique_ptr<Subject> makeElection();
+std::unique_ptr<Subject> makeSelfHealingLease();
+
+} // namespace FaultMatrix

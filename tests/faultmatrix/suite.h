@@ -1,0 +1,68 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+// One fault binary: the fixture, the fault applied once to every subject, and one cell()
+// row per recipe reporting that recipe's outcome.
+#pragma once
+
+#include "matrix.h"
+
+#include <QtCore/qhash.h>
+#include <QtCore/qobject.h>
+#include <QtCore/qtimer.h>
+
+namespace FaultMatrix {
+
+// The etcd fixture of one fault and the fault itself.
+class Fault
+{
+public:
+    virtual ~Fault() = default;
+    // Starts etcd (and what stands in front of it); empty on success.
+    virtual QString setUp() = 0;
+    virtual QList<QUrl> faultedEndpoints() const = 0;
+    virtual QList<QUrl> cleanEndpoints() const = 0;
+    // Client settings the fault needs (credentials, stream liveness).
+    virtual void configureFaulted(EtcdClient &) { }
+    // Applies the fault, holds it as long as it needs, and heals it; empty on success.
+    virtual QString applyHoldHeal() = 0;
+    [[nodiscard]] virtual FaultFacts facts() const = 0;
+    // Why `recipe` cannot meet this fault (the cell is skipped), or empty.
+    [[nodiscard]] virtual QString skipReason(const QString &) const { return {}; }
+    [[nodiscard]] virtual QString log() const { return {}; }
+};
+
+class FaultSuite : public QObject
+{
+    Q_OBJECT
+public:
+    explicit FaultSuite(std::unique_ptr<Fault> fault);
+    ~FaultSuite() override;
+
+private Q_SLOTS:
+    void initTestCase();
+    void cell_data();
+    void cell();
+    void cleanupTestCase();
+
+private:
+    struct Entry
+    {
+        QString name;
+        std::unique_ptr<Subject> subject;
+        QString outcome;
+    };
+    void startAll();
+    QString runFault();
+    void checkAll();
+    QString checkOne(Entry &entry);
+    void sampleAll();
+
+    std::unique_ptr<Fault> m_fault;
+    std::unique_ptr<EtcdClient> m_faulted;
+    std::unique_ptr<EtcdClient> m_clean;
+    std::vector<Entry> m_entries;
+    QTimer m_monitor;
+    QString m_setupFailure;
+};
+
+} // namespace FaultMatrix
