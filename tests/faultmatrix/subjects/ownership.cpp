@@ -78,8 +78,13 @@ QString OwnershipSubject::etcdTakesOnlyTheNewOwner(bool contenderWon)
         return u"etcd took the old holder's fencing token after the contender got in"_s;
     const EtcdTxn txn = write("fresh");
     const auto fresh = await(contenderWon ? contenderGuardedTxn(txn) : faultedGuardedTxn(txn));
-    if (!fresh.status.isOk() || !fresh->succeeded())
-        return u"the new owner's guarded write was refused: "_s + fresh.status.toString();
+    if (!fresh.status.isOk() || !fresh->succeeded()) {
+        const EtcdFencingToken t = contenderWon ? contenderToken() : faultedToken();
+        return u"the new owner's guarded write was refused (%1; its token: %2, lease %3, "
+               u"revision %4; etcd holds %5)"_s.arg(fresh.status.toString(),
+                   QString::fromUtf8(t.key), QString::number(t.leaseId, 16),
+                   QString::number(t.revision), keysText(*m_clean, m_path));
+    }
     return {};
 }
 
