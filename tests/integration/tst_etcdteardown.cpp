@@ -75,6 +75,7 @@ private Q_SLOTS:
     void doubleBarrierWaiting();
     void recipesParentedToTheClient();
     void destructorIsBoundedWhileEtcdIsPaused();
+    void callsMadeWhileTheClientGoesAreRefused();
 
 private:
     // The leases created since init(), once `count` of them exist: the recipe's own.
@@ -417,6 +418,31 @@ void tst_EtcdTeardown::destructorIsBoundedWhileEtcdIsPaused()
     // Given up, and said so: the key's lease and the client's standby lease (granted, or its
     // grant in flight: its id is the client's, so it is revoked either way).
     QCOMPARE(g_revokeFailures.size(), 2);
+}
+
+// A reply's handler that runs while the client is destroyed (the destructor finishes every
+// outstanding reply) and calls the client again, as a recipe revoking the lease of a grant
+// whose answer it lost does: the call is refused (Cancelled), not sent to a transport that
+// is shutting down, and its reply goes with the client. Such replies outlived the client's
+// bookkeeping and were deleted after it (heap-use-after-free: the ASan pass fails here
+// without the fix; found by the lease-accounting work in tst_docsnippets).
+void tst_EtcdTeardown::callsMadeWhileTheClientGoesAreRefused()
+{
+    EtcdClient *client = std::exchange(m_client, nullptr);
+    EtcdRangeReply *outstanding = client->get("/down/outstanding");
+    std::optional<EtcdStatus> answered;
+    QPointer<EtcdReply> nested;
+    connect(outstanding, &EtcdReply::finished, this, [&](const EtcdStatus &status) {
+        answered = status;
+        nested = client->revokeLease(12345);
+        QVERIFY(nested);
+        QCOMPARE(nested->parent(), client);
+    });
+    delete client; // in this turn: the get is still outstanding
+    QVERIFY(answered.has_value());
+    QVERIFY2(answered->code() == Etcd::ErrorCode::Cancelled || answered->isOk(),
+        qPrintable(answered->toString()));
+    QVERIFY(nested.isNull()); // went with its client
 }
 
 QTEST_GUILESS_MAIN(tst_EtcdTeardown)

@@ -83,9 +83,16 @@ EtcdClient::EtcdClient(const QList<QUrl> &endpoints, QObject *parent) : EtcdClie
 EtcdClient::~EtcdClient()
 {
     Q_D(EtcdClient);
-    d->deleteChildren();
+    d->deleteChildren(); // recipes first: their destructors send their revokes
+    // From here every call is refused (Cancelled): made while the session ends, it would only
+    // be cancelled by the shutdown that follows, or meet no transport after it.
+    d->destroying = true;
     d->stopSession(kRevokeGrace, EtcdClientPrivate::EndThread::Yes);
     d->engineThread.wait();
+    // Replies made while it went (a recipe's handler, run as its reply was aborted, revoking
+    // a lease) are children too: they go now, while the bookkeeping their destructors update
+    // still exists. Left to ~QObject, they went after it (heap-use-after-free under ASan).
+    d->deleteChildren(EtcdClientPrivate::Children::All);
 }
 
 /*!
@@ -393,12 +400,12 @@ QList<QPointer<EtcdReply>> EtcdClientPrivate::outstandingReplies() const
 }
 
 // Replies stay: they are aborted by stopSession() and deleted with the client.
-void EtcdClientPrivate::deleteChildren()
+void EtcdClientPrivate::deleteChildren(Children which)
 {
     Q_Q(EtcdClient);
     QList<QPointer<QObject>> children;
     for (QObject *child : q->children()) {
-        if (!qobject_cast<EtcdReply *>(child))
+        if (which == Children::All || !qobject_cast<EtcdReply *>(child))
             children.append(child);
     }
     for (const QPointer<QObject> &child : std::as_const(children))
@@ -428,6 +435,9 @@ void EtcdClientPrivate::setState(EtcdClient::State next, const EtcdStatus &reaso
 
 std::optional<EtcdStatus> EtcdClientPrivate::refusal() const
 {
+    if (destroying)
+        return EtcdStatus(
+            Etcd::ErrorCode::Cancelled, EtcdClient::tr("the client is being destroyed"));
     if (state != EtcdClient::State::Disconnected)
         return std::nullopt;
     if (endpointError)

@@ -78,7 +78,10 @@ public:
     void stopSession(std::chrono::milliseconds revokeGrace = std::chrono::milliseconds(0),
         EndThread endThread = EndThread::No);
     void endEngineThread();
-    void deleteChildren();
+    // Recipes and other non-reply children first (their destructors may still make calls and
+    // finish replies); All once the session is over.
+    enum class Children { NotReplies, All };
+    void deleteChildren(Children which = Children::NotReplies);
     [[nodiscard]] QList<QPointer<EtcdReply>> outstandingReplies() const;
 
     EtcdClient *q_ptr;
@@ -108,6 +111,7 @@ public:
     QString user;
     QString password; // held in memory only, never logged
     bool reportedOutage = false;
+    bool destroying = false; // ~EtcdClient has begun: calls are refused
 
     QThread engineThread;
     QPointer<Etcd::Internal::Engine> engine;
