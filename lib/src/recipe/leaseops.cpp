@@ -182,6 +182,15 @@ void revokeUnansweredGrant(EtcdClient *client, qint64 leaseId)
                     [client, leaseId] { revokeLeaseQuietly(client, leaseId); });
         });
 }
+// A lease's validity counts from when its grant was sent (its keep-alive's deadline is the
+// send time + TTL - the safety margin): a grant answered after that, as a paused etcd
+// answers on resuming, starts already expired. Acquiring on it would hold a lock or a seat
+// for the instant before the keep-alive reports the loss.
+bool grantedTooLate(
+    const EtcdClient &client, seconds ttl, std::chrono::steady_clock::time_point sent)
+{
+    return std::chrono::steady_clock::now() - sent >= ttl - client.leaseSafetyMargin();
+}
 } // namespace
 
 EtcdLeaseGrantReply *grantLeaseWithin(EtcdClient *client, seconds ttl, milliseconds timeout,
@@ -195,6 +204,7 @@ EtcdLeaseGrantReply *grantLeaseWithin(EtcdClient *client, seconds ttl, milliseco
         });
         return nullptr;
     }
+    const auto sent = std::chrono::steady_clock::now();
     EtcdLeaseGrantReply *reply = client->grantLease(ttl, leaseId);
     auto timedOut = std::make_shared<bool>(false);
     if (timeout.count() > 0) {
@@ -206,10 +216,17 @@ EtcdLeaseGrantReply *grantLeaseWithin(EtcdClient *client, seconds ttl, milliseco
     // A grant of our own id whose answer was lost (the connection broke, the call timed out)
     // may have been applied: that id is revoked, as no one else holds a random 63-bit id.
     QObject::connect(reply, &EtcdReply::finished, context,
-        [reply, timedOut, timeout, done, client = QPointer(client), leaseId](
+        [reply, timedOut, timeout, done, client = QPointer(client), leaseId, ttl, sent](
             const EtcdStatus &answer) {
             const bool retriedOwn = leaseId > 0 && isOwnRetriedGrant(answer);
-            const EtcdStatus status = retriedOwn ? EtcdStatus() : answer;
+            EtcdStatus status = retriedOwn ? EtcdStatus() : answer;
+            if (status.isOk() && client && grantedTooLate(*client, ttl, sent)) {
+                revokeLeaseQuietly(client, retriedOwn ? leaseId : reply->leaseId());
+                status = EtcdStatus(Etcd::ErrorCode::LeaseExpired,
+                    leaseText(QT_TRANSLATE_NOOP("EtcdLease",
+                        "the lease was granted after its TTL had run out on this client's "
+                        "clock (etcd answered late)")));
+            }
             if (!status.isOk() && leaseId > 0 && outcomeUnknown(status))
                 revokeUnansweredGrant(client, leaseId);
             if (*timedOut) {
@@ -220,7 +237,7 @@ EtcdLeaseGrantReply *grantLeaseWithin(EtcdClient *client, seconds ttl, milliseco
                     -1);
                 return;
             }
-            done(status, retriedOwn ? leaseId : status.isOk() ? reply->leaseId() : -1);
+            done(status, !status.isOk() ? -1 : retriedOwn ? leaseId : reply->leaseId());
         });
     return reply;
 }
