@@ -156,13 +156,13 @@ void EtcdLeaderSelectorPrivate::campaign()
     txn.success = {EtcdTxnOp::put(leaderKey, token, put)};
     txn.failure = {EtcdTxnOp::get(leaderKey)};
     EtcdTxnReply *reply = txnOn(q->client(), txn);
-    const quint64 forTerm = term;
     QObject::connect(reply, &EtcdReply::finished, q,
-        [this, forTerm, reply](const EtcdStatus &s) { onCampaigned(forTerm, reply, s); });
+        [this, forTerm = term, forLease = leaseId, reply](
+            const EtcdStatus &s) { onCampaigned(forTerm, forLease, reply, s); });
 }
 
 void EtcdLeaderSelectorPrivate::onCampaigned(
-    quint64 forTerm, EtcdTxnReply *reply, const EtcdStatus &status)
+    quint64 forTerm, qint64 forLease, EtcdTxnReply *reply, const EtcdStatus &status)
 {
     if (forTerm != term)
         return;
@@ -182,12 +182,32 @@ void EtcdLeaderSelectorPrivate::onCampaigned(
     }
     if (reply->succeeded() && lastDelete > reply->revision())
         return campaign(); // won, but the watch already saw that key deleted: not ours
+    if (reply->succeeded() && forLease != leaseId) {
+        // Won on a lease given up while the write was out (no renewal acknowledged within
+        // its TTL, as during an etcd pause): no one renews it, and leading on it would be
+        // leading on nothing this client can vouch for. Withdrawn; the next lease campaigns.
+        withdrawClaim(reply->revision());
+        return campaign();
+    }
     if (reply->succeeded()) {
         fencing = {leaderKey, leaseId, reply->revision()};
         return becomeLeader();
     }
     if (campaignAgain)
         campaign();
+}
+
+// Deletes the LEADER key this node wrote at `revision`, if it is still that write: the
+// followers' watches see the seat free at once instead of after the dead lease's TTL.
+void EtcdLeaderSelectorPrivate::withdrawClaim(qint64 revision)
+{
+    Q_Q(EtcdLeaderSelector);
+    qCDebug(lcEtcdElection).noquote()
+        << "election" << path << "won on a lease given up meanwhile: withdrawn";
+    EtcdTxn txn;
+    txn.compares = {EtcdCompare::modRevision(leaderKey, Etcd::CompareResult::Equal, revision)};
+    txn.success = {EtcdTxnOp::remove(leaderKey)};
+    txnOn(q->client(), txn);
 }
 
 void EtcdLeaderSelectorPrivate::retryLater(const EtcdStatus &why)

@@ -50,7 +50,9 @@ public:
     void onLeaseFailed(const EtcdStatus &reason);
     void campaign();
     void campaignInTurn();
-    void onCampaigned(quint64 forTerm, EtcdTxnReply *reply, const EtcdStatus &status);
+    void onCampaigned(
+        quint64 forTerm, qint64 forLease, EtcdTxnReply *reply, const EtcdStatus &status);
+    void withdrawClaim(qint64 revision);
     void retryLater(const EtcdStatus &why);
     void retry();
     void watchLeader();
