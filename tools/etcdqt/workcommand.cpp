@@ -105,6 +105,11 @@ QJsonObject itemObject(const EtcdWorkItem &item)
 // revokes the consumer lease: a held claim ends with it).
 struct Receiver
 {
+    // A constructor, not aggregate initialisation: the QTimer member has an explicit one.
+    Receiver(EtcdWorkQueue &q, QString p, int timeout, int hold, bool acknowledge)
+        : queue(q), path(std::move(p)), timeoutMs(timeout), holdMs(hold), ack(acknowledge)
+    { }
+
     EtcdWorkQueue &queue;
     QString path;
     int timeoutMs = 0;
@@ -210,7 +215,7 @@ int workReceive(const Globals &globals, QStringList args)
     options.maxDeliveries = maxDeliveries;
     auto client = makeClient(globals);
     EtcdWorkQueue queue(client.get(), args.first().toUtf8(), options);
-    Receiver receiver {queue, args.first(), timeoutMs, holdMs, ack};
+    Receiver receiver(queue, args.first(), timeoutMs, holdMs, ack);
     receiver.start();
     return QCoreApplication::exec();
 }
