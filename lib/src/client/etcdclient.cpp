@@ -76,9 +76,11 @@ EtcdClient::EtcdClient(const QList<QUrl> &endpoints, QObject *parent) : EtcdClie
     Every other outstanding reply finishes with Etcd::ErrorCode::Cancelled, calls in flight
     are cancelled and the engine thread stops.
 
-    Replies finish inside this destructor, so their handlers run while it does. A client that
-    is the child of an object whose members those handlers use must be deleted in that
-    object's destructor: as a child it would only go after the members are gone.
+    Replies finish inside this destructor, so their handlers run while it does. A call such a
+    handler makes on this client is refused and never sent; its reply goes with the client
+    without emitting finished().
+    A client that is the child of an object whose members those handlers use must be deleted
+    in that object's destructor: as a child it would only go after the members are gone.
 */
 EtcdClient::~EtcdClient()
 {
