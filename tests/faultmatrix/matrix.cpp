@@ -27,6 +27,18 @@ QString Subject::violations() const
     return u"%1 invariant violation(s): %2"_s.arg(m_violationCount).arg(m_violations.join(u"; "));
 }
 
+void Subject::replaceFaulted(EtcdClient *client)
+{
+    m_faulted = client;
+    m_faultedReplaced = true;
+}
+
+void Subject::setLateWrites(bool on)
+{
+    m_lateWrites = on;
+    m_lateWritesAsked = m_lateWritesAsked || on;
+}
+
 void Subject::violate(const QString &what)
 {
     // A violation usually repeats on every turn until it ends: spell out the distinct ones.
@@ -98,22 +110,47 @@ std::optional<bool> leaseGone(EtcdClient &client, qint64 id)
 }
 } // namespace
 
-QString leasesGone(EtcdClient &client, const QList<qint64> &ids)
+QList<qint64> leasesLeft(EtcdClient &client, const QList<qint64> &ids)
 {
     QList<qint64> left = ids;
     const QDeadlineTimer deadline(kLeaseGoneMs);
     while (true) {
         left.removeIf([&client](qint64 id) { return leaseGone(client, id).value_or(false); });
-        if (left.isEmpty())
-            return {};
-        if (deadline.hasExpired())
-            break;
+        if (left.isEmpty() || deadline.hasExpired())
+            return left;
         QTest::qWait(50); // polling etcd's view; the deadline is the check
     }
+}
+
+QString leasesGone(EtcdClient &client, const QList<qint64> &ids)
+{
+    const QList<qint64> left = leasesLeft(client, ids);
+    if (left.isEmpty())
+        return {};
     QStringList names;
     for (const qint64 id : left)
         names.append(QString::number(id, 16));
     return u"lease(s) left in etcd %1 ms after close: %2"_s.arg(kLeaseGoneMs).arg(names.join(u' '));
+}
+
+std::optional<QList<qint64>> leasesGrantedWith(EtcdClient &client, std::chrono::seconds ttl)
+{
+    const auto listed = await(client.leases());
+    if (!listed.status.isOk())
+        return std::nullopt;
+    QList<qint64> ids;
+    for (const qint64 id : listed->leaseIds()) {
+        const auto r = await(client.leaseTimeToLive(id), 2s);
+        if (r.status.isOk() && r->grantedTtl() == ttl && r->ttl().count() > 0)
+            ids.append(id);
+    }
+    return ids;
+}
+
+QList<QByteArray> keysOfLease(EtcdClient &client, qint64 id)
+{
+    const auto r = await(client.leaseTimeToLive(id, Etcd::LeaseKeys::Include), 2s);
+    return r.status.isOk() ? r->keys() : QList<QByteArray> {};
 }
 
 bool closeAll(const QList<EtcdRecipe *> &recipes)

@@ -30,8 +30,15 @@ struct FaultFacts
     // The faulted client was kept from etcd (or etcd from its leases) longer than the TTL:
     // every ownership it held must have been reported lost.
     bool outlastsTtl = true;
+    // Without outlastsTtl: whether a loss is allowed (not required). A fault whose length on
+    // the client's clock the test cannot measure (a raft election) may run past the lease's
+    // renewal slack; without it a loss is a defect: the lease outlived the fault.
+    bool mayOutlastTtl = false;
     // The clean client was hit too (one etcd paused or restarted under both).
     bool cleanHit = false;
+    // The faulted client was deleted with its recipes (the destroy column): the contenders
+    // take over at once, and a new client's recipe must own again.
+    bool faultedDestroyed = false;
 };
 
 // One recipe's part in one fault binary. Calls come in this order: start, (steady polled),
@@ -53,6 +60,22 @@ public:
     // Closes every recipe; true once each said closed().
     virtual bool close() = 0;
 
+    // The destroy column. The faulted client is about to be deleted: make the faulted recipes
+    // its children (the client's destructor deletes them first, the way an application's
+    // teardown does), keep no pointer to them, and leave an operation of theirs in flight.
+    virtual void handOverFaulted() = 0;
+    // The leases the faulted recipes hold now (the census adds any it finds by TTL).
+    [[nodiscard]] virtual QList<qint64> faultedLeases() const = 0;
+    // The deleted client's replacement: recover() makes a new recipe on it.
+    void replaceFaulted(EtcdClient *client);
+    // The TTL of the contenders' leases (the destroy column tells them apart by it).
+    void setCleanTtl(std::chrono::seconds ttl) { m_cleanTtl = ttl; }
+    // While on (during the fault): once the contender holds, the faulted holder writes with
+    // its old fencing token through its own client, as a holder unaware of its loss would.
+    void setLateWrites(bool on);
+    // The contenders hold what the faulted recipe lost (a fault may wait for it to act).
+    [[nodiscard]] virtual bool tookOver() const { return true; }
+
     // Leases this subject's keys used; read through the clean client before close().
     [[nodiscard]] QList<qint64> leasesInUse() const;
     // Every violation sample() recorded, the first few spelled out.
@@ -65,6 +88,10 @@ protected:
     EtcdClient *m_faulted = nullptr;
     EtcdClient *m_clean = nullptr;
     QByteArray m_path;
+    std::chrono::seconds m_cleanTtl = kTtl;
+    bool m_faultedReplaced = false; // recover() must first make the faulted recipe anew
+    bool m_lateWrites = false;
+    bool m_lateWritesAsked = false;
     QList<qint64> m_seenLeases; // leases seen on the way (e.g. a hold lost to the fault)
 
 private:
@@ -93,9 +120,14 @@ QString keysText(EtcdClient &client, const QByteArray &path);
 int keyCount(EtcdClient &client, const QByteArray &path);
 // The leases (non-zero) of the keys under "<path>/".
 QList<qint64> leasesUnder(EtcdClient &client, const QByteArray &path);
-// Empty when every lease in `ids` is gone within kLeaseGoneMs (TTL -1, or run out), else
-// which are not.
+// The leases of `ids` not gone within kLeaseGoneMs (TTL -1, or run out).
+QList<qint64> leasesLeft(EtcdClient &client, const QList<qint64> &ids);
+// Empty when every lease in `ids` is gone within kLeaseGoneMs, else which are not.
 QString leasesGone(EtcdClient &client, const QList<qint64> &ids);
+// Every live lease etcd granted with `ttl`; nullopt when etcd did not answer.
+std::optional<QList<qint64>> leasesGrantedWith(EtcdClient &client, std::chrono::seconds ttl);
+// The keys attached to lease `id` (empty when none, or etcd did not answer).
+QList<QByteArray> keysOfLease(EtcdClient &client, qint64 id);
 
 // Closes `recipes` and waits until each emitted closed().
 bool closeAll(const QList<EtcdRecipe *> &recipes);

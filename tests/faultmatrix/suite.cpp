@@ -7,6 +7,8 @@
 #include <QtCore/qabstracteventdispatcher.h>
 #include <QtCore/qelapsedtimer.h>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace FaultMatrix {
@@ -36,14 +38,8 @@ void FaultSuite::initTestCase()
     m_setupFailure = m_fault->setUp();
     if (!m_setupFailure.isEmpty())
         return; // every cell fails with it: a visible row, not a missing one
-    // Both notice quiet streams within half a second: a pause hits the clean one too.
-    m_faulted = std::make_unique<EtcdClient>(m_fault->faultedEndpoints());
-    m_faulted->setStreamLivenessInterval(500ms);
-    m_fault->configureFaulted(*m_faulted);
-    m_faulted->connectToEndpoints();
-    m_clean = std::make_unique<EtcdClient>(m_fault->cleanEndpoints());
-    m_clean->setStreamLivenessInterval(500ms);
-    m_clean->connectToEndpoints();
+    m_faulted = makeClient(m_fault->faultedEndpoints(), true);
+    m_clean = makeClient(m_fault->cleanEndpoints(), false);
     startAll();
     qInfo("fault matrix: subjects steady after %lld ms", phase.restart());
     m_monitor.start();
@@ -51,11 +47,27 @@ void FaultSuite::initTestCase()
         &QAbstractEventDispatcher::awake, this, &FaultSuite::sampleAll);
     m_setupFailure = runFault();
     qInfo("fault matrix: fault applied, held and healed in %lld ms", phase.restart());
-    if (m_setupFailure.isEmpty())
+    if (m_setupFailure.isEmpty()) {
         checkAll();
+        if (const QString r = m_fault->verify(); !r.isEmpty())
+            m_setupFailure = u"the fault did not do what it is about: "_s + r;
+    }
     m_monitor.stop();
     disconnect(turns);
     qInfo("fault matrix: checks done in %lld ms", phase.elapsed());
+}
+
+// Both notice quiet streams within half a second: a pause hits the clean one too.
+std::unique_ptr<EtcdClient> FaultSuite::makeClient(const QList<QUrl> &endpoints, bool faulted)
+{
+    auto client = std::make_unique<EtcdClient>(endpoints);
+    client->setStreamLivenessInterval(500ms);
+    if (faulted)
+        m_fault->configureFaulted(*client);
+    else
+        m_fault->configureClean(*client);
+    client->connectToEndpoints();
+    return client;
 }
 
 void FaultSuite::startAll()
@@ -64,6 +76,7 @@ void FaultSuite::startAll()
         if (!m_fault->skipReason(recipe.name).isEmpty())
             continue;
         Entry entry {recipe.name, recipe.make(), {}};
+        entry.subject->setCleanTtl(m_fault->cleanTtl());
         entry.subject->start(m_faulted.get(), m_clean.get(), "/fm/"_ba + recipe.name.toUtf8());
         m_entries.push_back(std::move(entry));
     }
@@ -79,8 +92,65 @@ void FaultSuite::startAll()
 
 QString FaultSuite::runFault()
 {
-    const QString failure = m_fault->applyHoldHeal();
+    m_fault->contendersHold = [this] {
+        return std::all_of(m_entries.begin(), m_entries.end(),
+            [](const Entry &e) { return e.subject->tookOver(); });
+    };
+    for (Entry &e : m_entries)
+        e.subject->setLateWrites(m_fault->lateWrites());
+    const QString failure
+        = m_fault->facts().faultedDestroyed ? destroyFaulted() : m_fault->applyHoldHeal();
+    for (Entry &e : m_entries)
+        e.subject->setLateWrites(false);
     return failure.isEmpty() ? QString() : u"the fault itself failed: "_s + failure;
+}
+
+// The destroy column: every lease the faulted client holds (its recipes' and any spare) is
+// gone within kLeaseGoneMs of its destructor, which revokes them; then a new client stands in.
+QString FaultSuite::destroyFaulted()
+{
+    // The faulted recipes' leases are the ones granted with kTtl; the contenders use another.
+    auto census = leasesGrantedWith(*m_clean, kTtl);
+    if (!census)
+        return u"etcd did not list its leases"_s;
+    for (Entry &e : m_entries) {
+        for (const qint64 id : e.subject->faultedLeases()) {
+            if (!census->contains(id))
+                census->append(id);
+        }
+    }
+    for (Entry &e : m_entries)
+        e.subject->handOverFaulted();
+    QElapsedTimer took;
+    took.start();
+    m_faulted.reset(); // in one turn: its recipes (its children) first, then the client
+    qInfo("fault matrix: %lld lease(s) in the census; the faulted client went in %lld ms",
+        qint64(census->size()), took.elapsed());
+    blameLeftLeases(leasesLeft(*m_clean, *census));
+    m_faulted = makeClient(m_fault->faultedEndpoints(), true);
+    for (Entry &e : m_entries)
+        e.subject->replaceFaulted(m_faulted.get());
+    return {};
+}
+
+// A lease left behind fails the cell whose keys it holds; one without keys (a spare) cannot
+// be told apart, so it fails every cell, saying so.
+void FaultSuite::blameLeftLeases(const QList<qint64> &left)
+{
+    for (const qint64 id : left) {
+        const QList<QByteArray> keys = keysOfLease(*m_clean, id);
+        const QString what = u"lease %1 of the deleted client left in etcd %2 ms after its "
+                             u"destructor (keys: %3)"_s.arg(QString::number(id, 16))
+                                 .arg(kLeaseGoneMs)
+                                 .arg(QString::fromUtf8(keys.join(", ")));
+        for (const Entry &e : m_entries) {
+            const QByteArray path = "/fm/"_ba + e.name.toUtf8() + '/';
+            if (keys.isEmpty()
+                || std::any_of(keys.begin(), keys.end(),
+                    [&path](const QByteArray &k) { return k.startsWith(path); }))
+                m_blame[e.name].append(what);
+        }
+    }
 }
 
 void FaultSuite::checkAll()
@@ -108,6 +178,8 @@ QString FaultSuite::checkOne(Entry &entry)
         failures.append(r);
     if (const QString v = s.violations(); !v.isEmpty())
         failures.prepend(v);
+    for (const QString &blame : m_blame.value(entry.name))
+        failures.prepend(blame);
     return failures.join(u" | ");
 }
 

@@ -23,12 +23,25 @@ public:
     virtual QList<QUrl> cleanEndpoints() const = 0;
     // Client settings the fault needs (credentials, stream liveness).
     virtual void configureFaulted(EtcdClient &) { }
-    // Applies the fault, holds it as long as it needs, and heals it; empty on success.
+    virtual void configureClean(EtcdClient &) { }
+    // The contenders' lease TTL; one apart from kTtl tells the faulted client's leases apart.
+    [[nodiscard]] virtual std::chrono::seconds cleanTtl() const { return kTtl; }
+    // Applies the fault, holds it as long as it needs, and heals it; empty on success. Not
+    // called when facts() says faultedDestroyed: the suite deletes the faulted client.
     virtual QString applyHoldHeal() = 0;
     [[nodiscard]] virtual FaultFacts facts() const = 0;
     // Why `recipe` cannot meet this fault (the cell is skipped), or empty.
     [[nodiscard]] virtual QString skipReason(const QString &) const { return {}; }
     [[nodiscard]] virtual QString log() const { return {}; }
+    // After every cell's checks: whether the fault did what it is about (every cell fails
+    // with the reason when not); empty when it did.
+    [[nodiscard]] virtual QString verify() const { return {}; }
+    // The subjects make late writes while the fault is on (Subject::setLateWrites()).
+    [[nodiscard]] virtual bool lateWrites() const { return false; }
+
+    // Set by the suite before applyHoldHeal(): every contender holds what the faulted
+    // recipes lost, for a fault that acts on that state.
+    std::function<bool()> contendersHold;
 };
 
 class FaultSuite : public QObject
@@ -52,7 +65,10 @@ private:
         QString outcome;
     };
     void startAll();
+    std::unique_ptr<EtcdClient> makeClient(const QList<QUrl> &endpoints, bool faulted);
     QString runFault();
+    QString destroyFaulted();
+    void blameLeftLeases(const QList<qint64> &left);
     void checkAll();
     QString checkOne(Entry &entry);
     void sampleAll();
@@ -63,6 +79,7 @@ private:
     std::vector<Entry> m_entries;
     QTimer m_monitor;
     QString m_setupFailure;
+    QHash<QString, QStringList> m_blame; // recipe -> what the fault itself showed of it
 };
 
 } // namespace FaultMatrix

@@ -15,10 +15,10 @@ using namespace Qt::StringLiterals;
 namespace FaultMatrix {
 namespace {
 
-EtcdLeaderSelectorOptions candidate(const QString &id)
+EtcdLeaderSelectorOptions candidate(const QString &id, std::chrono::seconds ttl = kTtl)
 {
     EtcdLeaderSelectorOptions o;
-    o.ttl = kTtl;
+    o.ttl = ttl;
     o.clientId = id;
     return o;
 }
@@ -27,9 +27,10 @@ EtcdLeaderSelectorOptions candidate(const QString &id)
 class SelectorContender
 {
 public:
-    void create(EtcdClient *clean, const QByteArray &path, const std::function<void()> &sample)
+    void create(EtcdClient *clean, const QByteArray &path, std::chrono::seconds ttl,
+        const std::function<void()> &sample)
     {
-        m_selector = std::make_unique<EtcdLeaderSelector>(clean, path, candidate(u"clean"_s));
+        m_selector = std::make_unique<EtcdLeaderSelector>(clean, path, candidate(u"clean"_s, ttl));
         QObject::connect(m_selector.get(), &EtcdLeaderSelector::started, [this] { ++m_started; });
         QObject::connect(m_selector.get(), &EtcdLeaderSelector::elected, sample);
     }
@@ -50,15 +51,24 @@ private:
 class SelectorSubject : public OwnershipSubject
 {
 protected:
-    QList<EtcdRecipe *> create() override
+    void createFaulted() override
     {
         m_leader = std::make_unique<EtcdLeaderSelector>(m_faulted, m_path, candidate(u"faulted"_s));
         QObject::connect(
             m_leader.get(), &EtcdLeaderSelector::elected, [this] { onFaultedAcquired(); });
         QObject::connect(
             m_leader.get(), &EtcdLeaderSelector::leadershipLost, [this] { onFaultedLost(); });
-        m_contender.create(m_clean, m_path, [this] { sample(); });
-        return {m_leader.get(), m_contender.get()};
+    }
+    void createContenders() override
+    {
+        m_contender.create(m_clean, m_path, m_cleanTtl, [this] { sample(); });
+    }
+    QList<EtcdRecipe *> recipes() const override { return {m_leader.get(), m_contender.get()}; }
+    std::unique_ptr<EtcdRecipe> takeFaulted() override { return std::move(m_leader); }
+    bool releaseFaulted() override
+    {
+        m_leader->resign();
+        return true;
     }
     // A selector runs again once its last term finished (after the loss, a moment later).
     void acquireFaulted() override
@@ -70,9 +80,12 @@ protected:
     bool releaseContender() override { return m_contender.resign(); }
     bool contenderQueued() override { return m_contender.queued(); }
     int holders() const override { return int(faultedHolds()) + int(contenderHolds()); }
-    bool faultedHolds() const override { return m_leader->isLeader(); }
+    bool faultedHolds() const override { return m_leader && m_leader->isLeader(); }
     bool contenderHolds() const override { return m_contender->isLeader(); }
-    EtcdFencingToken faultedToken() const override { return m_leader->fencingToken(); }
+    EtcdFencingToken faultedToken() const override
+    {
+        return m_leader ? m_leader->fencingToken() : EtcdFencingToken {};
+    }
     EtcdFencingToken contenderToken() const override { return m_contender->fencingToken(); }
     EtcdTxnReply *faultedGuardedTxn(const EtcdTxn &t) override { return m_leader->guardedTxn(t); }
     EtcdTxnReply *contenderGuardedTxn(const EtcdTxn &t) override
@@ -88,14 +101,28 @@ private:
 class LatchSubject : public OwnershipSubject
 {
 protected:
-    QList<EtcdRecipe *> create() override
+    void createFaulted() override
     {
         m_latch = std::make_unique<EtcdLeaderLatch>(m_faulted, m_path, candidate(u"faulted"_s));
+        m_started = false;
         QObject::connect(m_latch.get(), &EtcdLeaderLatch::elected, [this] { onFaultedAcquired(); });
         QObject::connect(
             m_latch.get(), &EtcdLeaderLatch::leadershipLost, [this] { onFaultedLost(); });
-        m_contender.create(m_clean, m_path, [this] { sample(); });
-        return {m_latch.get(), m_contender.get()};
+    }
+    void createContenders() override
+    {
+        m_contender.create(m_clean, m_path, m_cleanTtl, [this] { sample(); });
+    }
+    QList<EtcdRecipe *> recipes() const override { return {m_latch.get(), m_contender.get()}; }
+    std::unique_ptr<EtcdRecipe> takeFaulted() override { return std::move(m_latch); }
+    // A latch leads until closed: a closed one is kept aside and a new one contests later.
+    bool releaseFaulted() override
+    {
+        if (!closeAll({m_latch.get()}))
+            return false;
+        m_closed.push_back(std::move(m_latch));
+        createFaulted();
+        return true;
     }
     // Started once: after a loss the latch contests again by itself.
     void acquireFaulted() override
@@ -108,9 +135,12 @@ protected:
     bool releaseContender() override { return m_contender.resign(); }
     bool contenderQueued() override { return m_contender.queued(); }
     int holders() const override { return int(faultedHolds()) + int(contenderHolds()); }
-    bool faultedHolds() const override { return m_latch->hasLeadership(); }
+    bool faultedHolds() const override { return m_latch && m_latch->hasLeadership(); }
     bool contenderHolds() const override { return m_contender->isLeader(); }
-    EtcdFencingToken faultedToken() const override { return m_latch->fencingToken(); }
+    EtcdFencingToken faultedToken() const override
+    {
+        return m_latch ? m_latch->fencingToken() : EtcdFencingToken {};
+    }
     EtcdFencingToken contenderToken() const override { return m_contender->fencingToken(); }
     EtcdTxnReply *faultedGuardedTxn(const EtcdTxn &t) override { return m_latch->guardedTxn(t); }
     EtcdTxnReply *contenderGuardedTxn(const EtcdTxn &t) override
@@ -120,6 +150,7 @@ protected:
 
 private:
     std::unique_ptr<EtcdLeaderLatch> m_latch;
+    std::vector<std::unique_ptr<EtcdLeaderLatch>> m_closed;
     SelectorContender m_contender;
     bool m_started = false;
 };
@@ -127,18 +158,21 @@ private:
 class ElectionSubject : public OwnershipSubject
 {
 protected:
-    QList<EtcdRecipe *> create() override
+    void createFaulted() override
     {
-        EtcdElectionOptions o;
-        o.ttl = kTtl;
-        m_leader = std::make_unique<EtcdElection>(m_faulted, m_path, o);
-        m_contender = std::make_unique<EtcdElection>(m_clean, m_path, o);
+        m_leader = std::make_unique<EtcdElection>(m_faulted, m_path, withTtl(kTtl));
         QObject::connect(m_leader.get(), &EtcdElection::elected, [this] { onFaultedAcquired(); });
         QObject::connect(
             m_leader.get(), &EtcdElection::leadershipLost, [this] { onFaultedLost(); });
-        QObject::connect(m_contender.get(), &EtcdElection::elected, [this] { sample(); });
-        return {m_leader.get(), m_contender.get()};
     }
+    void createContenders() override
+    {
+        m_contender = std::make_unique<EtcdElection>(m_clean, m_path, withTtl(m_cleanTtl));
+        QObject::connect(m_contender.get(), &EtcdElection::elected, [this] { sample(); });
+    }
+    QList<EtcdRecipe *> recipes() const override { return {m_leader.get(), m_contender.get()}; }
+    std::unique_ptr<EtcdRecipe> takeFaulted() override { return std::move(m_leader); }
+    bool releaseFaulted() override { return m_leader->resign(); }
     // After a loss the election is idle again once it has stepped down.
     void acquireFaulted() override
     {
@@ -149,9 +183,12 @@ protected:
     bool releaseContender() override { return m_contender->resign(); }
     bool contenderQueued() override { return keyCount(*m_clean, m_path) == 2; }
     int holders() const override { return int(faultedHolds()) + int(contenderHolds()); }
-    bool faultedHolds() const override { return m_leader->isLeader(); }
+    bool faultedHolds() const override { return m_leader && m_leader->isLeader(); }
     bool contenderHolds() const override { return m_contender->isLeader(); }
-    EtcdFencingToken faultedToken() const override { return m_leader->fencingToken(); }
+    EtcdFencingToken faultedToken() const override
+    {
+        return m_leader ? m_leader->fencingToken() : EtcdFencingToken {};
+    }
     EtcdFencingToken contenderToken() const override { return m_contender->fencingToken(); }
     EtcdTxnReply *faultedGuardedTxn(const EtcdTxn &t) override { return m_leader->guardedTxn(t); }
     EtcdTxnReply *contenderGuardedTxn(const EtcdTxn &t) override
@@ -160,6 +197,13 @@ protected:
     }
 
 private:
+    static EtcdElectionOptions withTtl(std::chrono::seconds ttl)
+    {
+        EtcdElectionOptions o;
+        o.ttl = ttl;
+        return o;
+    }
+
     std::unique_ptr<EtcdElection> m_leader, m_contender;
 };
 

@@ -30,32 +30,39 @@ public:
         m_clean = clean;
         m_path = path;
         m_key = path + "/owned";
-        m_lease = std::make_unique<EtcdSelfHealingKeepAlive>(
-            faulted, kTtl, [this](qint64 id, auto done) { establish(id, done); }, fastHealing());
-        QObject::connect(m_lease.get(), &EtcdSelfHealingKeepAlive::established, [this](qint64 id) {
-            m_owner = id;
-            noteLease(id);
-        });
-        QObject::connect(m_lease.get(), &EtcdSelfHealingKeepAlive::leaseEvent,
-            [this](const EtcdLeaseEvent &e) { m_events.append(e.type); });
-        m_lease->start();
+        createLease();
     }
-    bool steady() override { return m_lease->state() == EtcdSelfHealingKeepAlive::State::Alive; }
+    bool steady() override
+    {
+        return m_lease && m_lease->state() == EtcdSelfHealingKeepAlive::State::Alive;
+    }
     void sample() override
     {
-        if (m_lease->state() == EtcdSelfHealingKeepAlive::State::Failed)
+        if (m_lease && m_lease->state() == EtcdSelfHealingKeepAlive::State::Failed)
             violate(u"gave up healing (Failed)"_s);
     }
     QString afterFault(const FaultFacts &facts) override
     {
         using Type = EtcdLeaseEvent::Type;
+        if (facts.faultedDestroyed)
+            return afterDestroy();
         if (facts.outlastsTtl && !waitFor([this] { return m_events.contains(Type::Expired); }))
             return u"the loss was never reported (no Expired event)"_s;
-        return ownsTheKey(facts.outlastsTtl ? u"healing"_s : u"riding out the fault"_s);
+        const bool lost = m_events.contains(Type::Expired);
+        if (!facts.outlastsTtl && !facts.mayOutlastTtl && lost)
+            return u"reported an expiry the lease outlived"_s;
+        if (!facts.outlastsTtl && !lost && m_lease->currentLeaseId() != m_first)
+            return u"changed its lease without reporting an expiry"_s;
+        return ownsTheKey(lost ? u"healing"_s : u"riding out the fault"_s);
     }
     // Usable again: a revoke from elsewhere is healed too.
     QString recover() override
     {
+        if (std::exchange(m_faultedReplaced, false)) {
+            createLease(); // on the deleted client's replacement, for the now free key
+            if (const QString r = ownsTheKey(u"a new client's start"_s); !r.isEmpty())
+                return r;
+        }
         const qint64 before = m_lease->currentLeaseId();
         const auto revoked = await(m_clean->revokeLease(before));
         if (!revoked.status.isOk())
@@ -65,8 +72,39 @@ public:
         return ownsTheKey(u"a revoke"_s);
     }
     bool close() override { return closeAll({m_lease.get()}); }
+    // The lease goes with the client's recipes; no call is in flight between heals.
+    void handOverFaulted() override { m_lease.release()->setParent(m_faulted); }
+    QList<qint64> faultedLeases() const override
+    {
+        return m_lease ? QList<qint64> {m_lease->currentLeaseId()} : QList<qint64> {};
+    }
 
 private:
+    void createLease()
+    {
+        m_owner = 0;
+        m_first = 0;
+        m_events.clear();
+        m_lease = std::make_unique<EtcdSelfHealingKeepAlive>(
+            m_faulted, kTtl, [this](qint64 id, auto done) { establish(id, done); }, fastHealing());
+        QObject::connect(m_lease.get(), &EtcdSelfHealingKeepAlive::established, [this](qint64 id) {
+            m_owner = id;
+            if (m_first == 0)
+                m_first = id;
+            noteLease(id);
+        });
+        QObject::connect(m_lease.get(), &EtcdSelfHealingKeepAlive::leaseEvent,
+            [this](const EtcdLeaseEvent &e) { m_events.append(e.type); });
+        m_lease->start();
+    }
+    // The deleted client revoked the lease: the key goes with it at once.
+    QString afterDestroy()
+    {
+        if (!waitFor([this] { return keyCount(*m_clean, m_path) == 0; }, kTtlMs))
+            return u"the key outlived its client's destructor: "_s + keysText(*m_clean, m_path);
+        return {};
+    }
+
     // Creates the key under `id` if nobody holds it, or takes it over from our own last lease
     // (a restarted etcd restores that lease for another TTL).
     void establish(qint64 id, const EtcdSelfHealingKeepAlive::EstablishDone &done)
@@ -109,6 +147,7 @@ private:
     std::unique_ptr<EtcdSelfHealingKeepAlive> m_lease;
     QByteArray m_key;
     qint64 m_owner = 0; // the lease that last established the key
+    qint64 m_first = 0; // the lease that first established it
     QList<EtcdLeaseEvent::Type> m_events;
 };
 

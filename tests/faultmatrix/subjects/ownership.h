@@ -4,10 +4,13 @@
 // the faulted client, a contender queued behind it on the clean one. Invariant: never more
 // holders than the recipe's capacity, by the holders' own word; after the fault, the lost
 // hold was reported, the contender got in, etcd refuses the old holder's fencing token and
-// takes the new one's; then the faulted recipe can own again.
+// takes the new one's; then the faulted recipe can own again. A fault the lease outlives
+// (a failover) keeps the hold instead: no loss, and etcd still takes the holder's token.
 #pragma once
 
 #include "../matrix.h"
+
+#include <QtCore/qelapsedtimer.h>
 
 namespace FaultMatrix {
 
@@ -20,11 +23,22 @@ public:
     QString afterFault(const FaultFacts &facts) override;
     QString recover() override;
     bool close() override;
+    void handOverFaulted() override;
+    [[nodiscard]] QList<qint64> faultedLeases() const override;
+    [[nodiscard]] bool tookOver() const override { return contenderHolds(); }
 
 protected:
-    // The recipes: the faulted holder first, then the clean contender (and any others).
-    virtual QList<EtcdRecipe *> create() = 0;
+    // The faulted recipe on m_faulted (again after handOverFaulted() or releaseFaulted()).
+    virtual void createFaulted() = 0;
+    // The contender on m_clean, with a lease of m_cleanTtl (and any others).
+    virtual void createContenders() = 0;
+    // Every recipe (the faulted one null while handed over), for close().
+    [[nodiscard]] virtual QList<EtcdRecipe *> recipes() const = 0;
+    // The faulted recipe, no longer the subject's (null pointers from now on).
+    virtual std::unique_ptr<EtcdRecipe> takeFaulted() = 0;
     virtual void acquireFaulted() = 0;
+    // Gives up the hold (a latch, which cannot, closes and makes a new one); true when asked.
+    virtual bool releaseFaulted() = 0;
     virtual void acquireContender() = 0;
     virtual bool releaseContender() = 0;
     // The contender is queued behind the holder (etcd shows its entry, or it said started).
@@ -52,10 +66,17 @@ protected:
 private:
     [[nodiscard]] EtcdTxn write(const QByteArray &value) const;
     QString etcdTakesOnlyTheNewOwner(bool contenderWon);
+    QString afterLoss(const FaultFacts &facts);
+    QString afterKeptHold();
+    QString afterDestroy();
+    void sendLateWrite();
+    QString lateWriteRefused();
 
-    QList<EtcdRecipe *> m_recipes;
     EtcdFencingToken m_stale; // the faulted holder's token from before the fault
     bool m_contenderAsked = false;
+    QElapsedTimer m_handedOver; // since the faulted client began to go (destroy column)
+    qint64 m_takeoverMs = -1; // when the contender held, on m_handedOver
+    std::shared_ptr<bool> m_lateAnswered; // null until the late write was sent
 };
 
 } // namespace FaultMatrix

@@ -1,0 +1,58 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+// Fault: the cluster's raft leader is killed (SIGKILL) and stays dead; both clients work
+// with the followers, which elect a new leader. Renewals wait for it, so a hold is kept when
+// the election ends well inside the renewal slack (a TTL less the TTL/3 renewal period);
+// an election past half a TTL may cost it, and then the loss must be reported.
+#include "cluster.h"
+
+#include <QtCore/qelapsedtimer.h>
+
+using namespace FaultMatrix;
+using namespace Qt::StringLiterals;
+
+namespace {
+class LeaderFault : public ClusterFault
+{
+public:
+    QString applyHoldHeal() override
+    {
+        QElapsedTimer held;
+        held.start();
+        if (m_cluster.killLeader() < 0)
+            return u"no leader to kill"_s;
+        m_electionMs = msUntilLeader();
+        qInfo("fault matrix: the followers elected a leader in %lld ms", m_electionMs);
+        if (m_electionMs < 0)
+            return u"the followers elected no leader"_s;
+        QTest::qWait(int(qMax<qint64>(0, 2 * kTtlMs - held.elapsed()))); // the fault's duration
+        return {};
+    }
+    FaultFacts facts() const override
+    {
+        return {.outlastsTtl = false, .mayOutlastTtl = m_electionMs > kTtlMs / 2, .cleanHit = true};
+    }
+
+protected:
+    void chooseEndpoints(int leader) override
+    {
+        const int a = (leader + 1) % m_cluster.size();
+        const int b = (leader + 2) % m_cluster.size();
+        m_faultedEndpoints = endpointsFrom({a, b});
+        m_cleanEndpoints = endpointsFrom({b, a});
+    }
+
+private:
+    qint64 m_electionMs = -1;
+};
+} // namespace
+
+class tst_FaultLeaderLoss : public FaultSuite
+{
+    Q_OBJECT
+public:
+    tst_FaultLeaderLoss() : FaultSuite(std::make_unique<LeaderFault>()) { }
+};
+
+QTEST_GUILESS_MAIN(tst_FaultLeaderLoss)
+#include "fault_leader.moc"
