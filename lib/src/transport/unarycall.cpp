@@ -86,10 +86,15 @@ void CallBase::onDone(const grpc::Status &s, int endpoint)
     const EtcdStatus status
         = statusFromGrpc(s.error_code(), QString::fromStdString(s.error_message()));
     m_transport->noteOutcome(endpoint, s.error_code(), status);
-    if (status.code() == Etcd::ErrorCode::InvalidAuthToken && !m_authRetried
+    // The token expired (or none was sent yet): authenticate again, then repeat. More than
+    // once, as a short token TTL can run out again before a slow repeat reaches etcd (a
+    // loaded machine, --auth-token-ttl of 1-2 s: a fault-matrix run and a TSan stress run
+    // each saw calls fail after their one refresh); bounded, as each refresh that fails
+    // answers the call with its own error.
+    constexpr int kAuthRefreshes = 3;
+    if (status.code() == Etcd::ErrorCode::InvalidAuthToken && m_authRefreshes < kAuthRefreshes
         && m_transport->hasCredentials()) {
-        // The token expired (or none was sent yet): authenticate again, once, then repeat.
-        m_authRetried = true;
+        ++m_authRefreshes;
         m_transport->refreshToken([self = shared_from_this()](const EtcdStatus &auth) {
             if (auth.isOk())
                 self->attempt();

@@ -44,7 +44,7 @@ private:
     std::unique_ptr<grpc::ClientContext> m_context;
     bool m_cancelled = false;
     int m_attempt = 0;
-    bool m_authRetried = false;
+    int m_authRefreshes = 0; // token refreshes this call asked for (each then repeats it)
 };
 
 template <class Request, class Response>
