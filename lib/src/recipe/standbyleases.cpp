@@ -35,23 +35,8 @@ StandbyLeases::StandbyLeases(EtcdClient *client) : QObject(client), m_client(cli
     setObjectName(kObjectName);
 }
 
-// The client is going away (it is our parent), and this pool first, while it still works:
-// the standby leases are revoked now, and its destructor gives revokes up to 500 ms. Ending
-// their keep-alives is not enough, as etcd keeps an unrenewed lease for its whole TTL: a
-// recipe deleted after the pool found none to release hers to, and a quitting process left
-// the standby behind (fault matrix, destroy column, every run).
-StandbyLeases::~StandbyLeases()
-{
-    for (auto &[ttl, s] : m_byTtl) {
-        s.keepAlive.reset(); // not deleteLater(): no event loop may run for it any more
-        if (s.leaseId > 0)
-            revokeLeaseQuietly(m_client, std::exchange(s.leaseId, -1));
-        // Its id is ours: revoked before etcd's answer, which may never come (unless the
-        // last want went before, which revoked it then).
-        if (s.granting && s.wanted > 0)
-            revokeLeaseQuietly(m_client, s.grantingId);
-    }
-}
+// The client is going away (it is our parent): its keep-alives end with it, nothing to revoke.
+StandbyLeases::~StandbyLeases() = default;
 
 StandbyLeases *StandbyLeases::of(EtcdClient *client, bool create)
 {
