@@ -541,7 +541,11 @@ void tst_EtcdLeases::transientKeyMovesOwnKeyOffItsOldLease()
     QCOMPARE(now->keyValues().first().lease, kv.leaseId());
     QVERIFY(kv.leaseId() != old);
     keeper.stop();
-    QVERIFY_OK(await(m_client->revokeLease(old)).status); // it holds no key any more
+    // It holds the key no more. The client that gave it up on its own clock may have revoked
+    // it already (once etcd answers again, it revokes leases it abandoned): either is fine.
+    const EtcdStatus revoked = await(m_client->revokeLease(old)).status;
+    QVERIFY2(revoked.isOk() || revoked.code() == Etcd::ErrorCode::LeaseNotFound,
+        qPrintable(revoked.toString()));
     QCOMPARE(value("/tkv/own"_ba), "v"_ba);
 }
 
