@@ -28,18 +28,9 @@ public:
     std::atomic<int> count {0};
 };
 
-class CompactFault : public Fault
+class CompactFault : public ProxiedFault
 {
 public:
-    QString setUp() override
-    {
-        if (!m_server.start())
-            return m_server.log();
-        m_proxy = std::make_unique<FaultProxy>(u"127.0.0.1"_s, m_server.clientPort());
-        return m_proxy->start() ? QString() : u"the fault proxy did not start"_s;
-    }
-    QList<QUrl> faultedEndpoints() const override { return {m_proxy->url()}; }
-    QList<QUrl> cleanEndpoints() const override { return {m_server.clientUrl()}; }
     void configureFaulted(EtcdClient &client) override { client.setMetrics(m_resyncs); }
     QString applyHoldHeal() override
     {
@@ -58,8 +49,6 @@ public:
             return u"no watch of the faulted client resynced after the compaction"_s;
         return {};
     }
-    FaultFacts facts() const override { return {.outlastsTtl = true, .cleanHit = false}; }
-    QString log() const override { return m_server.log(); }
 
 private:
     // Through a client of its own, the way an operator's tool compacts.
@@ -77,8 +66,6 @@ private:
         return {};
     }
 
-    EtcdTestServer m_server;
-    std::unique_ptr<FaultProxy> m_proxy;
     std::shared_ptr<Resyncs> m_resyncs = std::make_shared<Resyncs>();
 };
 } // namespace

@@ -10,18 +10,9 @@ using namespace FaultMatrix;
 using namespace Qt::StringLiterals;
 
 namespace {
-class CutoffFault : public Fault
+class CutoffFault : public ProxiedFault
 {
 public:
-    QString setUp() override
-    {
-        if (!m_server.start())
-            return m_server.log();
-        m_proxy = std::make_unique<FaultProxy>(u"127.0.0.1"_s, m_server.clientPort());
-        return m_proxy->start() ? QString() : u"the fault proxy did not start"_s;
-    }
-    QList<QUrl> faultedEndpoints() const override { return {m_proxy->url()}; }
-    QList<QUrl> cleanEndpoints() const override { return {m_server.clientUrl()}; }
     QString applyHoldHeal() override
     {
         m_proxy->setMode(FaultProxy::Mode::Blackhole);
@@ -29,12 +20,6 @@ public:
         m_proxy->setMode(FaultProxy::Mode::Pass);
         return {};
     }
-    FaultFacts facts() const override { return {.outlastsTtl = true, .cleanHit = false}; }
-    QString log() const override { return m_server.log(); }
-
-private:
-    EtcdTestServer m_server;
-    std::unique_ptr<FaultProxy> m_proxy;
 };
 } // namespace
 

@@ -12,18 +12,9 @@ using namespace FaultMatrix;
 using namespace Qt::StringLiterals;
 
 namespace {
-class DelayFault : public Fault
+class DelayFault : public ProxiedFault
 {
 public:
-    QString setUp() override
-    {
-        if (!m_server.start())
-            return m_server.log();
-        m_proxy = std::make_unique<FaultProxy>(u"127.0.0.1"_s, m_server.clientPort());
-        return m_proxy->start() ? QString() : u"the fault proxy did not start"_s;
-    }
-    QList<QUrl> faultedEndpoints() const override { return {m_proxy->url()}; }
-    QList<QUrl> cleanEndpoints() const override { return {m_server.clientUrl()}; }
     bool lateWrites() const override { return true; }
     QString applyHoldHeal() override
     {
@@ -32,12 +23,6 @@ public:
         m_proxy->setDelay(0ms); // Pass: what it held arrives at once
         return {};
     }
-    FaultFacts facts() const override { return {.outlastsTtl = true, .cleanHit = false}; }
-    QString log() const override { return m_server.log(); }
-
-private:
-    EtcdTestServer m_server;
-    std::unique_ptr<FaultProxy> m_proxy;
 };
 } // namespace
 

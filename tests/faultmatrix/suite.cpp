@@ -13,6 +13,14 @@ using namespace Qt::StringLiterals;
 
 namespace FaultMatrix {
 
+QString ProxiedFault::setUp()
+{
+    if (!m_server.start())
+        return m_server.log();
+    m_proxy = std::make_unique<FaultProxy>(u"127.0.0.1"_s, m_server.clientPort());
+    return m_proxy->start() ? QString() : u"the fault proxy did not start"_s;
+}
+
 FaultSuite::FaultSuite(std::unique_ptr<Fault> fault) : m_fault(std::move(fault))
 {
     // Every turn of this thread's event loops (nested ones too), while the fault is on and

@@ -6,6 +6,9 @@
 
 #include "matrix.h"
 
+#include <etcdtestserver.h>
+#include <faultproxy.h>
+
 #include <QtCore/qhash.h>
 #include <QtCore/qobject.h>
 #include <QtCore/qtimer.h>
@@ -42,6 +45,23 @@ public:
     // Set by the suite before applyHoldHeal(): every contender holds what the faulted
     // recipes lost, for a fault that acts on that state.
     std::function<bool()> contendersHold;
+};
+
+// One etcd with a FaultProxy in front of the faulted client, the clean one direct: the
+// fixture of every fault that acts on one client's connection (cut-off, delay, compaction
+// during a cut-off).
+class ProxiedFault : public Fault
+{
+public:
+    QString setUp() override;
+    QList<QUrl> faultedEndpoints() const override { return {m_proxy->url()}; }
+    QList<QUrl> cleanEndpoints() const override { return {m_server.clientUrl()}; }
+    FaultFacts facts() const override { return {.outlastsTtl = true, .cleanHit = false}; }
+    QString log() const override { return m_server.log(); }
+
+protected:
+    EtcdTestServer m_server;
+    std::unique_ptr<FaultProxy> m_proxy;
 };
 
 class FaultSuite : public QObject
