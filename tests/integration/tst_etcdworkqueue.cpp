@@ -275,7 +275,9 @@ private:
     void wipe(const QByteArray &q);
     bool revoke(qint64 leaseId);
     double watchers() const;
+    double settledWatchers() const;
     EtcdTestServer m_server;
+    double m_quietWatchers = 0; // watches etcd holds with no recipe open
     LeaseLedger m_leases; // issue 22 item 7: no test leaves a lease
     std::unique_ptr<EtcdClient> m_client;
     std::unique_ptr<EtcdClient> m_admin; // out-of-band reads and revokes
@@ -286,6 +288,7 @@ void tst_EtcdWorkQueue::initTestCase()
     ETCDQT_START_OR_SKIP(m_server);
     m_client = connectedClient(m_server.clientUrl());
     m_admin = connectedClient(m_server.clientUrl());
+    m_quietWatchers = watchers();
 }
 
 void tst_EtcdWorkQueue::init()
@@ -318,6 +321,16 @@ bool tst_EtcdWorkQueue::revoke(qint64 leaseId)
 double tst_EtcdWorkQueue::watchers() const
 {
     return etcdMetric(m_server.clientUrl(), "etcd_debugging_mvcc_watcher_total");
+}
+
+// The count once the watches of the previous test's queues are gone: their cancels reach etcd
+// after the test ends, so a count taken at once can hold them and hide the new watches (CI:
+// delayedItemWakesAWaitingReceive saw no rise after delayedItemWaitsForItsDueTime).
+double tst_EtcdWorkQueue::settledWatchers() const
+{
+    if (!QTest::qWaitFor([this] { return watchers() <= m_quietWatchers; }, kWaitMs))
+        qWarning("test: %g watches still open, %g when quiet", watchers(), m_quietWatchers);
+    return watchers();
 }
 
 // enqueue -> "<q>/items/<millis %019d>-<3>" = payload, no lease; receive -> the item key gone,
@@ -395,7 +408,7 @@ void tst_EtcdWorkQueue::fifoOrderAndBatches()
     wipe(q);
     EtcdWorkQueue queue(m_client.get(), q, optionsWith());
     QSignalSpy available(&queue, &EtcdWorkQueue::itemAvailable);
-    const double watching = watchers();
+    const double watching = settledWatchers();
     queue.start(); // follows items/: itemAvailable() per put
     QVERIFY(queue.isActive());
     QTRY_VERIFY_WITH_TIMEOUT(watchers() >= watching + 1, kWaitMs);
@@ -503,7 +516,7 @@ void tst_EtcdWorkQueue::delayedItemWakesAWaitingReceive()
     std::unique_ptr<EtcdClient> other = connectedClient(m_server.clientUrl());
     EtcdWorkQueue consumer(m_client.get(), q, optionsWith());
     EtcdWorkQueue producer(other.get(), q, optionsWith());
-    const double watching = watchers();
+    const double watching = settledWatchers();
     EtcdWorkItemReply *pending = kept(consumer.receive());
     QTRY_VERIFY_WITH_TIMEOUT(watchers() >= watching + 2, kWaitMs);
     QVERIFY(!pending->isFinished());
@@ -587,7 +600,7 @@ void tst_EtcdWorkQueue::deletedReceiveTakesNothing()
     const QByteArray q = "/wq/deleted";
     wipe(q);
     EtcdWorkQueue queue(m_client.get(), q, optionsWith());
-    const double watching = watchers();
+    const double watching = settledWatchers();
     EtcdWorkItemReply *abandoned = kept(queue.receive());
     QTRY_VERIFY_WITH_TIMEOUT(watchers() >= watching + 2, kWaitMs);
     delete abandoned;
@@ -947,7 +960,7 @@ void tst_EtcdWorkQueue::closeCancelsAWaitingReceive()
     wipe(q);
     EtcdWorkQueue queue(m_client.get(), q, optionsWith());
     QSignalSpy closed(&queue, &EtcdRecipe::closed);
-    const double watching = watchers();
+    const double watching = settledWatchers();
     EtcdWorkItemReply *pending = kept(queue.receive());
     QTRY_VERIFY_WITH_TIMEOUT(watchers() >= watching + 2, kWaitMs);
     QVERIFY(!pending->isFinished());
@@ -1205,7 +1218,7 @@ void tst_EtcdWorkQueue::survivesEtcdRestart()
         QCOMPARE(resultOf(consumer.ack(*item), 4 * kWait), std::optional(true));
     }
 
-    const double watching = watchers();
+    const double watching = settledWatchers();
     EtcdWorkItemReply *pending = kept(consumer.receive());
     QTRY_VERIFY_WITH_TIMEOUT(watchers() >= watching + 2, kWaitMs);
     m_server.kill();
