@@ -106,6 +106,7 @@ private Q_SLOTS:
     void transientKeyTakenDuringOutageStaysTheirs();
     void transientKeyHeldAtStartIsNotTaken();
     void transientKeyMovesOwnKeyOffItsOldLease();
+    void healMovesTheKeyBeforeTheAbandonedLeaseGoes();
     void leasedKeysNeverWriteBackAfterLoss();
     void pausedEtcdSuspendsExpiresThenRestores();
     void closeRevokesAtOnce();
@@ -529,6 +530,7 @@ void tst_EtcdLeases::transientKeyMovesOwnKeyOffItsOldLease()
     Events ev(&kv);
     QVERIFY(startedInTime(kv));
     const qint64 old = kv.leaseId();
+    const qint64 created = await(m_client->get("/tkv/own"_ba))->keyValues().first().createRevision;
     EtcdKeepAlive keeper(m_client.get(), old, kTtl);
     keeper.start();
     side.proxy.setMode(FaultProxy::Mode::Blackhole);
@@ -540,18 +542,58 @@ void tst_EtcdLeases::transientKeyMovesOwnKeyOffItsOldLease()
     QVERIFY2(ev.types == (QList {LeaseType::Expired, LeaseType::Restored})
             || ev.types == (QList {LeaseType::Suspended, LeaseType::Expired, LeaseType::Restored}),
         qPrintable(QDebug::toString(ev.types)));
-    QVERIFY(await(m_client->leaseTimeToLive(old))->ttl() > 0s); // the old lease was alive
     const auto now = await(m_client->get("/tkv/own"_ba));
     QCOMPARE(now->keyValues().first().value, "v"_ba);
     QCOMPARE(now->keyValues().first().lease, kv.leaseId());
+    // Moved, never deleted: a watcher (discovery) saw no gap. The client revokes the lease it
+    // gave up on its own clock only after the heal took the key off it (the keeper here kept
+    // it alive in etcd, so nothing else ends it within the test).
+    QCOMPARE(now->keyValues().first().createRevision, created);
     QVERIFY(kv.leaseId() != old);
+    QTRY_COMPARE_WITH_TIMEOUT(await(m_client->leaseTimeToLive(old))->ttl(), -1s, 2 * kTtlMs);
     keeper.stop();
-    // It holds the key no more. The client that gave it up on its own clock may have revoked
-    // it already (once etcd answers again, it revokes leases it abandoned): either is fine.
-    const EtcdStatus revoked = await(m_client->revokeLease(old)).status;
-    QVERIFY2(revoked.isOk() || revoked.code() == Etcd::ErrorCode::LeaseNotFound,
-        qPrintable(revoked.toString()));
     QCOMPARE(value("/tkv/own"_ba), "v"_ba);
+}
+
+// A lease given up on the client's clock while etcd kept it (a keeper renews it here, as a
+// new leader or a restarted etcd would have restored it) is revoked by the client only after
+// the heal moved the key onto its new lease: watchers never see the key go (CI: discovery saw
+// all 50 instances removed and added again after a leader failover). The heal waits 3 s; the
+// abandoned lease's revoke, retried from 250 ms on, would come first if it did not wait.
+void tst_EtcdLeases::healMovesTheKeyBeforeTheAbandonedLeaseGoes()
+{
+    m_leases.excuse("open: a lease granted while the partitioned client goes may stay");
+    PartitionedClient side(m_server.clientPort());
+    QVERIFY(side.started);
+    EtcdLeaseResilience slowHeal;
+    slowHeal.retryPolicy = EtcdRetryPolicy::bounded(10, 3s);
+    slowHeal.healOperationTimeout = 1s;
+    EtcdTransientKeyValue kv(&side.client, "/tkv/gapless"_ba, "v"_ba, kTtl, slowHeal);
+    Events ev(&kv);
+    QVERIFY(startedInTime(kv));
+    const qint64 old = kv.leaseId();
+    EtcdKeepAlive keeper(m_client.get(), old, kTtl);
+    keeper.start();
+    EtcdWatch watch(m_client.get(), "/tkv/gapless"_ba);
+    QList<EtcdWatchEvent> seen;
+    QObject::connect(&watch, &EtcdWatch::eventsReceived, &watch,
+        [&](const QList<EtcdWatchEvent> &events) { seen.append(events); });
+    watch.start();
+    QTRY_COMPARE_WITH_TIMEOUT(watch.state(), EtcdWatch::State::Active, kTtlMs);
+    side.proxy.setMode(FaultProxy::Mode::Reset); // calls fail at once: the revoke retries
+    QTRY_VERIFY_WITH_TIMEOUT(ev.types.contains(LeaseType::Expired), 3 * kTtlMs);
+    side.proxy.setMode(FaultProxy::Mode::Pass);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        !ev.types.isEmpty() && ev.types.last() == LeaseType::Restored, 5 * kTtlMs);
+    QVERIFY(kv.leaseId() != old);
+    QTRY_COMPARE_WITH_TIMEOUT(await(m_client->leaseTimeToLive(old))->ttl(), -1s, 2 * kTtlMs);
+    keeper.stop();
+    QVERIFY(!seen.isEmpty()); // the move
+    for (const EtcdWatchEvent &e : std::as_const(seen)) {
+        QCOMPARE(e.type, EtcdWatchEvent::Type::Put);
+        QCOMPARE(e.keyValue.lease, kv.leaseId());
+    }
+    QCOMPARE(value("/tkv/gapless"_ba), "v"_ba);
 }
 
 // Keys on one lease do not heal: lost is lost, so what another client wrote stays.

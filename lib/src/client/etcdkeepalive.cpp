@@ -96,7 +96,9 @@ struct AbandonedRevoke
     }
 };
 
-void revokeAbandonedLease(EtcdClient *client, qint64 leaseId, milliseconds patience = minutes(5))
+} // namespace
+
+void Etcd::Internal::revokeAbandonedLease(EtcdClient *client, qint64 leaseId, milliseconds patience)
 {
     if (!client || leaseId <= 0)
         return;
@@ -105,7 +107,6 @@ void revokeAbandonedLease(EtcdClient *client, qint64 leaseId, milliseconds patie
     r->since.start();
     AbandonedRevoke::attempt(r);
 }
-} // namespace
 
 class EtcdKeepAlivePrivate final : public KeepAliveObserver
 {
@@ -140,7 +141,8 @@ public:
     {
         link.close();
         shared->lose(reason); // the hub did already, in the engine thread
-        if (reason.code() == Etcd::ErrorCode::LeaseExpired) // our clock's verdict, not etcd's
+        const bool ourClock = reason.code() == Etcd::ErrorCode::LeaseExpired; // not etcd's word
+        if (ourClock && !shared->ownerRevokesAbandoned.load())
             revokeAbandonedLease(client, leaseId);
         QPointer<EtcdKeepAlive> q = q_func(); // a handler may delete it
         setState(EtcdKeepAlive::State::Expired);

@@ -13,6 +13,7 @@
 #include <mutex>
 #include <vector>
 
+class EtcdClient;
 class EtcdKeepAlive;
 
 namespace Etcd::Internal {
@@ -32,6 +33,10 @@ struct LeaseShared
 
     std::atomic<qint64> deadlineNs {0}; // steady_clock, since its epoch
     std::atomic<bool> wantsRenewals {false};
+    // The owner revokes a lease expired on the client's clock itself, once it moved its keys
+    // off it (the self-healing group: a heal restores its keys onto a new lease first, so
+    // that discovery never sees them go). Otherwise the keep-alive revokes it at once.
+    std::atomic<bool> ownerRevokesAbandoned {false};
 
     void setDeadline(SteadyTime t) { deadlineNs.store(t.time_since_epoch().count()); }
     SteadyTime deadline() const { return SteadyTime(SteadyTime::duration(deadlineNs.load())); }
@@ -57,5 +62,11 @@ private:
 // The state `keepAlive` shares with the hub: its deadline, and where ownership that ends with
 // the lease registers (LeaseShared::onLoss).
 std::shared_ptr<LeaseShared> leaseStateOf(const EtcdKeepAlive &keepAlive);
+
+// Revokes a lease this client gave up on its own clock (no renewal acknowledged within its
+// TTL), which etcd may still hold: retried with backoff while `client` lives, for at most
+// `patience`. LeaseNotFound settles it too.
+void revokeAbandonedLease(EtcdClient *client, qint64 leaseId,
+    std::chrono::milliseconds patience = std::chrono::minutes(5));
 
 } // namespace Etcd::Internal

@@ -120,6 +120,7 @@ public:
     // A spare is not renewed until a heal takes it: past half its TTL it is not counted on.
     [[nodiscard]] milliseconds spareMaxAge() const { return duration_cast<milliseconds>(ttl) / 2; }
     void rerunAfterGrant(qint64 id);
+    void revokeAbandoned();
 
     EtcdSelfHealingKeepAlive *q_ptr;
     seconds ttl;
@@ -128,6 +129,9 @@ public:
     State state = State::Inactive;
     qint64 leaseId = -1;
     qint64 lostLeaseId = -1; // the expired lease a heal replaces
+    // The lease given up on our clock, which etcd may still hold with our keys: revoked once
+    // the heal moved them (or it ends), so that they never vanish in between.
+    qint64 abandonedLeaseId = -1;
     std::unique_ptr<EtcdKeepAlive> keepAlive;
     std::shared_ptr<LeaseView> view = std::make_shared<LeaseView>(); // for remainingValidity()
     QTimer healTimer;
@@ -248,6 +252,7 @@ void EtcdSelfHealingKeepAlivePrivate::onEstablished(
     if (!guard)
         return;
     renew(id);
+    revokeAbandoned(); // the hook moved our keys onto `id`
     healAttempts = 0;
     if (!setState(State::Alive))
         return;
@@ -274,6 +279,7 @@ void EtcdSelfHealingKeepAlivePrivate::renew(qint64 id)
             q->reportConnectionState(EtcdRecipe::ConnectionState::Reconnected);
     };
     follow.expired = [this](const EtcdStatus &reason) { onExpired(reason); };
+    follow.revokesAbandonedLease = true; // after the heal moved the keys (revokeAbandoned())
     // Renewal stopped without an expiry: the client went away. Nothing can heal without it.
     follow.abandoned = [this](const EtcdStatus &reason) {
         lostLeaseId = leaseId;
@@ -290,6 +296,8 @@ void EtcdSelfHealingKeepAlivePrivate::onExpired(const EtcdStatus &reason)
     Q_Q(EtcdSelfHealingKeepAlive);
     keepAlive.release()->deleteLater(); // we are inside its signal
     lostLeaseId = leaseId;
+    if (reason.code() == Etcd::ErrorCode::LeaseExpired) // our clock's verdict, not etcd's
+        abandonedLeaseId = leaseId;
     healAttempts = 0;
     outage.start();
     // etcd said the lease is gone: it is reachable and the keys are free now, so the first heal
@@ -319,6 +327,7 @@ void EtcdSelfHealingKeepAlivePrivate::scheduleHeal(const EtcdStatus &cause)
         ++healAttempts, milliseconds(outage.isValid() ? outage.elapsed() : 0));
     if (!delay) {
         if (resilience.retryPolicy.kind() == EtcdRetryPolicy::Kind::Never) {
+            revokeAbandoned(); // nothing will move the keys: they go, as reported
             setState(State::Expired); // healing disabled: expired is the end
             return;
         }
@@ -335,6 +344,7 @@ void EtcdSelfHealingKeepAlivePrivate::fail(const EtcdStatus &reason, bool asLeas
 {
     Q_Q(EtcdSelfHealingKeepAlive);
     healTimer.stop();
+    revokeAbandoned();
     early.reset(); // its lease, if granted, is pendingLeaseId: close() revokes it
     spare.drop();
     standby.reset(); // no more heals to serve
@@ -492,6 +502,12 @@ void EtcdSelfHealingKeepAlivePrivate::rerunAfterGrant(qint64 id)
 }
 
 // Everything close() does but signal; false when it was closed already.
+void EtcdSelfHealingKeepAlivePrivate::revokeAbandoned()
+{
+    if (abandonedLeaseId > 0)
+        revokeAbandonedLease(q_func()->client(), std::exchange(abandonedLeaseId, -1));
+}
+
 bool EtcdSelfHealingKeepAlivePrivate::closeQuietly(QList<EtcdReply *> *revokes)
 {
     Q_Q(EtcdSelfHealingKeepAlive);
@@ -499,6 +515,7 @@ bool EtcdSelfHealingKeepAlivePrivate::closeQuietly(QList<EtcdReply *> *revokes)
         return false;
     ++epoch;
     healTimer.stop();
+    revokeAbandoned();
     early.reset();
     keepAlive.reset();
     view->clear();

@@ -85,6 +85,7 @@ std::unique_ptr<EtcdKeepAlive> RecipeLayer::followKeepAlive(EtcdClient *client, 
 {
     auto keepAlive = std::make_unique<EtcdKeepAlive>(client, leaseId, ttl);
     EtcdKeepAlive *k = keepAlive.get();
+    leaseStateOf(*k)->ownerRevokesAbandoned = f.revokesAbandonedLease;
     const auto report = [sink](State s) {
         if (sink)
             sink(s);

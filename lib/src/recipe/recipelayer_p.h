@@ -48,6 +48,9 @@ struct KeepAliveFollower
     std::function<void(const EtcdStatus &why)> expired;
     // Renewal stopped without an expiry: the client went away (after `failed`).
     std::function<void(const EtcdStatus &why)> abandoned;
+    // A lease expired on the client's clock is the follower's to revoke (revokeAbandonedLease()),
+    // once its keys are off it; otherwise the keep-alive revokes it at once.
+    bool revokesAbandonedLease = false;
 };
 
 // The plumbing every recipe shares (issue 16's recipe layer): following a watch, following a
