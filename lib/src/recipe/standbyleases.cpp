@@ -35,8 +35,20 @@ StandbyLeases::StandbyLeases(EtcdClient *client) : QObject(client), m_client(cli
     setObjectName(kObjectName);
 }
 
-// The client is going away (it is our parent): its keep-alives end with it, nothing to revoke.
-StandbyLeases::~StandbyLeases() = default;
+// The client is going away (it is our parent) and still works: its destructor gives revokes
+// up to 500 ms. Ending the keep-alives is not enough, as etcd keeps an unrenewed lease for its
+// whole TTL: a recipe deleted after the pool found none to hand its standby back to, and a
+// quitting process left the standby behind (fault matrix, destroy column, every run). A grant
+// still in flight is left to its TTL: a revoke sent before etcd applied the grant would find
+// nothing, and the grant would then create the lease (tst_etcdteardown counts the revokes).
+StandbyLeases::~StandbyLeases()
+{
+    for (auto &[ttl, s] : m_byTtl) {
+        s.keepAlive.reset(); // not deleteLater(): no event loop may run for it any more
+        if (s.leaseId > 0)
+            revokeLeaseQuietly(m_client, std::exchange(s.leaseId, -1));
+    }
+}
 
 StandbyLeases *StandbyLeases::of(EtcdClient *client, bool create)
 {
