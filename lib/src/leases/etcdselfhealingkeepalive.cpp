@@ -41,6 +41,11 @@ using namespace std::chrono;
     ends it with leaseEvent(Failed): ownership is restored only where it is still free, never
     reclaimed.
 
+    A lease that expired on the client's clock alone (no renewal acknowledged for a TTL) may
+    still be etcd's: a new leader or a restarted etcd restores leases. Its keys are then still
+    there, and the heal takes them over as its own; the old lease is revoked only after that
+    (or when healing ends, or on close()), so watchers never see the keys go.
+
     The lease a heal takes is usually granted already: while this object is alive, its client
     keeps one standby lease of ttl(), shared by every self-healing lease of that TTL on the
     client and renewed with them; it is revoked with the last of them (see Leases and loss).
