@@ -2,7 +2,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "etcdclient_p.h"
 
+#include <EtcdQt/etcdleasegrantreply.h>
+
 #include <QtCore/qcoreapplication.h>
+#include <QtCore/qelapsedtimer.h>
 #include <QtCore/qtimer.h>
 
 using namespace Etcd::Internal;
@@ -353,6 +356,12 @@ void EtcdClientPrivate::stopSession(milliseconds revokeGrace, EndThread endThrea
     }
     ++session; // late state reports of the old session are ignored
     if (transport && revokeGrace.count() > 0) {
+        QElapsedTimer waited;
+        waited.start();
+        QList<QPointer<EtcdReply>> grants = outstandingReplies();
+        grants.removeIf([](const QPointer<EtcdReply> &r) {
+            return !qobject_cast<EtcdLeaseGrantReply *>(r.data());
+        });
         transport->drain(revokeGrace);
         // The answers that came wait in this thread's queue, which a destructor never runs:
         // hand them out, so those replies finish with etcd's answer instead of Cancelled.
@@ -360,6 +369,7 @@ void EtcdClientPrivate::stopSession(milliseconds revokeGrace, EndThread endThrea
             if (reply)
                 QCoreApplication::sendPostedEvents(reply, QEvent::MetaCall);
         }
+        revokeOrphanedGrants(grants, revokeGrace - milliseconds(waited.elapsed()));
     }
     for (const QPointer<EtcdReply> &reply : outstandingReplies()) {
         if (reply) // a receiver of an earlier one may have deleted it
@@ -373,6 +383,31 @@ void EtcdClientPrivate::stopSession(milliseconds revokeGrace, EndThread endThrea
     else if (engine)
         engine->deleteLater();
     engine.clear();
+}
+
+// A grant in flight as the client goes is nobody's: the recipes went first, and whoever
+// called grantLease() gets Cancelled without the id. One answered in the drain would stay in
+// etcd for its TTL (the lease accounting found such keyless leases after a client was deleted
+// mid-heal), so it is revoked here, past the refusal of new calls, within what is left of the
+// grace (at least 100 ms: etcd just answered). A grant not answered by then is left to its TTL.
+void EtcdClientPrivate::revokeOrphanedGrants(
+    const QList<QPointer<EtcdReply>> &grants, milliseconds bound)
+{
+    CallOptions o = callOptions(false);
+    o.drainOnShutdown = true;
+    int sent = 0;
+    for (const QPointer<EtcdReply> &reply : grants) {
+        const auto *grant = qobject_cast<EtcdLeaseGrantReply *>(reply.data());
+        if (!grant || !grant->isFinished() || !grant->status().isOk())
+            continue;
+        qCDebug(lcEtcdLease) << "revoking lease" << grant->leaseId()
+                             << "granted as the client went";
+        transport->leaseRevoke(
+            grant->leaseId(), o, {q_func(), [](const EtcdStatus &, ReplyData &&) {}});
+        ++sent;
+    }
+    if (sent > 0)
+        transport->drain(std::max(bound, milliseconds(100)));
 }
 
 // The engine thread ends once it ran what was queued to it before. quit() from here could

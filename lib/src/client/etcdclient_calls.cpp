@@ -136,7 +136,8 @@ EtcdEmptyReply *EtcdClient::compact(qint64 revision, Etcd::CompactionMode mode)
     Grants a lease of \a ttl, with the id \a leaseId or, when 0, one etcd picks. etcd may
     raise a TTL below its minimum; the reply says what was granted. A TTL that is not
     positive, or above etcd's maximum of 9,000,000,000 s, is refused with InvalidArgument
-    before anything is sent.
+    before anything is sent. A grant still in flight when the client is destroyed is given up
+    to 500 ms to be answered; a lease granted then is revoked, since nobody can renew it.
 */
 EtcdLeaseGrantReply *EtcdClient::grantLease(std::chrono::seconds ttl, qint64 leaseId)
 {
@@ -145,7 +146,8 @@ EtcdLeaseGrantReply *EtcdClient::grantLease(std::chrono::seconds ttl, qint64 lea
         early = checkLeaseId(leaseId);
     const auto asked = std::chrono::steady_clock::now();
     auto *reply = d_func()->call<EtcdLeaseGrantReply>(
-        [&](Transport &t, const Options &o, Target target) {
+        [&](Transport &t, Options o, Target target) {
+            o.drainOnShutdown = true; // answered as the client goes: revoked there, not left
             return t.leaseGrant(ttl.count(), leaseId, o, std::move(target));
         },
         early);

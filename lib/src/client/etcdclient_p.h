@@ -83,6 +83,9 @@ public:
     enum class Children { NotReplies, All };
     void deleteChildren(Children which = Children::NotReplies);
     [[nodiscard]] QList<QPointer<EtcdReply>> outstandingReplies() const;
+    // Grants answered while the client went (listed before the drain): nobody renews them.
+    void revokeOrphanedGrants(
+        const QList<QPointer<EtcdReply>> &grants, std::chrono::milliseconds bound);
 
     EtcdClient *q_ptr;
     QList<QUrl> endpoints;
