@@ -3,6 +3,7 @@
 #include "leaseops_p.h"
 
 #include "etcdqt_internal_p.h"
+#include "leaseshared_p.h"
 
 #include <EtcdQt/etcdclient.h>
 #include <EtcdQt/etcdreplies.h>
@@ -169,7 +170,9 @@ bool isOwnRetriedGrant(const EtcdStatus &status)
 // The grant may still be queued in etcd (a paused etcd applies it on resuming, and two
 // requests of one connection in no fixed order): a revoke that finds no lease is sent once
 // more a moment after etcd answered it, by when etcd has applied what it had queued before
-// (pausedEtcdSuspendsExpiresThenRestores left such a lease under CI load).
+// (pausedEtcdSuspendsExpiresThenRestores left such a lease under CI load). A revoke that did
+// not reach etcd (the connection broke while etcd was paused, the grant's bytes still in its
+// socket) is retried until etcd answers it, as for a lease given up on our clock.
 void revokeUnansweredGrant(EtcdClient *client, qint64 leaseId)
 {
     EtcdReply *first = revokeLeaseQuietly(client, leaseId);
@@ -180,6 +183,8 @@ void revokeUnansweredGrant(EtcdClient *client, qint64 leaseId)
             if (status.code() == Etcd::ErrorCode::LeaseNotFound)
                 QTimer::singleShot(milliseconds(200), client,
                     [client, leaseId] { revokeLeaseQuietly(client, leaseId); });
+            else if (!status.isOk() && status.code() != Etcd::ErrorCode::Cancelled)
+                revokeAbandonedLease(client, leaseId);
         });
 }
 // A lease's validity counts from when its grant was sent (its keep-alive's deadline is the
