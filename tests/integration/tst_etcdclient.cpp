@@ -392,12 +392,23 @@ void tst_EtcdClient::keyPrefix()
     QVERIFY(txn->succeeded());
     QCOMPARE(txn->results().first().keyValues.first().key, "k"_ba);
 
+    // A compare over a range: every key in ["a", "l") must be older than the revision after
+    // "k"'s put. "/tenant/z" outside the tenant's range does not count; a new "b" fails it.
+    const qint64 written = raw->revision();
+    QVERIFY_OK(await(client().put("/tenant/z"_ba, "x"_ba)).status);
+    EtcdCompare older = EtcdCompare::createRevision("a"_ba, CompareResult::Less, written + 1);
+    older.rangeEnd = "l"_ba;
+    QVERIFY(await(tenant->txn({.compares = {older}}))->succeeded());
+    QVERIFY_OK(await(tenant->put("b"_ba, "new"_ba)).status);
+    QVERIFY(!await(tenant->txn({.compares = {older}}))->succeeded());
+    QVERIFY_OK(await(client().remove("/tenant/z"_ba)).status);
+
     const auto lease = await(tenant->grantLease(30s));
     QVERIFY_OK(await(tenant->put("leased"_ba, "x"_ba, {.lease = lease->leaseId()})).status);
     const auto ttl = await(tenant->leaseTimeToLive(lease->leaseId(), Etcd::LeaseKeys::Include));
     QCOMPARE(ttl->keys(), QList<QByteArray> {"leased"_ba});
     QVERIFY_OK(await(tenant->revokeLease(lease->leaseId())).status);
-    QCOMPARE(await(tenant->remove({}, {.prefix = true}))->deleted(), 1);
+    QCOMPARE(await(tenant->remove({}, {.prefix = true}))->deleted(), 2);
 }
 
 void tst_EtcdClient::replyContract()

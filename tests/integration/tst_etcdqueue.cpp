@@ -126,6 +126,7 @@ private Q_SLOTS:
     void batchLimits();
     void priorityOrder();
     void priorityRange();
+    void urgentItemPutAfterTheReadIsTakenFirst();
     void concurrentProducersAtOnePriority();
     void burstAtOnePriorityLosesNothingSilently();
     void fourConsumersTakeEveryItemOnce();
@@ -322,6 +323,22 @@ void tst_EtcdQueue::priorityOrder()
     // The markers stay (as in etcd-recipes); the next item at a level continues at 0 again
     // because the level is empty.
     QCOMPARE(keysUnder(*m_client, "__/qt/prio/").size(), 4);
+}
+
+// A take reads a few heads at once and tries the next one without reading again; each try is
+// guarded (a range compare) against keys put before its candidate since that read. An urgent
+// item enqueued by another client after the read is therefore taken next, not the stale
+// candidates behind which it sorts.
+void tst_EtcdQueue::urgentItemPutAfterTheReadIsTakenFirst()
+{
+    EtcdPriorityQueue q(m_client.get(), "/qt/urgent");
+    auto other = connectedClient(m_server.clientUrl());
+    EtcdPriorityQueue producer(other.get(), "/qt/urgent");
+    for (const QByteArray &value : {"five-a"_ba, "five-b"_ba, "five-c"_ba})
+        QVERIFY_OK(await(q.enqueue(value, 5)).status);
+    QCOMPARE(takeN(q, 1), QList<QByteArray>({"five-a"})); // read five-b, five-c as well
+    QVERIFY_OK(await(producer.enqueue("zero", 0)).status);
+    QCOMPARE(takeN(q, 3), QList<QByteArray>({"zero", "five-b", "five-c"}));
 }
 
 void tst_EtcdQueue::priorityRange()

@@ -13,6 +13,9 @@ struct ETCDQT_EXPORT EtcdCompare
     QByteArray key;
     qint64 number = 0; // version, revision or lease id
     QByteArray bytes; // for CompareTarget::Value
+    // When set, the condition is on every key in [key, rangeEnd): it holds when each holds it
+    // (none: as for a key that does not exist).
+    QByteArray rangeEnd;
 
     static EtcdCompare version(const QByteArray &key, Etcd::CompareResult result, qint64 version);
     static EtcdCompare createRevision(

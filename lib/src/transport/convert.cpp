@@ -40,6 +40,8 @@ QList<EtcdKeyValue> keyValues(
 void fillCompare(pb::Compare &c, const KeySpace &ks, const EtcdCompare &in)
 {
     c.set_key(str(ks.key(in.key)));
+    if (!in.rangeEnd.isEmpty())
+        c.set_range_end(str(ks.rangeEnd(in.key, false, in.rangeEnd)));
     c.set_result(static_cast<pb::Compare::CompareResult>(in.result));
     c.set_target(static_cast<pb::Compare::CompareTarget>(in.target));
     switch (in.target) {
