@@ -19,6 +19,8 @@ QList<Recipe> recipes()
         {u"latch"_s, makeLatch},
         {u"election"_s, makeElection},
         {u"selfhealing-lease"_s, makeSelfHealingLease},
+        {u"transient-key"_s, makeTransientKey},
+        {u"leased-keys"_s, makeLeasedKeys},
     };
 }
 

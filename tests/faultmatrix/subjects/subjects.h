@@ -14,5 +14,7 @@ std::unique_ptr<Subject> makeSelector();
 std::unique_ptr<Subject> makeLatch();
 std::unique_ptr<Subject> makeElection();
 std::unique_ptr<Subject> makeSelfHealingLease();
+std::unique_ptr<Subject> makeTransientKey();
+std::unique_ptr<Subject> makeLeasedKeys();
 
 } // namespace FaultMatrix
