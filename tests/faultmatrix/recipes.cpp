@@ -21,6 +21,10 @@ QList<Recipe> recipes()
         {u"selfhealing-lease"_s, makeSelfHealingLease},
         {u"transient-key"_s, makeTransientKey},
         {u"leased-keys"_s, makeLeasedKeys},
+        {u"barrier"_s, makeBarrier},
+        {u"counted-barrier"_s, makeCountedBarrier},
+        {u"double-barrier"_s, makeDoubleBarrier},
+        {u"countdown-latch"_s, makeCountDownLatch},
     };
 }
 

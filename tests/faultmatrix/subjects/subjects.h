@@ -16,5 +16,9 @@ std::unique_ptr<Subject> makeElection();
 std::unique_ptr<Subject> makeSelfHealingLease();
 std::unique_ptr<Subject> makeTransientKey();
 std::unique_ptr<Subject> makeLeasedKeys();
+std::unique_ptr<Subject> makeBarrier();
+std::unique_ptr<Subject> makeCountedBarrier();
+std::unique_ptr<Subject> makeDoubleBarrier();
+std::unique_ptr<Subject> makeCountDownLatch();
 
 } // namespace FaultMatrix
