@@ -25,6 +25,7 @@ QList<Recipe> recipes()
         {u"counted-barrier"_s, makeCountedBarrier},
         {u"double-barrier"_s, makeDoubleBarrier},
         {u"countdown-latch"_s, makeCountDownLatch},
+        {u"counter"_s, makeAtomicCounter},
     };
 }
 

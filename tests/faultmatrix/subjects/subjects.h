@@ -20,5 +20,6 @@ std::unique_ptr<Subject> makeBarrier();
 std::unique_ptr<Subject> makeCountedBarrier();
 std::unique_ptr<Subject> makeDoubleBarrier();
 std::unique_ptr<Subject> makeCountDownLatch();
+std::unique_ptr<Subject> makeAtomicCounter();
 
 } // namespace FaultMatrix
