@@ -26,6 +26,7 @@ QList<Recipe> recipes()
         {u"double-barrier"_s, makeDoubleBarrier},
         {u"countdown-latch"_s, makeCountDownLatch},
         {u"counter"_s, makeAtomicCounter},
+        {u"service-discovery"_s, makeServiceDiscovery},
     };
 }
 

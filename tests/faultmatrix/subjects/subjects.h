@@ -21,5 +21,6 @@ std::unique_ptr<Subject> makeCountedBarrier();
 std::unique_ptr<Subject> makeDoubleBarrier();
 std::unique_ptr<Subject> makeCountDownLatch();
 std::unique_ptr<Subject> makeAtomicCounter();
+std::unique_ptr<Subject> makeServiceDiscovery();
 
 } // namespace FaultMatrix
