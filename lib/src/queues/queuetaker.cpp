@@ -45,10 +45,10 @@ EtcdRangeOptions QueueTaker::headOptions() const
 {
     EtcdRangeOptions o;
     o.prefix = true;
-    o.keysOnly = true; // the delete answers the value it deleted
-    o.limit = kKeyCandidates; // etcd answers in key order
+    o.limit = 1;
     if (m_order == Order::ModRevision) {
         o.limit = kCandidates;
+        o.keysOnly = true; // the delete answers the value it deleted
         o.sortTarget = Etcd::SortTarget::ModRevision;
         o.sortOrder = Etcd::SortOrder::Ascending;
     }
@@ -173,12 +173,6 @@ void QueueTaker::defaultTake(const EtcdKeyValue &head, const TxnReady &ready)
     EtcdTxn txn;
     txn.compares.append(
         EtcdCompare::modRevision(head.key, Etcd::CompareResult::Equal, head.modRevision));
-    if (m_order == Order::Key) { // nothing put before it since the read: it is still the head
-        EtcdCompare older = EtcdCompare::createRevision(
-            m_prefix, Etcd::CompareResult::Less, m_candidatesRevision + 1);
-        older.rangeEnd = head.key;
-        txn.compares.append(older);
-    }
     EtcdDeleteOptions del;
     del.prevKv = true;
     txn.success.append(EtcdTxnOp::remove(head.key, del));
@@ -218,7 +212,7 @@ void QueueTaker::readRevision(qint64 revision)
         m_phase = Phase::Idle;
         if (!s.isOk())
             return fail(s);
-        setCandidates(r->keyValues(), r->revision());
+        setCandidates(r->keyValues());
         pump();
     });
 }
@@ -227,9 +221,8 @@ void QueueTaker::readRevision(qint64 revision)
 // transaction, one revision) come in any order: sorted again here by (revision, key), the
 // key carrying the batch index. A full answer may have cut the last revision's items short:
 // those are left for the next read, unless that revision is all there is.
-void QueueTaker::setCandidates(QList<EtcdKeyValue> kvs, qint64 revision)
+void QueueTaker::setCandidates(QList<EtcdKeyValue> kvs)
 {
-    m_candidatesRevision = revision;
     if (m_order == Order::Key) // etcd answered in key order
         return m_candidates.assign(kvs.begin(), kvs.end());
     std::sort(kvs.begin(), kvs.end(), [](const EtcdKeyValue &a, const EtcdKeyValue &b) {
@@ -253,7 +246,7 @@ void QueueTaker::onHead(const QList<EtcdKeyValue> &kvs, qint64 revision)
     const bool oneRevision = kvs.first().modRevision == kvs.last().modRevision;
     if (m_order == Order::ModRevision && kvs.size() >= kCandidates && oneRevision)
         return readRevision(kvs.first().modRevision); // one batch fills the answer
-    setCandidates(kvs, revision);
+    setCandidates(kvs);
     pump();
 }
 
@@ -431,11 +424,6 @@ void QueueTaker::takeRecentPuts()
     m_recheck.stop();
     m_phase = Phase::Idle;
     std::deque<EtcdKeyValue> puts = std::exchange(m_recentPuts, {});
-    if (m_order == Order::Key && puts.size() >= kCandidates)
-        return pump(); // some were dropped: their keys are unknown, so read the head
-    m_candidatesRevision = 0; // the newest put seen: a newer one before a candidate is unseen
-    for (const EtcdKeyValue &kv : puts)
-        m_candidatesRevision = std::max(m_candidatesRevision, kv.modRevision);
     if (m_order == Order::Key)
         std::sort(puts.begin(), puts.end(),
             [](const EtcdKeyValue &a, const EtcdKeyValue &b) { return a.key < b.key; });

@@ -70,9 +70,6 @@ public:
     // mod-revision order the first kCandidates keys (etcd must sort the whole prefix for
     // that order, so one read serves many takes).
     static constexpr int kCandidates = 128;
-    // In key order a few: each take guards its candidate against keys put before it since
-    // the read (an etcd range compare), so a later, more urgent item is never passed over.
-    static constexpr int kKeyCandidates = 16;
     [[nodiscard]] EtcdRangeOptions headOptions() const;
 
     // Queues a take; waiting, it lasts until an item is taken (or cancel(), close(), or the
@@ -111,7 +108,7 @@ private:
     void pump();
     void readHead();
     void readRevision(qint64 revision);
-    void setCandidates(QList<EtcdKeyValue> kvs, qint64 revision);
+    void setCandidates(QList<EtcdKeyValue> kvs);
     void sendTake(const EtcdKeyValue &head);
     void onTakeAnswer(quint64 takeId, const EtcdKeyValue &head, const EtcdStatus &status,
         bool succeeded, bool readsHead, const QList<EtcdKeyValue> &kvs, qint64 revision);
@@ -137,7 +134,6 @@ private:
     // The heads to try in order, from a read or put events. In mod-revision order the first
     // still present is the queue's head: revisions only grow, so no later put goes before.
     std::deque<EtcdKeyValue> m_candidates;
-    qint64 m_candidatesRevision = 0; // what the candidates were read at (or seen put by)
     std::deque<EtcdKeyValue> m_recentPuts; // puts seen since the last empty read
     std::unique_ptr<EtcdWatch> m_watch;
     Orphaned m_orphaned; // set by close()
