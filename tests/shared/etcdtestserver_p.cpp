@@ -108,13 +108,8 @@ void EtcdTestServerPrivate::forgetPorts()
 void EtcdTestServerPrivate::spawn()
 {
     logOffset = QFileInfo(logPath()).size();
-    process.setProgram(EtcdTestServer::etcdBinary());
-    process.setArguments(arguments());
-    // A file, not a pipe: etcd never blocks on a full pipe while a test blocks the event loop.
-    process.setStandardOutputFile(logPath(), QIODevice::Append);
-    process.setStandardErrorFile(logPath(), QIODevice::Append);
     paused = false;
-    process.start();
+    process.start(EtcdTestServer::etcdBinary(), arguments(), logPath());
 }
 
 bool EtcdTestServerPrivate::signalAndWait(int signal, bool stopped)

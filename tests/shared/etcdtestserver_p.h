@@ -2,7 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include <QtCore/qprocess.h>
+#include "testprocess_p.h"
+
 #include <QtCore/qstringlist.h>
 #include <QtCore/qtemporarydir.h>
 
@@ -23,7 +24,7 @@ public:
     bool paused = false;
     qint64 logOffset = 0; // where the current run's output starts in etcd.log
     std::unique_ptr<QTemporaryDir> scratch; // holds data/ and etcd.log
-    QProcess process;
+    TestProcess process;
 
     EtcdTestServerPrivate();
     QString dataPath() const;
