@@ -103,6 +103,14 @@ EtcdTxnOp EtcdTxnOp::remove(const QByteArray &key, const EtcdDeleteOptions &opti
     \brief the operand when target is Etcd::CompareTarget::Value.
 */
 
+/*!
+    \variable EtcdCompare::rangeEnd
+    \brief when not empty, the end (exclusive) of a key range starting at key: the condition
+    then holds when every key in the range satisfies it, and a range without keys compares as
+    a key that does not exist: for example, that no key before a given one was created after a
+    given revision.
+*/
+
 // clang-format off
 /*!
     \fn EtcdCompare EtcdCompare::version(const QByteArray &key, Etcd::CompareResult result, qint64 version)
