@@ -27,6 +27,8 @@ QList<Recipe> recipes()
         {u"countdown-latch"_s, makeCountDownLatch},
         {u"counter"_s, makeAtomicCounter},
         {u"service-discovery"_s, makeServiceDiscovery},
+        {u"observer"_s, makeObserver},
+        {u"participants"_s, makeParticipants},
     };
 }
 

@@ -22,5 +22,7 @@ std::unique_ptr<Subject> makeDoubleBarrier();
 std::unique_ptr<Subject> makeCountDownLatch();
 std::unique_ptr<Subject> makeAtomicCounter();
 std::unique_ptr<Subject> makeServiceDiscovery();
+std::unique_ptr<Subject> makeObserver();
+std::unique_ptr<Subject> makeParticipants();
 
 } // namespace FaultMatrix
