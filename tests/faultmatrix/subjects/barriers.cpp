@@ -16,6 +16,8 @@
 #include <EtcdQt/etcdcountedbarrier.h>
 #include <EtcdQt/etcddoublebarrier.h>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace FaultMatrix {
@@ -139,10 +141,14 @@ public:
     bool close() override;
     // Mid-operation: the faulted member is waiting at the barrier as its client goes.
     void handOverFaulted() override { m_members[0].recipe.release()->setParent(m_faulted); }
+    // The leases of the faulted member's waiting keys.
     [[nodiscard]] QList<qint64> faultedLeases() const override;
 
 protected:
     static constexpr int kMembers = 3;
+    using Counts = std::array<int, kMembers>; // per member
+    // Every member's count went up since `before`.
+    static bool allAbove(const Counts &now, const Counts &before);
     // Member `member`'s recipe on `client`, `id` in its keys, with a lease of `ttl`.
     virtual std::unique_ptr<EtcdRecipe> make(
         int member, EtcdClient *client, const QString &id, std::chrono::seconds ttl)
@@ -163,7 +169,7 @@ private:
     void create(int member);
     void arriveNow(int member);
     [[nodiscard]] int waitingKeys() const { return keyCount(*m_clean, waitingPath()); }
-    [[nodiscard]] bool faultedWaiting() const;
+    [[nodiscard]] Counts passed() const;
     QString roundCompletes(const QList<int> &arriving, const QString &when);
 };
 
@@ -212,13 +218,17 @@ void RendezvousSubject::sample()
     }
 }
 
-// The faulted member's waiting key is there again, on a lease (etcd deletes it with one).
-bool RendezvousSubject::faultedWaiting() const
+bool RendezvousSubject::allAbove(const Counts &now, const Counts &before)
 {
-    const auto keys = keysUnder(*m_clean, waitingPath());
-    return keys && std::any_of(keys->begin(), keys->end(), [this](const EtcdKeyValue &kv) {
-        return kv.key.startsWith(waitingPath() + "/faulted:") && kv.lease != 0;
-    });
+    return std::equal(now.begin(), now.end(), before.begin(), std::greater<>());
+}
+
+RendezvousSubject::Counts RendezvousSubject::passed() const
+{
+    Counts n {};
+    for (int i = 0; i < kMembers; ++i)
+        n[i] = m_members[i].passed;
+    return n;
 }
 
 QString RendezvousSubject::afterFault(const FaultFacts &facts)
@@ -234,7 +244,8 @@ QString RendezvousSubject::afterFault(const FaultFacts &facts)
         return u"the loss was never reported (connectionState never Lost)"_s;
     if (lost && !facts.outlastsTtl && !facts.mayOutlastTtl)
         return u"reported a loss (Lost) its lease outlived"_s;
-    if (!waitFor([this] { return faultedWaiting() && waitingKeys() == 2; }))
+    // The faulted member's waiting key is there again, on a lease (etcd deletes it with one).
+    if (!waitFor([this] { return !faultedLeases().isEmpty() && waitingKeys() == 2; }))
         return u"the waiting keys did not heal: "_s + keysText(*m_clean, m_path);
     return roundCompletes({2}, u"after the fault"_s);
 }
@@ -252,21 +263,12 @@ QString RendezvousSubject::recover()
 
 QString RendezvousSubject::roundCompletes(const QList<int> &arriving, const QString &when)
 {
-    std::array<int, kMembers> before {};
-    for (int i = 0; i < kMembers; ++i)
-        before[i] = m_members[i].passed;
+    const Counts before = passed();
     if (arriving.size() == kMembers)
         m_arrived = 0;
     for (const int i : arriving)
         arriveNow(i);
-    const auto allPassed = [&] {
-        for (int i = 0; i < kMembers; ++i) {
-            if (m_members[i].passed <= before[i])
-                return false;
-        }
-        return true;
-    };
-    if (!waitFor(allPassed))
+    if (!waitFor([&] { return allAbove(passed(), before); }))
         return u"the round never completed %1; etcd holds %2"_s.arg(
             when, keysText(*m_clean, m_path));
     return finishRound();
@@ -347,24 +349,17 @@ protected:
     QByteArray waitingPath() const override { return m_path + "/enter/waiting"; }
     QString finishRound() override
     {
-        const std::array<int, kMembers> before = m_left;
+        const Counts before = m_left;
         for (const Member &m : m_members)
             static_cast<EtcdDoubleBarrier *>(m.recipe.get())->startLeave();
-        const auto allLeft = [&] {
-            for (int i = 0; i < kMembers; ++i) {
-                if (m_left[i] <= before[i])
-                    return false;
-            }
-            return true;
-        };
-        if (!waitFor(allLeft))
+        if (!waitFor([&] { return allAbove(m_left, before); }))
             return u"the members entered but never all left; etcd holds "_s
                 + keysText(*m_clean, m_path);
         return {};
     }
 
 private:
-    std::array<int, kMembers> m_left {}; // left() per member
+    Counts m_left {}; // left() per member
 };
 
 // A count far above what the fault's changes take off: it opens only when recover() brings it
