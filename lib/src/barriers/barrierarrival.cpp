@@ -61,15 +61,8 @@ void BarrierArrival::createReady()
 
 void BarrierArrival::registerWaiting()
 {
-    const QByteArray key = RecipePaths::countedWaitingKey(m_options.path, m_options.token);
-    auto establish = [this, key](qint64 leaseId, EtcdSelfHealingKeepAlive::EstablishDone done) {
-        EtcdPutOptions put;
-        put.lease = leaseId;
-        const EtcdTxn txn {
-            {EtcdCompare::missing(key)}, {EtcdTxnOp::put(key, m_options.token, put)}, {}};
-        EtcdTxnReply *r = txnOn(m_client, txn);
-        connect(r, &EtcdReply::finished, this,
-            [r, done](const EtcdStatus &s) { done(s.isOk() && r->succeeded()); });
+    auto establish = [this](qint64 leaseId, EtcdSelfHealingKeepAlive::EstablishDone done) {
+        writeWaiting(leaseId, done);
     };
     m_lease = std::make_unique<EtcdSelfHealingKeepAlive>(
         m_client, m_options.ttl, establish, m_options.resilience);
@@ -98,6 +91,42 @@ void BarrierArrival::registerWaiting()
                 .arg(QString::fromUtf8(m_options.path), why.message())));
     });
     l->start();
+}
+
+// The waiting key under `leaseId`, created if absent. A heal may find it still there: etcd kept
+// the lease this client gave up on (a restart or a new leader restores leases), and with it
+// our key (its name carries our random token, its value the token). That key is moved onto
+// the new lease; anything else there declines (fault matrix, restart column: the counted and
+// double barriers failed every run before).
+void BarrierArrival::writeWaiting(qint64 leaseId, const std::function<void(bool)> &done)
+{
+    const QByteArray key = RecipePaths::countedWaitingKey(m_options.path, m_options.token);
+    EtcdPutOptions put;
+    put.lease = leaseId;
+    const EtcdTxn txn {{EtcdCompare::missing(key)}, {EtcdTxnOp::put(key, m_options.token, put)},
+        {EtcdTxnOp::get(key)}};
+    EtcdTxnReply *r = txnOn(m_client, txn);
+    connect(r, &EtcdReply::finished, this, [this, r, leaseId, done](const EtcdStatus &s) {
+        if (!s.isOk() || r->succeeded())
+            return done(s.isOk());
+        const QList<EtcdKeyValue> found = r->results().value(0).keyValues;
+        if (found.isEmpty() || found.first().value != m_options.token)
+            return done(false);
+        moveOwnWaiting(found.first(), leaseId, done);
+    });
+}
+
+void BarrierArrival::moveOwnWaiting(
+    const EtcdKeyValue &own, qint64 leaseId, const std::function<void(bool)> &done)
+{
+    EtcdPutOptions put;
+    put.lease = leaseId;
+    const EtcdTxn txn {
+        {EtcdCompare::modRevision(own.key, Etcd::CompareResult::Equal, own.modRevision)},
+        {EtcdTxnOp::put(own.key, m_options.token, put)}, {}};
+    EtcdTxnReply *r = txnOn(m_client, txn);
+    connect(r, &EtcdReply::finished, this,
+        [r, done](const EtcdStatus &s) { done(s.isOk() && r->succeeded()); });
 }
 
 // "ready" and the waiting keys, read together at one revision.

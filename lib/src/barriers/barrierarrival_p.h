@@ -15,6 +15,7 @@
 #include <QtCore/qpointer.h>
 
 #include <chrono>
+#include <functional>
 #include <memory>
 
 class EtcdClient;
@@ -65,6 +66,9 @@ Q_SIGNALS:
 private:
     void createReady();
     void registerWaiting();
+    void writeWaiting(qint64 leaseId, const std::function<void(bool)> &done);
+    void moveOwnWaiting(
+        const EtcdKeyValue &own, qint64 leaseId, const std::function<void(bool)> &done);
     void check();
     void onChecked(EtcdTxnReply *reply, const EtcdStatus &status);
     void watchFrom(qint64 revision);
