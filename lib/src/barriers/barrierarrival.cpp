@@ -10,6 +10,8 @@
 #include <EtcdQt/etcdselfhealingkeepalive.h>
 #include <EtcdQt/etcdwatch.h>
 
+#include <QtCore/qtimer.h>
+
 using namespace Etcd::Internal;
 
 BarrierArrival::BarrierArrival(
@@ -152,7 +154,7 @@ void BarrierArrival::onChecked(EtcdTxnReply *reply, const EtcdStatus &status)
     if (m_done)
         return;
     if (!status.isOk())
-        return fail(status);
+        return checkLaterOrFail(status);
     const QList<EtcdTxnOpResult> results = reply->results();
     if (results.size() != 2)
         return fail(EtcdStatus(Etcd::ErrorCode::Internal, QStringLiteral("malformed reply")));
@@ -211,7 +213,7 @@ void BarrierArrival::countAgain()
         if (m_done)
             return;
         if (!s.isOk())
-            return fail(s);
+            return checkLaterOrFail(s);
         m_watch->resync(r->revision() + 1);
         check();
     });
@@ -235,11 +237,32 @@ void BarrierArrival::trip(const QList<EtcdKeyValue> &counted)
     connect(r, &EtcdReply::finished, this, [this, r](const EtcdStatus &s) {
         if (m_done)
             return;
-        if (!s.isOk())
-            return fail(s);
+        if (!s.isOk()) // the delete may have committed: the next check tells
+            return checkLaterOrFail(s);
         if (r->succeeded())
             return end(true);
         check(); // someone left, or the round tripped already: count again
+    });
+}
+
+// A read or trip that met an outage of an etcd the client had reached (a connection reset, a
+// leader election) is counted again after a pause, as its watch rides the outage out: one
+// failed request must not end an arrival the lease still holds (fault matrix, cut-off column:
+// 'Unavailable: recvmsg: Connection reset by peer' ended a counted-barrier member). An etcd
+// never reached, or any other error, fails it.
+void BarrierArrival::checkLaterOrFail(const EtcdStatus &why)
+{
+    constexpr std::chrono::milliseconds kPause(250);
+    const auto code = why.code();
+    const bool outage = code == Etcd::ErrorCode::Unavailable
+        || code == Etcd::ErrorCode::DeadlineExceeded || code == Etcd::ErrorCode::NoLeader;
+    if (!outage || !m_client || m_client->state() == EtcdClient::State::Connecting)
+        return fail(why);
+    qCDebug(lcEtcdBarrier, "barrier %s: counting again after %s", m_options.path.constData(),
+        qPrintable(why.toString()));
+    QTimer::singleShot(kPause, this, [this] {
+        if (!m_done)
+            check();
     });
 }
 

@@ -75,6 +75,7 @@ private:
     void countAgain();
     void trip(const QList<EtcdKeyValue> &counted);
     void fail(const EtcdStatus &why);
+    void checkLaterOrFail(const EtcdStatus &why);
     void end(bool tripped);
     void reportWait(bool tripped);
     // How a wait that did not trip ended, for the metrics.
