@@ -253,10 +253,7 @@ void BarrierArrival::trip(const QList<EtcdKeyValue> &counted)
 void BarrierArrival::checkLaterOrFail(const EtcdStatus &why)
 {
     constexpr std::chrono::milliseconds kPause(250);
-    const auto code = why.code();
-    const bool outage = code == Etcd::ErrorCode::Unavailable
-        || code == Etcd::ErrorCode::DeadlineExceeded || code == Etcd::ErrorCode::NoLeader;
-    if (!outage || !m_client || m_client->state() == EtcdClient::State::Connecting)
+    if (!RecipeLayer::isOutageOfReachedEtcd(m_client, why))
         return fail(why);
     qCDebug(lcEtcdBarrier, "barrier %s: counting again after %s", m_options.path.constData(),
         qPrintable(why.toString()));

@@ -347,12 +347,7 @@ void QueueTaker::onTaken(quint64 takeId, const EtcdKeyValue &item, qint64 revisi
 // item, as its watch lasts across the outage. An etcd never reached fails it in bounded time.
 void QueueTaker::fail(const EtcdStatus &status)
 {
-    const auto code = status.code();
-    const EtcdClient *client = m_recipe->client();
-    const bool outage
-        = (code == Etcd::ErrorCode::Unavailable || code == Etcd::ErrorCode::DeadlineExceeded
-              || code == Etcd::ErrorCode::NoLeader)
-        && client && client->state() != EtcdClient::State::Connecting;
+    const bool outage = RecipeLayer::isOutageOfReachedEtcd(m_recipe->client(), status);
     const bool passes = (m_hooks.retryLater && m_hooks.retryLater(status))
         || (outage && !m_takes.empty() && m_takes.front().wait);
     if (passes && !m_takes.empty() && !m_closed) {

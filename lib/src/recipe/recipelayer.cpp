@@ -117,6 +117,14 @@ std::unique_ptr<EtcdKeepAlive> RecipeLayer::followKeepAlive(EtcdClient *client, 
     return keepAlive;
 }
 
+bool RecipeLayer::isOutageOfReachedEtcd(const EtcdClient *client, const EtcdStatus &status)
+{
+    const auto code = status.code();
+    const bool outage = code == Etcd::ErrorCode::Unavailable
+        || code == Etcd::ErrorCode::DeadlineExceeded || code == Etcd::ErrorCode::NoLeader;
+    return outage && client && client->state() != EtcdClient::State::Connecting;
+}
+
 void RecipeLayer::askWhetherLeaseIsGone(EtcdClient *client, QObject *context, qint64 leaseId,
     std::function<void(std::optional<bool> gone, const EtcdStatus &status)> decided,
     const std::shared_ptr<LeaseShared> &known)

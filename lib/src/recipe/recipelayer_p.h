@@ -93,6 +93,11 @@ public:
     // whichever came first.
     // When the engine has decided already that the lease is lost (`known`, the lease's shared
     // state, isLost()), the answer is that, on the next turn, without asking etcd.
+    // Whether `status` is an outage of an etcd `client` had reached (Unavailable,
+    // DeadlineExceeded or NoLeader while the client is not still connecting for the first
+    // time): a waiting recipe rides it out and asks again, as its watch does.
+    [[nodiscard]] static bool isOutageOfReachedEtcd(
+        const EtcdClient *client, const EtcdStatus &status);
     static void askWhetherLeaseIsGone(EtcdClient *client, QObject *context, qint64 leaseId,
         std::function<void(std::optional<bool> gone, const EtcdStatus &status)> decided,
         const std::shared_ptr<LeaseShared> &known = {});
