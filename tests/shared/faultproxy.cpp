@@ -28,28 +28,45 @@ void resetSocket(QTcpSocket *socket)
     socket->abort();
 }
 
-// Bytes from the target that Delay holds back until `due`.
+// Bytes that Delay holds back until `due`.
 struct HeldBytes
 {
     Clock::time_point due;
     QByteArray bytes;
 };
 
+// One direction's held bytes, oldest first; released from the front only, so never reordered.
+struct Lane
+{
+    explicit Lane(QObject *parent) : timer(new QTimer(parent))
+    {
+        timer->setSingleShot(true);
+        timer->setTimerType(Qt::PreciseTimer);
+    }
+
+    QList<HeldBytes> held;
+    QTimer *timer; // due when held.first() is
+};
+
 // One client connection and its upstream twin. Both sockets are children, so deleting the
 // link closes both; its connections die with it before the sockets do.
 struct Link : QObject
 {
-    Link()
+    [[nodiscard]] Lane &laneTo(const QTcpSocket *to) { return to == client ? toClient : toTarget; }
+    [[nodiscard]] QTcpSocket *receiverOf(const Lane &lane) const
     {
-        releaseTimer->setSingleShot(true);
-        releaseTimer->setTimerType(Qt::PreciseTimer);
+        return &lane == &toClient ? client : upstream;
+    }
+    [[nodiscard]] bool holds() const
+    {
+        return !toClient.held.isEmpty() || !toTarget.held.isEmpty();
     }
 
     QTcpSocket *client = nullptr;
     QTcpSocket *upstream = new QTcpSocket(this);
-    QList<HeldBytes> held; // oldest first; released from the front only, so never reordered
-    QTimer *releaseTimer = new QTimer(this); // due when held.first() is
-    bool closing = false; // the target closed; the client hears of it after the held bytes
+    Lane toClient {this}; // the target's bytes
+    Lane toTarget {this}; // the client's bytes
+    bool closing = false; // a side closed; the other hears of it after the held bytes
     bool tainted = false; // bytes were dropped: the streams have gaps now
     bool dropped = false;
 };
@@ -66,14 +83,16 @@ public:
 
     std::atomic<FaultProxy::Mode> mode {FaultProxy::Mode::Pass};
     std::atomic<std::chrono::milliseconds::rep> delayMs {0};
+    std::atomic<FaultProxy::Direction> direction {FaultProxy::Direction::ToClient};
     std::atomic<int> connections {0};
     std::atomic<qint64> heldBytes {0};
 
 private:
     void accept();
     void pump(Link *link, QTcpSocket *from, QTcpSocket *to);
-    void hold(Link *link, const QByteArray &bytes, Clock::time_point due);
-    void release(Link *link, bool all);
+    void hold(Link *link, Lane &lane, const QByteArray &bytes, Clock::time_point due);
+    void release(Link *link, Lane &lane, bool all);
+    void discardHeld(Lane &lane);
     void discardHeld(Link *link);
     void closed(Link *link);
     void drop(Link *link);
@@ -107,7 +126,10 @@ void FaultProxyWorker::accept()
         connect(client, &QIODevice::readyRead, link, [=, this] { pump(link, client, up); });
         connect(up, &QIODevice::readyRead, link, [=, this] { pump(link, up, client); });
         connect(up, &QAbstractSocket::connected, link, [=, this] { pump(link, client, up); });
-        connect(link->releaseTimer, &QTimer::timeout, link, [=, this] { release(link, false); });
+        for (Lane *lane : {&link->toClient, &link->toTarget}) {
+            connect(
+                lane->timer, &QTimer::timeout, link, [=, this] { release(link, *lane, false); });
+        }
         for (QTcpSocket *socket : {client, up}) {
             connect(socket, &QAbstractSocket::disconnected, link, [=, this] { closed(link); });
             // Queued: errorOccurred comes while Qt still tears the socket down (state
@@ -128,26 +150,27 @@ void FaultProxyWorker::pump(Link *link, QTcpSocket *from, QTcpSocket *to)
     if (link->dropped || to->state() != QAbstractSocket::ConnectedState || !to->isValid())
         return;
     const QByteArray bytes = from->readAll();
-    switch (mode.load()) {
+    Lane &lane = link->laneTo(to);
+    const FaultProxy::Mode now = mode;
+    const auto way
+        = to == link->client ? FaultProxy::Direction::ToClient : FaultProxy::Direction::ToTarget;
+    switch (now) {
     case FaultProxy::Mode::Pass:
-        if (to == link->client && !link->held.isEmpty()) {
-            hold(link, bytes, Clock::now()); // behind what an earlier Delay still holds
-            release(link, true);
+    case FaultProxy::Mode::Delay:
+        if (now == FaultProxy::Mode::Delay && (int(direction.load()) & int(way)) != 0) {
+            hold(link, lane, bytes, Clock::now() + std::chrono::milliseconds(delayMs.load()));
+        } else if (!lane.held.isEmpty()) {
+            hold(link, lane, bytes, Clock::now()); // behind what an earlier Delay still holds
+            release(link, lane, true);
         } else {
             to->write(bytes);
         }
-        break;
-    case FaultProxy::Mode::Delay:
-        if (to == link->client)
-            hold(link, bytes, Clock::now() + std::chrono::milliseconds(delayMs.load()));
-        else
-            to->write(bytes);
         break;
     case FaultProxy::Mode::Blackhole:
         // Dropped, never delivered later, and so are bytes a Delay held. A partitioned network
         // loses packets too, though TCP would retransmit them after it heals; here the stream
         // has a gap instead, so a tainted link is reset when Pass returns (see applyMode).
-        link->tainted = link->tainted || !bytes.isEmpty() || !link->held.isEmpty();
+        link->tainted = link->tainted || !bytes.isEmpty() || link->holds();
         discardHeld(link);
         break;
     case FaultProxy::Mode::Reset:
@@ -156,42 +179,50 @@ void FaultProxyWorker::pump(Link *link, QTcpSocket *from, QTcpSocket *to)
     }
 }
 
-void FaultProxyWorker::hold(Link *link, const QByteArray &bytes, Clock::time_point due)
+void FaultProxyWorker::hold(Link *link, Lane &lane, const QByteArray &bytes, Clock::time_point due)
 {
     if (bytes.isEmpty())
         return;
-    link->held.append({due, bytes});
+    lane.held.append({due, bytes});
     heldBytes += bytes.size();
-    if (!link->releaseTimer->isActive())
-        release(link, false); // arms the timer
+    if (!lane.timer->isActive())
+        release(link, lane, false); // arms the timer
 }
 
-// Writes the held bytes that are due (or all of them), oldest first, and re-arms the timer
-// for the next. A chunk held under a shorter delay waits behind an older one: order wins.
-void FaultProxyWorker::release(Link *link, bool all)
+// Writes the lane's held bytes that are due (or all of them), oldest first, and re-arms its
+// timer for the next. A chunk held under a shorter delay waits behind an older one: order wins.
+void FaultProxyWorker::release(Link *link, Lane &lane, bool all)
 {
     if (link->dropped)
         return;
-    const bool deliverable = link->client->state() == QAbstractSocket::ConnectedState;
-    while (!link->held.isEmpty() && (all || link->held.first().due <= Clock::now())) {
-        const QByteArray bytes = link->held.takeFirst().bytes;
+    QTcpSocket *to = link->receiverOf(lane);
+    const bool deliverable = to->state() == QAbstractSocket::ConnectedState;
+    while (!lane.held.isEmpty() && (all || lane.held.first().due <= Clock::now())) {
+        const QByteArray bytes = lane.held.takeFirst().bytes;
         heldBytes -= bytes.size();
         if (deliverable)
-            link->client->write(bytes);
+            to->write(bytes);
     }
-    if (!link->held.isEmpty()) {
-        const auto wait = link->held.first().due - Clock::now();
-        link->releaseTimer->start(std::max(
+    if (!lane.held.isEmpty()) {
+        const auto wait = lane.held.first().due - Clock::now();
+        lane.timer->start(std::max(
             std::chrono::milliseconds(0), std::chrono::ceil<std::chrono::milliseconds>(wait)));
-    } else if (std::exchange(link->closing, false)) {
-        closed(link); // the target's close was held back behind its last bytes
+    } else if (!link->holds() && std::exchange(link->closing, false)) {
+        closed(link); // a side's close was held back behind the last bytes to the other
     }
+}
+
+void FaultProxyWorker::discardHeld(Lane &lane)
+{
+    for (const HeldBytes &chunk : std::exchange(lane.held, {}))
+        heldBytes -= chunk.bytes.size();
+    lane.timer->stop();
 }
 
 void FaultProxyWorker::discardHeld(Link *link)
 {
-    for (const HeldBytes &chunk : std::exchange(link->held, {}))
-        heldBytes -= chunk.bytes.size();
+    discardHeld(link->toClient);
+    discardHeld(link->toTarget);
 }
 
 // Either side went away: pass on what is left and close the other side gracefully.
@@ -201,8 +232,15 @@ void FaultProxyWorker::closed(Link *link)
         return;
     pump(link, link->client, link->upstream);
     pump(link, link->upstream, link->client);
-    if (!link->held.isEmpty() && link->client->state() == QAbstractSocket::ConnectedState) {
-        link->closing = true; // release() closes the link once the client has every byte
+    bool waits = false; // release() closes the link once each open side has every byte
+    for (Lane *lane : {&link->toClient, &link->toTarget}) {
+        if (link->receiverOf(*lane)->state() == QAbstractSocket::ConnectedState)
+            waits = waits || !lane->held.isEmpty();
+        else
+            discardHeld(*lane);
+    }
+    if (waits) {
+        link->closing = true;
         return;
     }
     link->client->disconnectFromHost();
@@ -282,8 +320,20 @@ void FaultProxyWorker::applyMode(FaultProxy::Mode newMode)
     \value Blackhole Keep connections open, forward nothing and drop what arrives: a
            partition that neither side sees as a closed connection.
     \value Reset Abort open connections with a TCP RST, and each new one at once.
-    \value Delay Forward both ways, but hold the target's bytes back delay() on their way to
-           the client: slow answers, none lost.
+    \value Delay Forward both ways, but hold the bytes that go delayDirection() back delay():
+           the target's answers (slow answers), the client's requests (requests that reach
+           the target late), or both; none is lost.
+*/
+
+/*!
+    \enum FaultProxy::Direction
+    The bytes that mode Delay holds back.
+    \value ToClient The target's bytes, on their way to the client: the client waits longer
+           for every answer, and its requests reach the target at once.
+    \value ToTarget The client's bytes, on their way to the target: a request the client sent
+           while it still held something (a lock, a lease) reaches the target late, when it
+           may no longer hold it. Its keep-alives are late too.
+    \value Both Both ways.
 */
 
 /*!
@@ -376,14 +426,22 @@ FaultProxy::Mode FaultProxy::mode() const
 }
 
 /*!
-    Switches to mode Delay, holding the target's bytes back \a delay; a zero delay is
-    setMode(Pass). Bytes keep their order and none is dropped: bytes held under a longer delay
-    are never overtaken, Pass delivers what is held at once, and Blackhole drops it like other
-    bytes in flight. setMode(Mode::Delay) reuses the last delay set here. Thread-safe.
+    Switches to mode Delay, holding back \a delay the bytes that go \a direction: the
+    target's answers (Direction::ToClient, the default), the client's requests
+    (Direction::ToTarget) or both. A zero delay is setMode(Pass). Bytes keep their order and
+    none is dropped: bytes held under a longer delay are never overtaken, Pass delivers what
+    is held at once, and Blackhole drops it like other bytes in flight. setMode(Mode::Delay)
+    reuses the last delay and direction set here. Thread-safe.
+
+    \code
+    // A write sent while the client holds a lock reaches etcd after its lease expired:
+    proxy.setDelay(std::chrono::milliseconds(ttl) * 2, FaultProxy::Direction::ToTarget);
+    \endcode
 */
-void FaultProxy::setDelay(std::chrono::milliseconds delay)
+void FaultProxy::setDelay(std::chrono::milliseconds delay, Direction direction)
 {
     m_worker->delayMs = delay.count();
+    m_worker->direction = direction;
     setMode(delay > std::chrono::milliseconds::zero() ? Mode::Delay : Mode::Pass);
 }
 
@@ -396,6 +454,15 @@ std::chrono::milliseconds FaultProxy::delay() const
 }
 
 /*!
+    Returns the bytes mode Delay holds back: Direction::ToClient unless setDelay() said
+    otherwise. Thread-safe.
+*/
+FaultProxy::Direction FaultProxy::delayDirection() const
+{
+    return m_worker->direction;
+}
+
+/*!
     Returns the number of open client connections. Thread-safe.
 */
 int FaultProxy::connectionCount() const
@@ -404,7 +471,8 @@ int FaultProxy::connectionCount() const
 }
 
 /*!
-    Returns how many bytes mode Delay holds back now, over all connections. Thread-safe.
+    Returns how many bytes mode Delay holds back now, both ways, over all connections.
+    Thread-safe.
 */
 qint64 FaultProxy::heldBytes() const
 {

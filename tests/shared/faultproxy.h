@@ -24,10 +24,13 @@ public:
         Pass, // forward bytes both ways
         Blackhole, // keep connections open, forward nothing, drop what arrives
         Reset, // abort open connections with a TCP RST, and each new one at once
-        Delay // forward both ways, but hold bytes from the target back delay() on their way
-              // to the client: slow answers, not lost ones
+        Delay // forward both ways, but hold bytes back delay() in delayDirection(): slow
+              // answers (ToClient) or late requests (ToTarget), not lost ones
     };
     Q_ENUM(Mode)
+    // Which bytes mode Delay holds back: the target's answers, the client's requests, or both.
+    enum class Direction { ToClient = 1, ToTarget = 2, Both = ToClient | ToTarget };
+    Q_ENUM(Direction)
 
     explicit FaultProxy(const QString &targetHost, quint16 targetPort, QObject *parent = nullptr);
     ~FaultProxy() override; // closes every connection, then stops the thread
@@ -40,14 +43,17 @@ public:
     // Thread-safe; on return the mode holds for existing and new connections alike.
     void setMode(Mode mode);
     [[nodiscard]] Mode mode() const;
-    // Thread-safe: Delay mode holding the target's bytes back `delay`; 0 is setMode(Pass).
-    // Bytes keep their order and none is dropped: a shorter delay never overtakes bytes held
-    // under a longer one, Pass delivers what is held at once, Blackhole drops it like other
-    // bytes in flight. setMode(Mode::Delay) reuses the last delay set here.
-    void setDelay(std::chrono::milliseconds delay);
+    // Thread-safe: Delay mode holding the bytes that go `direction` back `delay` (ToClient:
+    // the target's answers; ToTarget: the client's requests, which reach the target late);
+    // 0 is setMode(Pass). Bytes keep their order and none is dropped: a shorter delay never
+    // overtakes bytes held under a longer one, Pass delivers what is held at once, Blackhole
+    // drops it like other bytes in flight. setMode(Mode::Delay) reuses the last delay and
+    // direction set here.
+    void setDelay(std::chrono::milliseconds delay, Direction direction = Direction::ToClient);
     [[nodiscard]] std::chrono::milliseconds delay() const;
+    [[nodiscard]] Direction delayDirection() const;
     [[nodiscard]] int connectionCount() const; // open client connections
-    [[nodiscard]] qint64 heldBytes() const; // what Delay holds back now, over all connections
+    [[nodiscard]] qint64 heldBytes() const; // what Delay holds back now, both ways, all links
 
 private:
     template <typename Function>

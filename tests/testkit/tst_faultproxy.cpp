@@ -147,9 +147,11 @@ private Q_SLOTS:
     void resetFailsFast();
     void connectionCountFollowsClients();
     void delayHoldsBackOnlyAnswers();
+    void delayToTargetHoldsBackOnlyRequests();
     void delayKeepsWatchEventsWholeAndInOrder();
     void passReleasesWhatDelayHeld();
     void delayedCloseFollowsTheHeldBytes();
+    void clientCloseFollowsTheRequestsHeld();
 
 private:
     EtcdTestServer m_server;
@@ -278,6 +280,41 @@ void tst_FaultProxy::delayHoldsBackOnlyAnswers()
     QCOMPARE(code(statusOver(channel, delay)), code(grpc::StatusCode::OK));
 }
 
+// Direction::ToTarget: the request reaches etcd D late (a write sent while the client held
+// something commits, or is refused, after it may have lost it); the answer comes straight back.
+void tst_FaultProxy::delayToTargetHoldsBackOnlyRequests()
+{
+    constexpr auto delay = 600ms;
+    FaultProxy proxy(u"127.0.0.1"_s, m_server.clientPort());
+    QVERIFY(proxy.start());
+    const auto channel = etcdTestChannel(proxy.endpoint());
+    QCOMPARE(code(statusOver(channel, 2s)), code(grpc::StatusCode::OK));
+
+    proxy.setDelay(delay, FaultProxy::Direction::ToTarget);
+    QCOMPARE(proxy.mode(), FaultProxy::Mode::Delay);
+    QCOMPARE(proxy.delayDirection(), FaultProxy::Direction::ToTarget);
+    const Clock::time_point sent = Clock::now();
+    auto put = std::async(std::launch::async, [&] {
+        const bool ok = putOver(channel, "kit/late-request", "late", 10s);
+        return std::pair(ok, msBetween(sent, Clock::now()));
+    });
+    QTRY_VERIFY_WITH_TIMEOUT(proxy.heldBytes() > 0, 5000); // the request waits in the proxy
+    QCOMPARE(etcdTestValue(m_server.endpoint(), "kit/late-request"), QByteArray("<absent>"));
+    QTRY_COMPARE_WITH_TIMEOUT(
+        etcdTestValue(m_server.endpoint(), "kit/late-request"), QByteArray("late"), 5000);
+    const qint64 committedMs = msBetween(sent, Clock::now());
+    QCOMPARE_GE(committedMs, qint64(delay.count()));
+    const auto [ok, tookMs] = put.get();
+    QVERIFY(ok);
+    QCOMPARE_GE(tookMs, qint64(delay.count()));
+    QCOMPARE_LT(tookMs, qint64((delay + 2s).count()));
+    QTRY_COMPARE_WITH_TIMEOUT(proxy.heldBytes(), 0, 5000);
+
+    proxy.setDelay(0ms);
+    QCOMPARE(proxy.mode(), FaultProxy::Mode::Pass);
+    QCOMPARE(code(statusOver(channel, delay)), code(grpc::StatusCode::OK));
+}
+
 // Events of a watch stream arrive whole and in order through a delay, including those sent
 // after the delay was shortened: bytes held under the long delay are never overtaken.
 void tst_FaultProxy::delayKeepsWatchEventsWholeAndInOrder()
@@ -374,6 +411,47 @@ void tst_FaultProxy::delayedCloseFollowsTheHeldBytes()
     server->write(sent);
     server->disconnectFromHost();
     QTRY_COMPARE_WITH_TIMEOUT(client.state(), QAbstractSocket::UnconnectedState, 10000);
+    QVERIFY2(wholeAtClose, qPrintable(u"%1 of %2 bytes"_s.arg(received.size()).arg(sent.size())));
+    QCOMPARE_GE(msBetween(wrote, firstByte), qint64(delay.count()));
+    QCOMPARE(proxy.heldBytes(), 0);
+    QTRY_COMPARE(proxy.connectionCount(), 0);
+}
+
+// Direction::ToTarget, the other way round: when the client closes, the target gets every
+// held byte first, in order, and then the close.
+void tst_FaultProxy::clientCloseFollowsTheRequestsHeld()
+{
+    constexpr auto delay = 300ms;
+    QTcpServer target;
+    QVERIFY(target.listen(QHostAddress::LocalHost));
+    FaultProxy proxy(u"127.0.0.1"_s, target.serverPort());
+    QVERIFY(proxy.start());
+    QByteArray sent;
+    for (int i = 0; sent.size() < 1 << 20; ++i)
+        sent += QByteArray::number(i) + '\n';
+    QTcpSocket client;
+    client.connectToHost(QHostAddress::LocalHost, proxy.port());
+    QVERIFY(target.waitForNewConnection(5000));
+    QTcpSocket *server = target.nextPendingConnection();
+    QByteArray received;
+    Clock::time_point firstByte;
+    bool wholeAtClose = false;
+    connect(server, &QIODevice::readyRead, this, [&] {
+        if (received.isEmpty())
+            firstByte = Clock::now();
+        received += server->readAll();
+    });
+    connect(server, &QAbstractSocket::disconnected, this, [&] {
+        received += server->readAll();
+        wholeAtClose = received == sent;
+    });
+    QTRY_COMPARE(client.state(), QAbstractSocket::ConnectedState);
+
+    proxy.setDelay(delay, FaultProxy::Direction::ToTarget);
+    const Clock::time_point wrote = Clock::now();
+    client.write(sent);
+    client.disconnectFromHost();
+    QTRY_COMPARE_WITH_TIMEOUT(server->state(), QAbstractSocket::UnconnectedState, 10000);
     QVERIFY2(wholeAtClose, qPrintable(u"%1 of %2 bytes"_s.arg(received.size()).arg(sent.size())));
     QCOMPARE_GE(msBetween(wrote, firstByte), qint64(delay.count()));
     QCOMPARE(proxy.heldBytes(), 0);
