@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
-// The matrix's rows. A recipe without a subject yet has no row: scripts/fault-matrix shows
-// its cells blank (missing), not as passed or skipped.
+// The matrix's rows. A recipe without a subject has no row: scripts/fault-matrix shows its
+// cells blank (missing), not as passed or skipped.
 #include "matrix.h"
 #include "subjects/subjects.h"
 
@@ -29,6 +29,11 @@ QList<Recipe> recipes()
         {u"service-discovery"_s, makeServiceDiscovery},
         {u"observer"_s, makeObserver},
         {u"participants"_s, makeParticipants},
+        {u"node-cache"_s, makeNodeCache},
+        {u"path-cache"_s, makePathCache},
+        {u"queue"_s, makeQueue},
+        {u"priority-queue"_s, makePriorityQueue},
+        {u"work-queue"_s, makeWorkQueue},
     };
 }
 

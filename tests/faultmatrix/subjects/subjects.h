@@ -24,5 +24,10 @@ std::unique_ptr<Subject> makeAtomicCounter();
 std::unique_ptr<Subject> makeServiceDiscovery();
 std::unique_ptr<Subject> makeObserver();
 std::unique_ptr<Subject> makeParticipants();
+std::unique_ptr<Subject> makeNodeCache();
+std::unique_ptr<Subject> makePathCache();
+std::unique_ptr<Subject> makeQueue();
+std::unique_ptr<Subject> makePriorityQueue();
+std::unique_ptr<Subject> makeWorkQueue();
 
 } // namespace FaultMatrix
