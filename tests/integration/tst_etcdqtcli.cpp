@@ -19,6 +19,7 @@
 #include <QtCore/qstandardpaths.h>
 #include <QtTest/qsignalspy.h>
 
+#include <array>
 #include <csignal>
 #include <memory>
 #include <vector>
@@ -50,6 +51,7 @@ private Q_SLOTS:
     void lockLostExitsWith3();
     void lockExcludesEtcdctlLockBothWays();
     void incrCountsUnderTheLock();
+    void electIncrCountsUnderTheLeadership();
     void barrierRemoveReleasesWaiter();
     void barrierSetHoldMsRemovesItself();
     void barrierSetTwiceExits3();
@@ -228,6 +230,14 @@ void tst_EtcdqtCli::badInputFailsWithOneLine()
         {u"incr"_s, u"/l"_s, u"/c"_s, u"/d"_s, u"--count"_s, u"3"_s},
         {u"incr"_s, u"/l"_s, u"/c"_s, u"--count"_s, u"3"_s, u"--ttl"_s, u"0"_s},
         {u"incr"_s, u"/l"_s, u"/c"_s, u"--count"_s, u"3"_s, u"--fenced"_s, u"--unfenced"_s},
+        {u"incr"_s, u"/l"_s, u"/c"_s, u"--count"_s, u"3"_s, u"--hold-ms"_s, u"-1"_s},
+        {u"elect"_s, u"--layout"_s, u"etcd"_s, u"/e"_s, u"--incr"_s, u"/c"_s, u"--term-writes"_s,
+            u"0"_s},
+        {u"elect"_s, u"--layout"_s, u"etcd"_s, u"/e"_s, u"--incr"_s, u"/c"_s, u"--count"_s,
+            u"none"_s},
+        {u"elect"_s, u"--layout"_s, u"etcd"_s, u"/e"_s, u"--incr"_s, u"/c"_s, u"--fenced"_s,
+            u"--unfenced"_s},
+        {u"elect"_s, u"--layout"_s, u"etcd"_s, u"/e"_s, u"--events"_s},
         {u"elect"_s, u"--layout"_s, u"go"_s, u"/e"_s}, {u"elect"_s, u"--layout"_s, u"etcd"_s},
         {u"elect"_s, u"--layout"_s, u"etcd"_s, u"/e"_s, u"--ttl"_s, u"0"_s},
         {u"elect"_s, u"--layout"_s, u"etcd"_s, u"/e"_s, u"/f"_s},
@@ -243,7 +253,8 @@ void tst_EtcdqtCli::unreachableEtcdFails()
         {u"elect"_s, u"/e"_s}, {u"observe"_s, u"/e"_s}, {u"lock"_s, u"/l"_s, u"--"_s, u"true"_s},
         {u"elect"_s, u"--layout"_s, u"etcd"_s, u"/e"_s},
         {u"observe"_s, u"--layout"_s, u"etcd"_s, u"/e"_s},
-        {u"incr"_s, u"/l"_s, u"/c"_s, u"--count"_s, u"1"_s}, {u"cache"_s, u"watch"_s, u"/c"_s}});
+        {u"incr"_s, u"/l"_s, u"/c"_s, u"--count"_s, u"1"_s}, {u"cache"_s, u"watch"_s, u"/c"_s},
+        {u"elect"_s, u"--layout"_s, u"etcd"_s, u"/e"_s, u"--incr"_s, u"/c"_s}});
     QVERIFY2(wrong.isEmpty(), qPrintable(wrong.join(u"; "_s)));
 }
 
@@ -592,8 +603,47 @@ void tst_EtcdqtCli::incrCountsUnderTheLock()
     QCOMPARE(summary.value(u"failed"_s).toInteger(), 0);
     QCOMPARE(summary.value(u"unknown"_s).toInteger(), 0);
     QCOMPARE(summary.value(u"lost"_s).toInteger(), 0);
+    QCOMPARE(summary.value(u"refused"_s).toInteger(), 0);
+    QVERIFY(!summary.value(u"leases"_s).toArray().isEmpty()); // the leases its holds were on
     QCOMPARE(value("/cli/incr/counter"_ba), "20"_ba); // absent counted as 0
     QCOMPARE(queue("/cli/incr/lock"_ba).size(), 0);
+    QCOMPARE(liveLeases(), leasesBefore);
+}
+
+// elect --layout etcd --incr: two candidates count 10 each, 3 writes per term, each write
+// guarded by its term; --events shows each term taken on a lease the summary lists.
+void tst_EtcdqtCli::electIncrCountsUnderTheLeadership()
+{
+    const QList<qint64> leasesBefore = liveLeases();
+    std::array<QProcess, 2> candidates;
+    for (QProcess &p : candidates) {
+        p.start(QStringLiteral(ETCDQT_CLI),
+            {u"--endpoints"_s, m_server.clientUrl().toString(), u"elect"_s, u"--layout"_s,
+                u"etcd"_s, u"/cli/electincr/e"_s, u"--incr"_s, u"/cli/electincr/counter"_s,
+                u"--count"_s, u"10"_s, u"--term-writes"_s, u"3"_s, u"--ttl"_s, u"2"_s,
+                u"--events"_s});
+    }
+    for (QProcess &p : candidates) {
+        QVERIFY(p.waitForFinished(10 * kTtlMs));
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+        const QList<QByteArray> lines = p.readAllStandardOutput().trimmed().split('\n');
+        const QJsonObject summary = QJsonDocument::fromJson(lines.last()).object();
+        QCOMPARE(summary.value(u"succeeded"_s).toInteger(), 10);
+        QCOMPARE(summary.value(u"failed"_s).toInteger(), 0);
+        QCOMPARE(summary.value(u"lost"_s).toInteger(), 0);
+        const QJsonArray leases = summary.value(u"leases"_s).toArray();
+        int terms = 0;
+        for (const QByteArray &line : lines.first(lines.size() - 1)) {
+            const QJsonObject event = QJsonDocument::fromJson(line).object();
+            if (event.value(u"event"_s) != u"held"_s)
+                continue;
+            ++terms;
+            QVERIFY2(leases.contains(event.value(u"lease"_s)), line.constData());
+        }
+        QCOMPARE_GE(terms, 4); // 10 writes, 3 per term
+    }
+    QCOMPARE(value("/cli/electincr/counter"_ba), "20"_ba);
     QCOMPARE(liveLeases(), leasesBefore);
 }
 

@@ -10,7 +10,9 @@
 #include <QtCore/qjsonobject.h>
 #include <QtCore/qstringlist.h>
 
+#include <chrono>
 #include <functional>
+#include <limits>
 #include <memory>
 
 namespace Cli {
@@ -100,6 +102,19 @@ bool operandsAre(const QStringList &args, qsizetype count, const QString &usage,
 int printWhenDone(EtcdReply *reply, std::function<QJsonObject()> line);
 int lockCommand(const Globals &globals, QStringList args);
 int incrCommand(const Globals &globals, QStringList args);
+// elect --layout etcd <prefix> --incr <counter-key>: incr's loop under a leadership.
+struct ElectIncrOptions
+{
+    QByteArray counter;
+    std::chrono::seconds ttl {10};
+    qint64 count = std::numeric_limits<qint64>::max(); // writes; until a signal by default
+    qint64 termWrites = 10; // then the leader resigns and campaigns again
+    int holdMs = 0; // between each read and its write
+    bool fenced = true;
+    bool events = false;
+};
+int electIncr(const Globals &globals, const QByteArray &prefix, const QByteArray &value,
+    const ElectIncrOptions &options);
 int barrierCommand(const Globals &globals, QStringList args);
 int latchCommand(const Globals &globals, QStringList args);
 int counterCommand(const Globals &globals, QStringList args);
