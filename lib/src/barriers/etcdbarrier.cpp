@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "clientcalls_p.h"
 #include "etcdqt_internal_p.h"
+#include "handover_p.h"
 #include "keywait_p.h"
 #include "leaseops_p.h"
 #include "leaseview_p.h"
@@ -543,8 +544,7 @@ void EtcdBarrierPrivate::deleteOwnKey(Deleted done)
 {
     Q_Q(EtcdBarrier);
     if (ownRevision <= 0) {
-        QMetaObject::invokeMethod(
-            q, [done] { done({}, true); }, Qt::QueuedConnection);
+        postQueued(q, [done] { done({}, true); });
         return;
     }
     using Etcd::CompareResult;

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "barrierarrival_p.h"
 #include "etcdqt_internal_p.h"
+#include "handover_p.h"
 #include "leaseops_p.h"
 #include "recipepaths_p.h"
 #include "recipereplies_p.h"
@@ -245,8 +246,7 @@ bool EtcdCountedBarrier::waitOnBarrier(milliseconds timeout)
     if (refuseOwnThread(this, "EtcdCountedBarrier::waitOnBarrier()"))
         return false;
     if (const EtcdStatus bad = d->badInput(); !bad.isOk()) {
-        QMetaObject::invokeMethod(
-            this, [this, bad] { recordError(bad); }, Qt::QueuedConnection);
+        postQueued(this, [this, bad] { recordError(bad); });
         return false;
     }
     const int id = d->nextWorkerId++;

@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
 #include "engine_p.h"
+#include "handover_p.h"
 
 namespace Etcd::Internal {
 
@@ -34,14 +35,11 @@ void Engine::start()
     }
     // Authenticate first, so that the first calls already carry a token.
     m_transport->refreshToken([this](const EtcdStatus &status) {
-        QMetaObject::invokeMethod(
-            this,
-            [this, status] {
-                if (!status.isOk())
-                    Q_EMIT stateChanged(m_state, status);
-                probe();
-            },
-            Qt::QueuedConnection);
+        postQueued(this, [this, status] {
+            if (!status.isOk())
+                Q_EMIT stateChanged(m_state, status);
+            probe();
+        });
     });
 }
 

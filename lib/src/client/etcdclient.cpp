@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
 #include "etcdclient_p.h"
+#include "handover_p.h"
 
 #include <EtcdQt/etcdleasegrantreply.h>
 
@@ -344,7 +345,7 @@ void EtcdClientPrivate::startSession(const QList<Endpoint> &eps, const TlsMateri
     refreshDoor();
     reportedOutage = false;
     setState(EtcdClient::State::Connecting);
-    QMetaObject::invokeMethod(e, &Engine::start, Qt::QueuedConnection);
+    postQueued(e, [e] { e->start(); });
 }
 
 void EtcdClientPrivate::stopSession(milliseconds revokeGrace, EndThread endThread)
@@ -378,11 +379,14 @@ void EtcdClientPrivate::stopSession(milliseconds revokeGrace, EndThread endThrea
     if (transport)
         transport->shutdown();
     transport.reset();
-    if (endThread == EndThread::Yes)
-        endEngineThread();
-    else if (engine)
-        engine->deleteLater();
+    // Let go of the engine before it is handed to its thread to die: the guard's count is
+    // shared with the engine's QObject, which frees it there.
+    Etcd::Internal::Engine *e = engine.data();
     engine.clear();
+    if (endThread == EndThread::Yes)
+        endEngineThread(e);
+    else if (e)
+        postQueued(e, [e] { e->deleteLater(); });
 }
 
 // A grant in flight as the client goes is nobody's: the recipes went first, and whoever
@@ -415,20 +419,16 @@ void EtcdClientPrivate::revokeOrphanedGrants(
 // dropped, its owner would never hear that the client went away. Asked from inside the
 // loop, the deferred delete runs as the thread finishes, and the engine's end tells every
 // registration.
-void EtcdClientPrivate::endEngineThread()
+void EtcdClientPrivate::endEngineThread(Etcd::Internal::Engine *e)
 {
-    Etcd::Internal::Engine *e = engine.data();
     if (!e) {
         engineThread.quit();
         return;
     }
-    QMetaObject::invokeMethod(
-        e,
-        [e] {
-            e->deleteLater();
-            QThread::currentThread()->quit();
-        },
-        Qt::QueuedConnection);
+    postQueued(e, [e] {
+        e->deleteLater();
+        QThread::currentThread()->quit();
+    });
 }
 
 QList<QPointer<EtcdReply>> EtcdClientPrivate::outstandingReplies() const

@@ -6,6 +6,7 @@
 
 #include "engine_p.h"
 #include "etcdreply_p.h"
+#include "handover_p.h"
 
 #include <EtcdQt/etcdclient.h>
 
@@ -46,8 +47,7 @@ public:
         Etcd::Internal::Engine *e = engine.data();
         if (!e)
             return false;
-        QMetaObject::invokeMethod(
-            e, [e, fn = std::forward<F>(fn)] { fn(e); }, Qt::QueuedConnection);
+        postQueued(e, [e, fn = std::forward<F>(fn)] { fn(e); });
         return true;
     }
 
@@ -77,7 +77,7 @@ public:
     enum class EndThread { No, Yes };
     void stopSession(std::chrono::milliseconds revokeGrace = std::chrono::milliseconds(0),
         EndThread endThread = EndThread::No);
-    void endEngineThread();
+    void endEngineThread(Etcd::Internal::Engine *e);
     // Recipes and other non-reply children first (their destructors may still make calls and
     // finish replies); All once the session is over.
     enum class Children { NotReplies, All };

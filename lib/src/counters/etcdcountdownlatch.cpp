@@ -304,7 +304,7 @@ bool EtcdCountDownLatch::await(milliseconds timeout)
     if (sync->read(settled))
         return sync->read(open);
     MetricSpan waiting(d_func()->metrics); // not client(): this is a worker thread
-    QMetaObject::invokeMethod(this, &EtcdCountDownLatch::start, Qt::QueuedConnection);
+    Etcd::Internal::postQueued(this, [this] { start(); });
     const bool opened = sync->waitFor(timeout, settled, open);
     waiting.end([&](EtcdMetrics &m, EtcdMetrics::Duration wait) {
         const auto outcome = opened ? EtcdMetrics::Outcome::Succeeded

@@ -4,6 +4,7 @@
 #include "etcdleaderselector_p.h"
 #include "etcdqt_internal_p.h"
 #include "guardedcommit_p.h"
+#include "handover_p.h"
 #include "leaseops_p.h"
 #include "recipereplies_p.h"
 
@@ -321,8 +322,7 @@ bool EtcdLeaderSelector::start()
     }
     if (!problem.isOk()) {
         recordError(problem);
-        QMetaObject::invokeMethod(
-            this, [this, problem] { Q_EMIT failed(problem); }, Qt::QueuedConnection);
+        postQueued(this, [this, problem] { Q_EMIT failed(problem); });
         return false;
     }
     if (!d->setState(State::Campaigning))

@@ -5,6 +5,7 @@
 #include "etcdleaderselector_p.h"
 #include "clientcalls_p.h"
 #include "etcdqt_internal_p.h"
+#include "handover_p.h"
 #include "leaseops_p.h"
 #include "leaseshared_p.h"
 #include "participantqueue_p.h"
@@ -394,9 +395,7 @@ void EtcdLeaderSelectorPrivate::runBody()
             } catch (...) {
                 threw += QStringLiteral(" (relinquishLeadership threw too)");
             }
-            QMetaObject::invokeMethod(
-                q, [q, forTerm, threw] { q->d_func()->onBodyReturned(forTerm, threw); },
-                Qt::QueuedConnection);
+            postQueued(q, [q, forTerm, threw] { q->d_func()->onBodyReturned(forTerm, threw); });
         });
     sync->setBody(bodyThread.get_stop_source(), options.interruptOnLeaseLoss);
 }
@@ -535,8 +534,7 @@ void EtcdLeaderSelectorPrivate::finishTerm()
         QObject::connect(
             revoke, &EtcdReply::finished, q, [this, forTerm] { releaseParticipation(forTerm); });
     else
-        QMetaObject::invokeMethod(
-            q, [this, forTerm] { releaseParticipation(forTerm); }, Qt::QueuedConnection);
+        postQueued(q, [this, forTerm] { releaseParticipation(forTerm); });
     if (ledThisTerm) {
         ++counters.relinquished;
         reportTransition(EtcdMetrics::Transition::Relinquished);

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "clientcalls_p.h"
 #include "etcdqt_internal_p.h"
+#include "handover_p.h"
 #include "lockqueue_p.h"
 #include "recipepaths_p.h"
 
@@ -338,8 +339,7 @@ bool EtcdReadWriteLock::acquire(EtcdReadWriteLock::Mode mode)
     }
     const LockLayout::Side side = sideOf(mode);
     if (d->sync(side).reenter(std::this_thread::get_id())) {
-        QMetaObject::invokeMethod(
-            this, [this, mode] { Q_EMIT acquired(mode); }, Qt::QueuedConnection);
+        postQueued(this, [this, mode] { Q_EMIT acquired(mode); });
         return true;
     }
     if (d->refusesUpgrade(side))

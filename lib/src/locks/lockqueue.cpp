@@ -3,6 +3,7 @@
 // The acquisition machinery shared by the locks (see lockqueue_p.h for its shape).
 #include "clientcalls_p.h"
 #include "etcdqt_internal_p.h"
+#include "handover_p.h"
 #include "leaseops_p.h"
 #include "lockqueue_p.h"
 #include "recipelayer_p.h"
@@ -649,20 +650,17 @@ bool LockQueue::lockBlocking(Side side, std::optional<milliseconds> timeout)
     std::optional<TimePoint> deadline;
     if (timeout)
         deadline = steady_clock::now() + *timeout;
-    QMetaObject::invokeMethod(
-        q,
+    postQueued(q,
         [this, side, request, self = std::this_thread::get_id(),
             thread = QPointer<QThread>(QThread::currentThread()),
-            deadline] { start(side, request, self, thread, deadline); },
-        Qt::QueuedConnection);
+            deadline] { start(side, request, self, thread, deadline); });
     std::optional<TimePoint> giveUp;
     if (deadline)
         giveUp = *deadline + graceFor(ttl);
     if (book(side).await(*request, giveUp))
         return true;
     if (request->abandoned) // the lock's thread did not answer in time; it cleans up later
-        QMetaObject::invokeMethod(
-            q, [this] { cancelAbandoned(); }, Qt::QueuedConnection);
+        postQueued(q, [this] { cancelAbandoned(); });
     return false;
 }
 

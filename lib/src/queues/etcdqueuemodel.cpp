@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <EtcdQt/etcdqueuemodel.h>
 
+#include "handover_p.h"
 #include "keyvaluefields_p.h"
 #include "queuekeys_p.h"
 #include "workops_p.h"
@@ -404,8 +405,7 @@ void EtcdQueueModelPrivate::changed(const EtcdKeyValue *current, const EtcdKeyVa
         // shown once they are all in.
         dirty.insert(where->second);
         if (!std::exchange(flushPosted, true))
-            QMetaObject::invokeMethod(
-                q, [this] { flush(); }, Qt::QueuedConnection);
+            postQueued(q, [this] { flush(); });
         return;
     }
     const qsizetype before = rows.size();

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "clientcalls_p.h"
 #include "etcdqt_internal_p.h"
+#include "handover_p.h"
 #include "queuetaker_p.h"
 #include "recipelayer_p.h"
 
@@ -59,8 +60,7 @@ quint64 QueueTaker::take(bool wait, Done done)
 {
     const quint64 id = m_nextId++;
     if (m_closed) { // answered on the next turn, after the caller has connected
-        QMetaObject::invokeMethod(
-            this, [done = std::move(done)] { done(cancelled(), {}, 0); }, Qt::QueuedConnection);
+        postQueued(this, [done = std::move(done)] { done(cancelled(), {}, 0); });
         return id;
     }
     m_takes.push_back({id, wait, std::move(done)});

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "handoff_p.h"
+#include "handover_p.h"
 
 #include <EtcdQt/etcdreply.h>
 #include <EtcdQt/etcdstatus.h>
@@ -29,14 +30,12 @@ Outcome waitFromWorker(QObject *context, std::chrono::milliseconds timeout,
     auto id = std::make_shared<quint64>(0); // written and read in `context`'s thread only
     Outcome gone;
     gone.status = EtcdStatus(Etcd::ErrorCode::Cancelled, EtcdReply::tr("closed"));
-    QMetaObject::invokeMethod(
-        context, [answer = Answer<Outcome>(handoff, gone), start, id] { *id = start(answer); },
-        Qt::QueuedConnection);
+    postQueued(
+        context, [answer = Answer<Outcome>(handoff, gone), start, id] { *id = start(answer); });
     if (const std::optional<Outcome> v = handoff->waitFor(timeout))
         return *v;
     // Posted after start(): it runs after it, in the same thread.
-    QMetaObject::invokeMethod(
-        context, [cancel, id] { cancel(*id); }, Qt::QueuedConnection);
+    postQueued(context, [cancel, id] { cancel(*id); });
     Outcome late = handoff->waitFor(std::chrono::seconds(10)).value_or(gone);
     if (late.status.code() == Etcd::ErrorCode::Cancelled && !late.found())
         late.status = EtcdStatus(

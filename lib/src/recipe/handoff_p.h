@@ -4,6 +4,8 @@
 //  W A R N I N G: internal header, not part of the EtcdQt API.
 #pragma once
 
+#include "handover_p.h"
+
 #include <QtCore/qobject.h>
 
 #include <chrono>
@@ -83,12 +85,10 @@ std::optional<T> callInThreadOf(
 {
     auto handoff = std::make_shared<Handoff<T>>();
     // Only the posted call holds the answer: if it is dropped, the fallback comes at once.
-    QMetaObject::invokeMethod(
-        context,
+    postQueued(context,
         [answer = Answer<T>(handoff, std::move(fallback)), start = std::move(start)]() mutable {
             start(answer);
-        },
-        Qt::QueuedConnection);
+        });
     return handoff->waitFor(timeout);
 }
 

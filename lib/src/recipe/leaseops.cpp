@@ -3,6 +3,7 @@
 #include "leaseops_p.h"
 
 #include "etcdqt_internal_p.h"
+#include "handover_p.h"
 #include "leaseshared_p.h"
 
 #include <EtcdQt/etcdclient.h>
@@ -281,8 +282,7 @@ void runEstablishHook(const std::function<void(qint64, std::function<void(bool)>
     QPointer<QObject> guard(context);
     auto post = [finish, guard](bool owned, const EtcdStatus &why) {
         if (guard)
-            QMetaObject::invokeMethod(
-                guard.data(), [finish, owned, why] { finish(owned, why); }, Qt::QueuedConnection);
+            postQueued(guard.data(), [finish, owned, why] { finish(owned, why); });
     };
     try {
         hook(leaseId, [post](bool owned) {

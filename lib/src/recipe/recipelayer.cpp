@@ -3,6 +3,7 @@
 #include "recipelayer_p.h"
 
 #include "clientcalls_p.h"
+#include "handover_p.h"
 
 #include <EtcdQt/etcdclient.h>
 #include <EtcdQt/etcdreplies.h>
@@ -130,13 +131,11 @@ void RecipeLayer::askWhetherLeaseIsGone(EtcdClient *client, QObject *context, qi
     const std::shared_ptr<LeaseShared> &known)
 {
     if (known && known->isLost()) {
-        QMetaObject::invokeMethod(
-            context, [decided] { decided(true, EtcdStatus()); }, Qt::QueuedConnection);
+        postQueued(context, [decided] { decided(true, EtcdStatus()); });
         return;
     }
     if (!client || leaseId <= 0) {
-        QMetaObject::invokeMethod(
-            context, [decided] { decided(std::nullopt, clientGone()); }, Qt::QueuedConnection);
+        postQueued(context, [decided] { decided(std::nullopt, clientGone()); });
         return;
     }
     EtcdLeaseTimeToLiveReply *reply = client->leaseTimeToLive(leaseId);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "handoff_p.h"
+#include "handover_p.h"
 
 #include <EtcdQt/etcdkeyvalue.h>
 #include <EtcdQt/etcdqueueitemreply.h>
@@ -103,14 +104,11 @@ template <typename Begin, typename Cancel>
 bool waitCancellable(QObject *recipe, std::chrono::milliseconds timeout, Begin begin, Cancel cancel)
 {
     auto handoff = std::make_shared<Handoff<bool>>();
-    QMetaObject::invokeMethod(
-        recipe,
-        [answer = Answer<bool>(handoff, false), begin]() mutable { begin(std::move(answer)); },
-        Qt::QueuedConnection);
+    postQueued(recipe,
+        [answer = Answer<bool>(handoff, false), begin]() mutable { begin(std::move(answer)); });
     if (const auto v = handoff->waitFor(timeout))
         return *v;
-    QMetaObject::invokeMethod(
-        recipe, [cancel]() mutable { cancel(); }, Qt::QueuedConnection);
+    postQueued(recipe, [cancel]() mutable { cancel(); });
     return handoff->waitFor(std::chrono::seconds(10)).value_or(false);
 }
 

@@ -4,6 +4,7 @@
 //  W A R N I N G: internal header, not part of the EtcdQt API. Includes gRPC.
 #pragma once
 
+#include "handover_p.h"
 #include "statusmapping_p.h"
 #include "streams_p.h"
 #include "transport_grpc_p.h"
@@ -38,10 +39,14 @@ public:
             return false;
         m_transport->authenticate(m_context);
         m_endpoint = m_transport->current.load();
-        starter(m_transport->stubs[m_endpoint], &m_context, this);
-        this->AddHold();
-        this->StartRead(&m_response);
-        this->StartCall();
+        handOverRelease(this); // to the reactions, in gRPC's threads
+        {
+            const GrpcCallSection grpcCall;
+            starter(m_transport->stubs[m_endpoint], &m_context, this);
+            this->AddHold();
+            this->StartRead(&m_response);
+            this->StartCall();
+        }
         // Registered before it was bound: a shutdown may have stopped it meanwhile, and left
         // the hold for here (it cannot be removed from a reactor not yet bound to its call).
         std::lock_guard lock(m_mutex);
@@ -71,6 +76,7 @@ public:
 
     void OnWriteDone(bool ok) override
     {
+        handOverAcquire(this);
         std::lock_guard lock(m_mutex);
         m_queue.pop_front();
         m_writing = ok && !m_released && !m_queue.empty();
@@ -80,16 +86,20 @@ public:
 
     void OnReadDone(bool ok) override
     {
+        handOverAcquire(this);
         if (!ok) {
             release();
             return;
         }
         m_onRead(m_response);
+        handOverRelease(this); // the next read may be answered in another of gRPC's threads
+        const GrpcCallSection grpcCall;
         this->StartRead(&m_response);
     }
 
     void OnDone(const grpc::Status &s) override
     {
+        handOverAcquire(this);
         const EtcdStatus status
             = statusFromGrpc(s.error_code(), QString::fromStdString(s.error_message()));
         if (status.code() == Etcd::ErrorCode::InvalidAuthToken && m_transport->hasCredentials())
@@ -111,6 +121,8 @@ private:
         grpc::WriteOptions options;
         if (m_queue.size() > 1)
             options.set_buffer_hint();
+        handOverRelease(this);
+        const GrpcCallSection grpcCall;
         this->StartWrite(&m_queue.front(), options);
     }
 

@@ -4,6 +4,8 @@
 //  W A R N I N G: internal header, not part of the EtcdQt API.
 #pragma once
 
+#include "handover_p.h"
+
 #include <QtCore/qmetaobject.h>
 #include <QtCore/qobject.h>
 
@@ -28,13 +30,10 @@ public:
         std::lock_guard lock(m_mutex);
         if (!m_target)
             return;
-        QMetaObject::invokeMethod(
-            m_target,
-            [self = shared_from_this(), f = std::forward<F>(f)]() mutable {
-                if (self->isOpen())
-                    f();
-            },
-            Qt::QueuedConnection);
+        postQueued(m_target, [self = shared_from_this(), f = std::forward<F>(f)]() mutable {
+            if (self->isOpen())
+                f();
+        });
     }
     void close()
     {

@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
 #include "convert_p.h"
+#include "handover_p.h"
 #include "unarycall_p.h"
 
 #include <grpc/grpc.h>
@@ -198,12 +199,9 @@ void TransportPrivate::noteOutcome(int endpoint, int grpcCode, const EtcdStatus 
     if (m_closing || !m_engine)
         return;
     TransportListener *l = m_listener;
-    QMetaObject::invokeMethod(
-        m_engine,
-        [l, endpoint, grpcCode, status] {
-            grpcCode == 0 ? l->endpointHealthy(endpoint) : l->endpointFailed(endpoint, status);
-        },
-        Qt::QueuedConnection);
+    postQueued(m_engine, [l, endpoint, grpcCode, status] {
+        grpcCode == 0 ? l->endpointHealthy(endpoint) : l->endpointFailed(endpoint, status);
+    });
 }
 
 bool TransportPrivate::scheduleRetry(const std::shared_ptr<CallBase> &call, milliseconds delay)
@@ -216,10 +214,8 @@ bool TransportPrivate::scheduleRetry(const std::shared_ptr<CallBase> &call, mill
     // wrap around instead of waiting 24.8 days, which is what it would come to.
     const milliseconds wait = std::clamp(delay, milliseconds(0), milliseconds(INT_MAX));
     // QTimer needs the engine's event loop, so the timer is armed from inside it.
-    QMetaObject::invokeMethod(
-        engine,
-        [engine, call, wait] { QTimer::singleShot(wait, engine, [call] { call->attempt(); }); },
-        Qt::QueuedConnection);
+    postQueued(engine,
+        [engine, call, wait] { QTimer::singleShot(wait, engine, [call] { call->attempt(); }); });
     return true;
 }
 

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "unarycall_p.h"
 
+#include "handover_p.h"
 #include "statusmapping_p.h"
 
 #include <QtCore/qcoreapplication.h>
@@ -36,8 +37,13 @@ void CallBase::configure(grpc::ClientContext &context) const
 
 void CallBase::attempt()
 {
-    auto context = std::make_unique<grpc::ClientContext>();
-    configure(*context);
+    std::unique_ptr<grpc::ClientContext> context;
+    {
+        // The context is gRPC's: its call's completion writes to it in gRPC's threads.
+        const GrpcCallSection grpcCall;
+        context = std::make_unique<grpc::ClientContext>();
+        configure(*context);
+    }
     grpc::ClientContext *raw = context.get();
     {
         std::lock_guard lock(m_mutex);
@@ -54,8 +60,13 @@ void CallBase::attempt()
     }
     const int endpoint = m_transport->current.load(std::memory_order_relaxed);
     // Not under m_mutex: gRPC may run the callback inline.
-    invoke(m_transport->stubs[endpoint], raw,
-        [self = shared_from_this(), endpoint](grpc::Status s) { self->onDone(s, endpoint); });
+    handOverRelease(this);
+    const GrpcCallSection grpcCall;
+    invoke(
+        m_transport->stubs[endpoint], raw, [self = shared_from_this(), endpoint](grpc::Status s) {
+            handOverAcquire(self.get());
+            self->onDone(s, endpoint);
+        });
 }
 
 void CallBase::cancel()
@@ -122,12 +133,10 @@ void CallBase::deliver(const EtcdStatus &status, ReplyData &&data)
     if (!m_target.context)
         return;
     // Posted under m_mutex: cancel() clears the target under it before the context may die.
-    QMetaObject::invokeMethod(
-        m_target.context,
+    postQueued(m_target.context,
         [fn = std::move(m_target.deliver), status, data = std::move(data)]() mutable {
             fn(status, std::move(data));
-        },
-        Qt::QueuedConnection);
+        });
     m_target = {};
 }
 
