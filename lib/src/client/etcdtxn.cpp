@@ -11,30 +11,30 @@
 
 EtcdCompare EtcdCompare::version(const QByteArray &key, Etcd::CompareResult result, qint64 v)
 {
-    return EtcdCompare {Etcd::CompareTarget::Version, result, key, v, {}};
+    return EtcdCompare {Etcd::CompareTarget::Version, result, key, v, {}, {}};
 }
 
 EtcdCompare EtcdCompare::createRevision(
     const QByteArray &key, Etcd::CompareResult result, qint64 revision)
 {
-    return EtcdCompare {Etcd::CompareTarget::CreateRevision, result, key, revision, {}};
+    return EtcdCompare {Etcd::CompareTarget::CreateRevision, result, key, revision, {}, {}};
 }
 
 EtcdCompare EtcdCompare::modRevision(
     const QByteArray &key, Etcd::CompareResult result, qint64 revision)
 {
-    return EtcdCompare {Etcd::CompareTarget::ModRevision, result, key, revision, {}};
+    return EtcdCompare {Etcd::CompareTarget::ModRevision, result, key, revision, {}, {}};
 }
 
 EtcdCompare EtcdCompare::value(
     const QByteArray &key, Etcd::CompareResult result, const QByteArray &value)
 {
-    return EtcdCompare {Etcd::CompareTarget::Value, result, key, 0, value};
+    return EtcdCompare {Etcd::CompareTarget::Value, result, key, 0, value, {}};
 }
 
 EtcdCompare EtcdCompare::lease(const QByteArray &key, Etcd::CompareResult result, qint64 leaseId)
 {
-    return EtcdCompare {Etcd::CompareTarget::Lease, result, key, leaseId, {}};
+    return EtcdCompare {Etcd::CompareTarget::Lease, result, key, leaseId, {}, {}};
 }
 
 /*! Holds while \a key does not exist (its version is 0): create-if-absent. */
