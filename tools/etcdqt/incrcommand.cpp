@@ -12,8 +12,9 @@
 //   leases     every lease a hold was on, as the lowercase hex of the key's name, first first.
 // With --events, before it: {"event":"held","key":K,"lease":HEX,"token":T} once it holds,
 // before it reads; {"event":"read",...,"value":V} once it read V, before it works and writes;
-// {"event":"refused",...} when etcd refused its guarded write; {"event":"lost",...} when the
-// hold was lost while held. K, HEX and T are the hold's key, lease and fencing token.
+// {"event":"refused",...} when etcd refused its guarded write, "failed" or "unknown" when a
+// cycle's write failed otherwise (settled as not committed, or not settled); {"event":"lost",
+// ...} when the hold was lost while held. K, HEX and T are the hold's key, lease and token.
 // Fenced (the default), the write is a transaction guarded by the hold's fencing token, so a
 // holder paused or cut off past its TTL writes nothing; a fenced write that got no answer is
 // settled from etcd's history afterwards (unknown stays 0 while etcd keeps that history).
@@ -323,8 +324,12 @@ void Incrementer::endCycle(Outcome outcome)
         ++m_refused;
         emitEvent(QStringLiteral("refused"));
     }
-    if (outcome == Outcome::Unknown)
+    if (outcome == Outcome::Failed)
+        emitEvent(QStringLiteral("failed"));
+    if (outcome == Outcome::Unknown) {
         ++m_unknown;
+        emitEvent(QStringLiteral("unknown"));
+    }
     // A leader writes again in the same term while it lasts; a lock is taken per cycle.
     if (m_owner.isHeld() && ++m_holdWrites < m_writesPerHold && !m_stopSignal
         && m_attempted < m_cycles) {
