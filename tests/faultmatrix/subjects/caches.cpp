@@ -87,6 +87,9 @@ private:
     Contents m_replayed; // the seed with every reported change applied
     qint64 m_lastRevision = 0; // of the last change reported
     int m_reported = 0; // changes reported since the seed
+
+protected:
+    int m_resyncs = 0; // resynced() reports
 };
 
 void CacheSubject::start(EtcdClient *faulted, EtcdClient *clean, const QByteArray &path)
@@ -217,8 +220,10 @@ QString CacheSubject::afterFault(const FaultFacts &facts)
         if (!waitFor([this] { return m_writes.idle(); }) || !m_writes.acked.contains(n))
             return u"a write after the fault failed"_s;
     }
-    qInfo("fault matrix: %s: %d writes, %lld unknown; the cache reported %d changes",
-        m_path.constData(), m_writes.sent(), qint64(m_writes.unknown.size()), m_reported);
+    qInfo("fault matrix: %s: %d writes, %lld unknown; the cache reported %d changes, read "
+          "again %d time(s) after a compaction",
+        m_path.constData(), m_writes.sent(), qint64(m_writes.unknown.size()), m_reported,
+        m_resyncs);
     if (facts.faultedDestroyed)
         return {}; // the cache went with its client; recover() makes a new one
     return converged(u"the fault"_s);
@@ -287,6 +292,7 @@ protected:
             });
         QObject::connect(c, &EtcdNodeCache::deleted,
             [this](const QByteArray &previous, qint64 rev) { onRemoved(key(), previous, rev); });
+        QObject::connect(c, &EtcdNodeCache::resynced, [this] { ++m_resyncs; });
         QObject::connect(c, &EtcdNodeCache::failed,
             [this](const EtcdStatus &why) { violate(u"the cache failed: "_s + why.toString()); });
         m_cache = std::move(cache);
@@ -350,6 +356,7 @@ protected:
             [this](const QString &, const EtcdKeyValue &previous, qint64 rev) {
                 onRemoved(previous.key, previous.value, rev);
             });
+        QObject::connect(c, &EtcdPathChildrenCache::resynced, [this] { ++m_resyncs; });
         QObject::connect(c, &EtcdPathChildrenCache::failed,
             [this](const EtcdStatus &why) { violate(u"the cache failed: "_s + why.toString()); });
         m_cache = std::move(cache);

@@ -24,6 +24,8 @@ namespace FaultMatrix {
 namespace {
 
 constexpr QByteArrayView kHeld = "held";
+constexpr int kBefore = 3; // puts before the fault
+constexpr int kDuring = 3;
 
 // The answer of the faulted consumer's late ack, kept past the subject's checks.
 struct LateAck
@@ -124,7 +126,6 @@ void WorkQueueSubject::start(EtcdClient *faulted, EtcdClient *clean, const QByte
 
 bool WorkQueueSubject::steady()
 {
-    constexpr int kBefore = 3;
     if (!m_held.isValid())
         return false;
     if (!m_cleanRunning) {
@@ -144,12 +145,14 @@ bool WorkQueueSubject::steady()
 
 void WorkQueueSubject::sample()
 {
-    if (!std::exchange(m_faultOn, true)) {
-        m_puts.setPace(300);
-        m_puts.setRunning(true);
-    }
-    if (!m_putsDone)
-        m_puts.pump();
+    // A few more puts, one right after the other as the fault begins. Each ack of the clean
+    // consumer is a claim's end, which the faulted consumer's claims watch follows with a
+    // read: puts spread over the fault would keep its client busy, and its auth token would
+    // never run out (the token column).
+    if (!std::exchange(m_faultOn, true))
+        m_puts.setPace(0);
+    m_puts.setRunning(!m_putsDone && m_puts.sent() < kBefore + kDuring);
+    m_puts.pump();
     // The delay column: once the item was delivered again, the faulted consumer, unaware of
     // its loss, acknowledges it through its own client.
     if (m_lateWrites && !m_lateAck && m_heldAgain.isValid())
