@@ -210,10 +210,15 @@ void EtcdWorkQueuePrivate::watchArea(std::unique_ptr<EtcdWatch> &slot, Area area
 }
 
 // An ack deletes the claimed copy with the claim; a claim that ended with its lease leaves the
-// copy behind: an orphan, which a waiting take reclaims now.
+// copy behind: an orphan, which a waiting take reclaims now. With no take waiting there is
+// nothing to wake (the next receive reclaims orphans first), and no read: an idle consumer
+// read once per ack anywhere in the queue (the fault matrix's token column saw one every
+// 300 ms).
 void EtcdWorkQueuePrivate::onClaimEnded(const QByteArray &claimKey)
 {
     Q_Q(EtcdWorkQueue);
+    if (!taker->isWaiting())
+        return;
     const QByteArray id = QueueKeys::idOf(claimKey, QueueKeys::area(path, Area::Claims));
     EtcdRangeOptions o;
     o.countOnly = true;

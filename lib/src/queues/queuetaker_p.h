@@ -80,6 +80,8 @@ public:
     void cancel(quint64 id);
     // A waiting take reads the head again (something it cannot watch changed).
     void recheck();
+    // A take waits for the queue to change (recheck() has something to wake).
+    [[nodiscard]] bool isWaiting() const { return m_phase == Phase::Waiting; }
     // Follows the queue from now (itemAdded()), also with no take waiting.
     void follow();
     // Cancels every take; a transaction on the wire still answers its take. Each item kept
