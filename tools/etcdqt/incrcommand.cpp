@@ -208,8 +208,9 @@ Incrementer::Incrementer(EtcdClient *client, Ownership &owner, const QByteArray 
         m_phase = Phase::Holding;
         m_token = m_owner.token();
         m_holdWrites = 0;
+        // Invalid when the hold was lost before this turn of the loop: its write is refused.
         const QString lease = QString::number(quint64(m_token.leaseId), 16);
-        if (!m_leases.contains(lease))
+        if (m_token.isValid() && !m_leases.contains(lease))
             m_leases.append(lease);
         emitEvent(QStringLiteral("held"));
         read();
@@ -348,6 +349,10 @@ void Incrementer::endCycle(Outcome outcome)
 // bisection over reads of the key at past revisions, and the counter just before it.
 void Incrementer::settle(qint64 readRevision, QDeadlineTimer deadline)
 {
+    // A hold lost before acquired() was handled: its write was guarded by an invalid token,
+    // which etcd never lets through (and there is no key to settle on).
+    if (!m_token.isValid())
+        return endCycle(Outcome::Failed);
     EtcdRangeReply *reply = m_client->get(m_token.key);
     QObject::connect(reply, &EtcdReply::finished, m_owner.recipe(),
         [this, reply, readRevision, deadline](const EtcdStatus &s) {
