@@ -37,7 +37,7 @@ void Engine::start()
     m_transport->refreshToken([this](const EtcdStatus &status) {
         postQueued(this, [this, status] {
             if (!status.isOk())
-                Q_EMIT stateChanged(m_state, status);
+                reportState(m_state, status);
             probe();
         });
     });
@@ -68,7 +68,7 @@ void Engine::onProbeDone(const EtcdStatus &status)
     if (m_state == EtcdClient::State::Connected)
         setState(EtcdClient::State::Reconnecting, status);
     else
-        Q_EMIT stateChanged(m_state, status); // still (re)connecting: say why
+        reportState(m_state, status); // still (re)connecting: say why
     m_transport->rotateEndpoint();
     const auto delay = m_backoff.nextDelay(++m_failedProbes, 0ms).value_or(5s);
     m_probeTimer.start(delay);
@@ -92,7 +92,13 @@ void Engine::endpointHealthy(int)
 void Engine::setState(EtcdClient::State state, const EtcdStatus &reason)
 {
     if (std::exchange(m_state, state) != state)
-        Q_EMIT stateChanged(state, reason);
+        reportState(state, reason);
+}
+
+void Engine::reportState(EtcdClient::State state, const EtcdStatus &reason)
+{
+    if (m_stateSink)
+        m_stateSink(state, reason);
 }
 
 } // namespace Etcd::Internal

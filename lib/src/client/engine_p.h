@@ -13,6 +13,8 @@
 #include <QtCore/qobject.h>
 #include <QtCore/qtimer.h>
 
+#include <functional>
+
 namespace Etcd::Internal {
 
 // Lives in the client's engine thread for one connection session (connect .. disconnect).
@@ -44,10 +46,14 @@ public:
     void endpointFailed(int index, const EtcdStatus &status) override;
     void endpointHealthy(int index) override;
 
-Q_SIGNALS:
-    void stateChanged(EtcdClient::State state, const EtcdStatus &reason);
+    // Where state changes go, called in the engine thread; set before start(). A callback
+    // rather than a queued signal: the owner side posts through postQueued(), whose hand-over
+    // TSan sees (the arguments of a queued signal are copied inside Qt, where it does not).
+    using StateSink = std::function<void(EtcdClient::State state, const EtcdStatus &reason)>;
+    void setStateSink(StateSink sink) { m_stateSink = std::move(sink); }
 
 private:
+    void reportState(EtcdClient::State state, const EtcdStatus &reason);
     void probe();
     void onProbeDone(const EtcdStatus &status);
     void setState(EtcdClient::State state, const EtcdStatus &reason = {});
@@ -57,6 +63,7 @@ private:
     WatchHub m_watches; // children: they move to the engine thread with us
     KeepAliveHub m_keepAlives;
     EtcdClient::State m_state = EtcdClient::State::Connecting;
+    StateSink m_stateSink;
     QTimer m_probeTimer; // a child, so it moves to the engine thread with us
     Transport::Handle m_probe;
     int m_failedProbes = 0;

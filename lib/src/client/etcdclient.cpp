@@ -339,8 +339,10 @@ void EtcdClientPrivate::startSession(const QList<Endpoint> &eps, const TlsMateri
             leaseSafetyMargin, metrics});
     transport = e->transport();
     e->moveToThread(&engineThread);
-    QObject::connect(e, &Engine::stateChanged, q,
-        [this, id](EtcdClient::State s, const EtcdStatus &why) { onEngineState(id, s, why); });
+    // The engine goes before the client does (the destructor waits for its thread).
+    e->setStateSink([this, q, id](EtcdClient::State s, const EtcdStatus &why) {
+        postQueued(q, [this, id, s, why] { onEngineState(id, s, why); });
+    });
     engine = e;
     refreshDoor();
     reportedOutage = false;
