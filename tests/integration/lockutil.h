@@ -5,6 +5,7 @@
 #pragma once
 
 #include "electionutil.h"
+#include "handover_p.h"
 
 #include <QtCore/qeventloop.h>
 #include <QtCore/qtimer.h>
@@ -23,9 +24,8 @@ std::optional<T> inClientThread(EtcdClient *client, Call call)
 {
     auto promise = std::make_shared<std::promise<T>>();
     std::future<T> future = promise->get_future();
-    QMetaObject::invokeMethod(
-        client, [promise, call] { call([promise](T v) { promise->set_value(std::move(v)); }); },
-        Qt::QueuedConnection);
+    Etcd::Internal::postQueued(
+        client, [promise, call] { call([promise](T v) { promise->set_value(std::move(v)); }); });
     if (future.wait_for(std::chrono::milliseconds(kLockWaitMs)) != std::future_status::ready)
         return std::nullopt;
     return future.get();

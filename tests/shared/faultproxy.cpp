@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "faultproxy.h"
 
+#include "handover_p.h" // the library's hand-overs, announced to TSan
+
 #include <QtCore/qthread.h>
 #include <QtCore/qtimer.h>
 #include <QtNetwork/qtcpserver.h>
@@ -366,7 +368,7 @@ void FaultProxy::runInWorker(Function function)
     if (!m_thread->isRunning() || QThread::currentThread() == m_thread.get())
         function();
     else
-        QMetaObject::invokeMethod(m_worker, function, Qt::BlockingQueuedConnection);
+        Etcd::Internal::callBlocking(m_worker, std::move(function));
 }
 
 /*!
@@ -378,8 +380,9 @@ bool FaultProxy::start()
         return true;
     m_thread->start();
     FaultProxyWorker *worker = m_worker;
-    QMetaObject::invokeMethod(
-        worker, [worker] { return worker->listen(); }, Qt::BlockingQueuedConnection, &m_port);
+    quint16 port = 0;
+    runInWorker([worker, &port] { port = worker->listen(); });
+    m_port = port;
     return m_port != 0;
 }
 

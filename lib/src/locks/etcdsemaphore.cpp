@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "clientcalls_p.h"
 #include "etcdqt_internal_p.h"
+#include "handover_p.h"
 #include "lockqueue_p.h"
 #include "recipepaths_p.h"
 
@@ -277,10 +278,10 @@ bool EtcdSemaphore::release()
     case HoldBook::Release::Dispossessed:
         return false;
     case HoldBook::Release::NotHeld:
-        QMetaObject::invokeMethod(this, [d] { d->queue.abandonOwnerAcquire(); });
+        Etcd::Internal::runInThreadOf(this, [d] { d->queue.abandonOwnerAcquire(); });
         return false;
     }
-    QMetaObject::invokeMethod(this, [d, id] { d->queue.releaseHold(id); });
+    Etcd::Internal::runInThreadOf(this, [d, id] { d->queue.releaseHold(id); });
     return true;
 }
 

@@ -704,7 +704,7 @@ bool LockQueue::commitGuarded(const EtcdFencingToken &token, const EtcdTxn &txn,
 void LockQueue::recordErrorOf(const EtcdStatus &status)
 {
     // Errors are kept in the recipe's thread; a worker's refusal is recorded there.
-    QMetaObject::invokeMethod(q, [recipe = q, status] { recipe->recordError(status); });
+    runInThreadOf(q, [recipe = q, status] { recipe->recordError(status); });
 }
 
 bool LockQueue::settleRelease(HoldBook::Release verdict, quint64 id, Caller caller, const char *who)

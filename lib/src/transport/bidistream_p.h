@@ -77,11 +77,16 @@ public:
     void OnWriteDone(bool ok) override
     {
         handOverAcquire(this);
-        std::lock_guard lock(m_mutex);
-        m_queue.pop_front();
-        m_writing = ok && !m_released && !m_queue.empty();
-        if (m_writing)
-            startWrite();
+        {
+            std::lock_guard lock(m_mutex);
+            m_queue.pop_front();
+            m_writing = ok && !m_released && !m_queue.empty();
+            if (m_writing)
+                startWrite();
+        }
+        // gRPC runs OnDone after every other reaction, in any of its threads; whoever ends the
+        // stream after OnDone then owns what the reactions wrote (the queue, at destruction).
+        handOverRelease(this);
     }
 
     void OnReadDone(bool ok) override
@@ -89,9 +94,15 @@ public:
         handOverAcquire(this);
         if (!ok) {
             release();
+            handOverRelease(this); // to OnDone (see OnWriteDone)
             return;
         }
-        m_onRead(m_response);
+        {
+            // The response is gRPC's: its next read overwrites it in another of gRPC's
+            // threads, ordered inside gRPC, before this stream's reaction could acquire.
+            const GrpcCallSection grpcCall;
+            m_onRead(m_response);
+        }
         handOverRelease(this); // the next read may be answered in another of gRPC's threads
         const GrpcCallSection grpcCall;
         this->StartRead(&m_response);

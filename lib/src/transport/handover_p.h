@@ -116,4 +116,30 @@ void postQueued(QObject *context, F &&f)
 #endif
 }
 
+// QMetaObject::invokeMethod(context, f) (Qt::AutoConnection), announced like postQueued():
+// f runs now when called in context's thread, else there on a later turn of its event loop.
+template <class F>
+void runInThreadOf(QObject *context, F &&f)
+{
+    if (context->thread() == QThread::currentThread())
+        f();
+    else
+        postQueued(context, std::forward<F>(f));
+}
+
+// QMetaObject::invokeMethod(context, f, Qt::BlockingQueuedConnection), announced like
+// postQueued(): f runs in context's thread while the caller waits (never call it from that
+// thread), and what f wrote is the caller's to read once it returns.
+template <class F>
+void callBlocking(QObject *context, F &&f)
+{
+#ifdef ETCDQT_TSAN_HANDOVER
+    QMetaObject::invokeMethod(context, HandedOver<std::decay_t<F>>(context, std::forward<F>(f)),
+        Qt::BlockingQueuedConnection);
+    handOverAcquire(QThread::currentThread());
+#else
+    QMetaObject::invokeMethod(context, std::forward<F>(f), Qt::BlockingQueuedConnection);
+#endif
+}
+
 } // namespace Etcd::Internal

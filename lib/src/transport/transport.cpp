@@ -138,6 +138,7 @@ TransportPrivate::TransportPrivate(const QList<Endpoint> &eps, const TlsMaterial
     : endpoints(eps), metrics(std::move(metricsSlot)), m_engine(engine), m_listener(listener)
 {
     keepGrpcRuntime();
+    const GrpcCallSection grpcCall; // the channels are gRPC's, shared with its threads
     stubs.reserve(eps.size());
     for (const Endpoint &e : eps)
         stubs.push_back(makeStubs(e, tls));
@@ -264,6 +265,7 @@ void TransportPrivate::shutdown()
     std::vector<Stubs> channels(stubs.size());
     channels.swap(stubs);
     lock.unlock();
+    const GrpcCallSection grpcCall; // gRPC's threads drop their references without TSan
     channels.clear();
 }
 
