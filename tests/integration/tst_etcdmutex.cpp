@@ -11,6 +11,7 @@
 #include <QtCore/qprocess.h>
 #include <QtCore/qregularexpression.h>
 #include <QtCore/qstandardpaths.h>
+#include <QtCore/qtemporarydir.h>
 #include <QtCore/qthread.h>
 #include <QtCore/qtimer.h>
 
@@ -592,16 +593,30 @@ void tst_EtcdMutex::contendsWithEtcdctlLock()
     const QString etcdctl = QStandardPaths::findExecutable(u"etcdctl"_s);
     if (etcdctl.isEmpty())
         QSKIP("etcdctl not installed");
-    const QProcessEnvironment env = etcdctlEnvironment();
     const QString endpoints = u"--endpoints="_s + m_server.endpoint();
     EtcdMutex mutex(m_client.get(), "/mx/ctl", withTtl());
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const auto output = [&dir](const QString &name) {
+        QFile f(dir.filePath(name));
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    };
 
-    QProcess holder;
-    holder.setProcessEnvironment(env);
-    holder.start(etcdctl, {endpoints, u"lock"_s, u"/mx/ctl"_s});
-    QTRY_VERIFY_WITH_TIMEOUT(holder.canReadLine(), kWaitMs); // prints its key once it holds
-    const QByteArray ctlKey = holder.readLine().trimmed();
-    QVERIFY2(ctlKey.startsWith("/mx/ctl/"), ctlKey.constData());
+    // TestProcess: spawned without a fork under the TSan pass (see testutil.h's etcdctl()).
+    TestProcess holder;
+    holder.setEnvironment({u"ETCDCTL_API=3"_s});
+    holder.start(etcdctl, {endpoints, u"lock"_s, u"/mx/ctl"_s}, dir.filePath(u"holder"_s));
+    QVERIFY(holder.waitForStarted());
+    // It prints its key once it holds (its errors would go to the same file).
+    const auto heldKey = [&output] {
+        for (const QByteArray &line : output(u"holder"_s).split('\n')) {
+            if (line.trimmed().startsWith("/mx/ctl/"))
+                return line.trimmed();
+        }
+        return QByteArray();
+    };
+    QTRY_VERIFY2_WITH_TIMEOUT(!heldKey().isEmpty(), output(u"holder"_s).constData(), kWaitMs);
+    const QByteArray ctlKey = heldKey();
     m_leases.ignoreKeyLease(ctlKey); // etcdctl leaves its session's lease to expire
     std::atomic<int> got = -1;
     Worker contender([&] { got = mutex.tryLock(500ms) ? 1 : 0; });
@@ -624,19 +639,20 @@ void tst_EtcdMutex::contendsWithEtcdctlLock()
     QSignalSpy acquired(&mutex, &EtcdMutex::acquired);
     QVERIFY(mutex.acquire());
     QVERIFY(acquired.wait(kWaitMs));
-    QProcess waiter;
-    waiter.setProcessEnvironment(env);
-    waiter.start(etcdctl, {endpoints, u"lock"_s, u"/mx/ctl"_s, u"echo"_s, u"ran"_s});
+    TestProcess waiter;
+    waiter.setEnvironment({u"ETCDCTL_API=3"_s});
+    waiter.start(etcdctl, {endpoints, u"lock"_s, u"/mx/ctl"_s, u"echo"_s, u"ran"_s},
+        dir.filePath(u"waiter"_s));
+    QVERIFY(waiter.waitForStarted());
     QTRY_COMPARE_WITH_TIMEOUT(queueOf(*m_client, "/mx/ctl").size(), 2, kWaitMs);
     queue = queueOf(*m_client, "/mx/ctl");
     QCOMPARE(queue.first().key, mutex.fencingToken().key); // we are first
     m_leases.ignoreKeyLease(queue.last().key);
-    QCOMPARE(waiter.state(), QProcess::Running); // etcdctl waits behind us
+    QVERIFY(waiter.isRunning()); // etcdctl waits behind us
     QVERIFY(mutex.release());
     QVERIFY(waiter.waitForFinished(kWaitMs));
     QCOMPARE(waiter.exitCode(), 0);
-    QVERIFY2(
-        waiter.readAllStandardOutput().contains("ran"), waiter.readAllStandardError().constData());
+    QVERIFY2(output(u"waiter"_s).contains("ran"), output(u"waiter"_s).constData());
     QTRY_COMPARE_WITH_TIMEOUT(queueOf(*m_client, "/mx/ctl").size(), 0, kWaitMs);
 }
 

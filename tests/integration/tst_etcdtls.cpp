@@ -43,13 +43,18 @@ private:
     QUrl m_https;
 };
 
+// Through the test kit's TestProcess, as testutil.h's etcdctl().
 bool tst_EtcdTls::openssl(const QStringList &args)
 {
-    QProcess p;
+    const QString log = m_dir.filePath(u"openssl.log"_s);
+    QFile::remove(log);
+    TestProcess p;
     p.setWorkingDirectory(m_dir.path());
-    p.start(u"openssl"_s, args);
-    if (!p.waitForFinished(30000) || p.exitCode() != 0) {
-        qWarning() << "openssl" << args << p.readAllStandardError();
+    p.start(u"openssl"_s, args, log);
+    if (!p.waitForStarted() || !p.waitForFinished(30000) || p.exitCode() != 0) {
+        QFile f(log);
+        qWarning() << "openssl" << args
+                   << (f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray());
         return false;
     }
     return true;
