@@ -163,6 +163,8 @@ public:
 private:
     enum class Phase { Starting, Acquiring, Holding, Leaving };
     enum class Outcome { Committed, Refused, Failed, Unknown };
+    // How the last hold ended, so that its loss, told late, is still counted as its own.
+    enum class HoldEnd { Holding, Released, Reported, EndedUnreported };
 
     void nextCycle();
     void read();
@@ -173,6 +175,11 @@ private:
     void bisect(qint64 readRevision, qint64 present, qint64 gone);
     void settleAt(qint64 readRevision, qint64 gone);
     void emitEvent(const QString &name, const QJsonObject &more = {}) const;
+    void releaseHold()
+    {
+        m_holdEnd = HoldEnd::Released;
+        m_owner.release();
+    }
     void finish(int exitCode, bool withSummary = true);
 
     EtcdClient *m_client;
@@ -186,6 +193,7 @@ private:
     Phase m_phase = Phase::Starting;
     EtcdFencingToken m_token; // of the hold in progress
     qint64 m_holdWrites = 0; // cycles in the hold in progress
+    HoldEnd m_holdEnd = HoldEnd::Released;
     qint64 m_attempted = 0;
     qint64 m_succeeded = 0;
     qint64 m_failed = 0;
@@ -208,6 +216,7 @@ Incrementer::Incrementer(EtcdClient *client, Ownership &owner, const QByteArray 
         m_phase = Phase::Holding;
         m_token = m_owner.token();
         m_holdWrites = 0;
+        m_holdEnd = HoldEnd::Holding;
         // Invalid when the hold was lost before this turn of the loop: its write is refused.
         const QString lease = QString::number(quint64(m_token.leaseId), 16);
         if (m_token.isValid() && !m_leases.contains(lease))
@@ -216,6 +225,14 @@ Incrementer::Incrementer(EtcdClient *client, Ownership &owner, const QByteArray 
         read();
     };
     m_owner.lost = [this] {
+        // The last hold's loss, told after its cycle ended and the next acquisition began
+        // (a write answered before the loss was): still that hold's, with its token.
+        if (m_phase == Phase::Acquiring && m_holdEnd == HoldEnd::EndedUnreported) {
+            m_holdEnd = HoldEnd::Reported;
+            ++m_lost;
+            emitEvent(QStringLiteral("lost"));
+            return;
+        }
         if (m_phase == Phase::Acquiring) { // a campaign's lease ended before it led: again
             QTimer::singleShot(0, m_owner.recipe(), [this] {
                 if (m_phase == Phase::Acquiring && !m_owner.acquire())
@@ -225,6 +242,7 @@ Incrementer::Incrementer(EtcdClient *client, Ownership &owner, const QByteArray 
         }
         if (m_phase != Phase::Holding)
             return;
+        m_holdEnd = HoldEnd::Reported;
         ++m_lost;
         emitEvent(QStringLiteral("lost"));
     };
@@ -310,7 +328,7 @@ void Incrementer::write(qint64 value, qint64 readRevision)
         [this, reply, readRevision](const EtcdStatus &s) {
             if (s.isOk())
                 return endCycle(reply->succeeded() ? Outcome::Committed : Outcome::Refused);
-            m_owner.release(); // the hold's key goes: from then on, the outcome is settled
+            releaseHold(); // the hold's key goes: from then on, the outcome is settled
             settle(readRevision, QDeadlineTimer(settleBound(m_owner.ttl())));
         });
 }
@@ -338,7 +356,9 @@ void Incrementer::endCycle(Outcome outcome)
         return read();
     }
     if (m_owner.isHeld())
-        m_owner.release();
+        releaseHold();
+    else if (m_holdEnd == HoldEnd::Holding) // gone, and the loss not told yet: it will be
+        m_holdEnd = HoldEnd::EndedUnreported;
     nextCycle();
 }
 
