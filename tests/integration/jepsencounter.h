@@ -282,11 +282,13 @@ public:
             h.holdOutlivesWrite = holdOutlivesWrite;
             h.misses = misses;
             tried.insert(h.token);
-            // The owner etcd shows, read until it answers (a new raft leader may be on its way).
+            // The owner etcd shows, read until it answers (a new raft leader may be on its way);
+            // no answer leaves `owner` empty or `written` unset, which is no hit.
             EtcdKeyValue owner;
             std::optional<bool> written;
-            QTest::qWaitFor([&] { return head(&owner); }, kTtlMs);
-            QTest::qWaitFor([&] { return (written = wroteUnder(h.token)).has_value(); }, kTtlMs);
+            (void)QTest::qWaitFor([&] { return head(&owner); }, kTtlMs);
+            (void)QTest::qWaitFor(
+                [&] { return (written = wroteUnder(h.token)).has_value(); }, kTtlMs);
             const bool held = owner.key == h.key && owner.createRevision == h.token
                 && QString::number(quint64(owner.lease), 16) == h.lease && written == false
                 && c.events.last().value(u"token"_s) == read.value(u"token"_s);
@@ -576,6 +578,49 @@ inline void clusterRun(CounterRun &run, EtcdTestCluster &cluster,
     if (QTest::currentTestFailed())
         return;
     run.finish();
+}
+
+// What both Jepsen tests check, for one recipe; `name` starts each run's paths. A failed run
+// prints its processes' logs.
+inline void verifyLosesIncrements(const Outcome &o)
+{
+    QVERIFY2(o.finalValue < o.succeeded, qPrintable(o.describe()));
+    QVERIFY2(o.staleWrites() >= 1, qPrintable(o.describe()));
+}
+
+// Runs `faults` on `run`, then checks its verdict: exact when fenced, increments lost when not.
+template <typename Faults>
+void verifyRun(CounterRun &run, bool fenced, Faults faults)
+{
+    const auto report = qScopeGuard([&] {
+        if (QTest::currentTestFailed())
+            run.report();
+    });
+    faults();
+    if (QTest::currentTestFailed())
+        return;
+    if (fenced)
+        run.verifyFenced();
+    else
+        verifyLosesIncrements(run.outcome());
+}
+
+inline void onOneEtcd(Recipe recipe, const QString &name, bool fenced, const EtcdTestServer &server,
+    EtcdClient *reader)
+{
+    CounterRun run(recipe, name + (fenced ? u"-fenced"_s : u"-unfenced"_s), fenced);
+    verifyRun(run, fenced, [&] { singleServerRun(run, server, reader); });
+}
+
+inline void onCluster(Recipe recipe, const QString &name, bool fenced)
+{
+    EtcdTestCluster cluster(3);
+    ETCDQT_START_OR_SKIP(cluster);
+    std::array<std::unique_ptr<EtcdClient>, 3> clients;
+    for (int i = 0; i < 3; ++i)
+        clients[size_t(i)] = connectedClient(cluster.clientUrl(i));
+    CounterRun run(recipe, name + (fenced ? u"-cluster-fenced"_s : u"-cluster"_s), fenced);
+    verifyRun(run, fenced, [&] { clusterRun(run, cluster, clients); });
 }
 
 } // namespace Jepsen

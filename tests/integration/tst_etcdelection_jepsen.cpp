@@ -31,8 +31,6 @@ private Q_SLOTS:
     void unfencedOnAClusterLosesIncrements();
 
 private:
-    void onCluster(bool fenced, Outcome &outcome);
-
     EtcdTestServer m_server;
     LeaseLedger m_leases; // issue 22 item 7: no test leaves a lease
     std::unique_ptr<EtcdClient> m_client;
@@ -56,42 +54,12 @@ void tst_EtcdElectionJepsen::cleanup()
 
 void tst_EtcdElectionJepsen::fencedUnderPauseCutOffAndDelayedDelivery()
 {
-    CounterRun run(Recipe::Election, u"election-fenced"_s, true);
-    const auto report = qScopeGuard([&] {
-        if (QTest::currentTestFailed())
-            run.report();
-    });
-    singleServerRun(run, m_server, m_client.get());
-    if (QTest::currentTestFailed())
-        return;
-    run.verifyFenced();
-}
-
-void tst_EtcdElectionJepsen::onCluster(bool fenced, Outcome &outcome)
-{
-    EtcdTestCluster cluster(3);
-    ETCDQT_START_OR_SKIP(cluster);
-    std::array<std::unique_ptr<EtcdClient>, 3> clients;
-    for (int i = 0; i < 3; ++i)
-        clients[size_t(i)] = connectedClient(cluster.clientUrl(i));
-    CounterRun run(
-        Recipe::Election, fenced ? u"election-cluster-fenced"_s : u"election-cluster"_s, fenced);
-    const auto report = qScopeGuard([&] {
-        if (QTest::currentTestFailed())
-            run.report();
-    });
-    clusterRun(run, cluster, clients);
-    if (QTest::currentTestFailed())
-        return;
-    if (fenced)
-        run.verifyFenced();
-    outcome = run.outcome();
+    onOneEtcd(Recipe::Election, u"election"_s, true, m_server, m_client.get());
 }
 
 void tst_EtcdElectionJepsen::fencedOnAClusterUnderLeaderKillAndMemberPause()
 {
-    Outcome o;
-    onCluster(true, o);
+    onCluster(Recipe::Election, u"election"_s, true);
 }
 
 // The same faults without the fence: the paused leader and the one whose write was delayed
@@ -99,28 +67,13 @@ void tst_EtcdElectionJepsen::fencedOnAClusterUnderLeaderKillAndMemberPause()
 // on, so the counter ends below the sum of the writes etcd committed.
 void tst_EtcdElectionJepsen::unfencedLosesIncrementsUnderTheSameFaults()
 {
-    CounterRun run(Recipe::Election, u"election-unfenced"_s, false);
-    const auto report = qScopeGuard([&] {
-        if (QTest::currentTestFailed())
-            run.report();
-    });
-    singleServerRun(run, m_server, m_client.get());
-    if (QTest::currentTestFailed())
-        return;
-    const Outcome &o = run.outcome();
-    QVERIFY2(o.finalValue < o.succeeded, qPrintable(o.describe()));
-    QVERIFY2(o.staleWrites() >= 1, qPrintable(o.describe()));
+    onOneEtcd(Recipe::Election, u"election"_s, false, m_server, m_client.get());
 }
 
 // On the cluster, the leader behind the paused member writes late too.
 void tst_EtcdElectionJepsen::unfencedOnAClusterLosesIncrements()
 {
-    Outcome o;
-    onCluster(false, o);
-    if (QTest::currentTestFailed())
-        return;
-    QVERIFY2(o.finalValue < o.succeeded, qPrintable(o.describe()));
-    QVERIFY2(o.staleWrites() >= 1, qPrintable(o.describe()));
+    onCluster(Recipe::Election, u"election"_s, false);
 }
 
 QTEST_GUILESS_MAIN(tst_EtcdElectionJepsen)
