@@ -81,6 +81,8 @@ protected:
 private:
     QString converged(const QString &after);
     [[nodiscard]] bool replayAgrees(const QByteArray &key) const;
+    void replay(
+        const QByteArray &key, const QByteArray &value, qint64 revision, const QString &how);
 
     PacedCalls m_writes {100};
     bool m_seeded = false;
@@ -134,17 +136,7 @@ void CacheSubject::onAdded(const QByteArray &key, const QByteArray &value, qint6
     if (m_replayed.contains(key))
         violate(u"reported %1 added while it held it (a removal went unreported)"_s.arg(
             QString::fromUtf8(key)));
-    if (m_revisionOrder && revision <= m_lastRevision)
-        violate(u"reported a change at revision %1 after one at %2"_s.arg(revision).arg(
-            m_lastRevision));
-    m_lastRevision = std::max(m_lastRevision, revision);
-    EtcdKeyValue kv;
-    kv.key = key;
-    kv.value = value;
-    kv.modRevision = revision;
-    m_replayed.insert(key, kv);
-    if (!replayAgrees(key))
-        violate(u"reported %1 added, but does not hold it so"_s.arg(QString::fromUtf8(key)));
+    replay(key, value, revision, u"added"_s);
 }
 
 void CacheSubject::onUpdated(
@@ -168,6 +160,13 @@ void CacheSubject::onUpdated(
                     .arg(revision)
                     .arg(it->modRevision));
     }
+    replay(key, value, revision, u"updated"_s);
+}
+
+// An addition or update reported at `revision`: in order, and the cache then holds it so.
+void CacheSubject::replay(
+    const QByteArray &key, const QByteArray &value, qint64 revision, const QString &how)
+{
     if (m_revisionOrder && revision <= m_lastRevision)
         violate(u"reported a change at revision %1 after one at %2"_s.arg(revision).arg(
             m_lastRevision));
@@ -178,7 +177,7 @@ void CacheSubject::onUpdated(
     kv.modRevision = revision;
     m_replayed.insert(key, kv);
     if (!replayAgrees(key))
-        violate(u"reported %1 updated, but does not hold it so"_s.arg(QString::fromUtf8(key)));
+        violate(u"reported %1 %2, but does not hold it so"_s.arg(QString::fromUtf8(key), how));
 }
 
 void CacheSubject::onRemoved(const QByteArray &key, const QByteArray &previous, qint64 revision)
