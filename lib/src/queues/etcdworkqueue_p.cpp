@@ -174,10 +174,10 @@ milliseconds EtcdWorkQueuePrivate::recheckAfter()
     // A delayed put may be due before the timer; a claim that ended may leave an orphan.
     if (!delayedWatch)
         watchArea(delayedWatch, Area::Delayed, false, lastReadRevision + 1,
-            [this](const EtcdWatchEvent &) { taker->recheck(); });
+            [this](const EtcdWatchEvent &e) { taker->recheck(e.keyValue.modRevision); });
     if (!claimsWatch)
         watchArea(claimsWatch, Area::Claims, true, lastReadRevision + 1,
-            [this](const EtcdWatchEvent &e) { onClaimEnded(e.keyValue.key); });
+            [this](const EtcdWatchEvent &e) { onClaimEnded(e.keyValue); });
     milliseconds after = options.sweepInterval;
     if (nextDueMillis > 0) {
         const qint64 left = nextDueMillis - QDateTime::currentMSecsSinceEpoch();
@@ -203,7 +203,7 @@ void EtcdWorkQueuePrivate::watchArea(std::unique_ptr<EtcdWatch> &slot, Area area
         for (const EtcdWatchEvent &e : events)
             onEvent(e);
     };
-    f.reconnected = [this](qint64) { taker->recheck(); };
+    f.reconnected = [this](qint64 compactedAt) { taker->recheck(compactedAt); };
     f.failed = [&slot](const EtcdStatus &) { slot.release()->deleteLater(); };
     slot = RecipeLayer::followWatch(q, QueueKeys::area(path, area), options,
         EtcdWatch::ResyncMode::ResumeAtCompaction, std::move(f));
@@ -211,21 +211,24 @@ void EtcdWorkQueuePrivate::watchArea(std::unique_ptr<EtcdWatch> &slot, Area area
 
 // An ack deletes the claimed copy with the claim; a claim that ended with its lease leaves the
 // copy behind: an orphan, which a waiting take reclaims now. With no take waiting there is
-// nothing to wake (the next receive reclaims orphans first), and no read: an idle consumer
-// read once per ack anywhere in the queue (the fault matrix's token column saw one every
-// 300 ms).
-void EtcdWorkQueuePrivate::onClaimEnded(const QByteArray &claimKey)
+// nothing to wake and no read (an idle consumer read once per ack anywhere in the queue: the
+// fault matrix's token column saw one every 300 ms), but a take reading now must not miss it:
+// it reads again before it waits if its read came before the claim ended (the next receive
+// reclaims orphans first anyway). Dropping that end left such a take waiting for the sweep
+// timer (30 s by default).
+void EtcdWorkQueuePrivate::onClaimEnded(const EtcdKeyValue &claim)
 {
     Q_Q(EtcdWorkQueue);
+    const qint64 endedAt = claim.modRevision;
     if (!taker->isWaiting())
-        return;
-    const QByteArray id = QueueKeys::idOf(claimKey, QueueKeys::area(path, Area::Claims));
+        return taker->recheck(endedAt);
+    const QByteArray id = QueueKeys::idOf(claim.key, QueueKeys::area(path, Area::Claims));
     EtcdRangeOptions o;
     o.countOnly = true;
     EtcdRangeReply *r = getOn(q->client(), QueueKeys::workKey(path, Area::Claimed, id), o);
-    QObject::connect(r, &EtcdReply::finished, taker, [this, r](const EtcdStatus &s) {
+    QObject::connect(r, &EtcdReply::finished, taker, [this, r, endedAt](const EtcdStatus &s) {
         if (s.isOk() && r->count() > 0)
-            taker->recheck();
+            taker->recheck(endedAt);
     });
 }
 

@@ -41,7 +41,7 @@ public:
     void sweep(std::function<void(int moved, const EtcdStatus &status)> done);
     void watchArea(std::unique_ptr<EtcdWatch> &slot, Etcd::Internal::QueueKeys::Area area,
         bool deletes, qint64 revision, std::function<void(const EtcdWatchEvent &)> onEvent);
-    void onClaimEnded(const QByteArray &claimKey);
+    void onClaimEnded(const EtcdKeyValue &claim);
     [[nodiscard]] EtcdWorkItem itemOf(const EtcdKeyValue &claimed, qint64 revision);
     EtcdReply *release(const EtcdKeyValue &claimed, qint64 revision); // a kept claim, on close()
     [[nodiscard]] Etcd::Internal::QueueTaker::Hooks hooks();

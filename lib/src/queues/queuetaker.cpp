@@ -37,7 +37,7 @@ QueueTaker::QueueTaker(EtcdRecipe *recipe, const QByteArray &prefix, Order order
         m_hooks.takeTxn
             = [this](const EtcdKeyValue &head, TxnReady ready) { defaultTake(head, ready); };
     m_recheck.setSingleShot(true);
-    connect(&m_recheck, &QTimer::timeout, this, &QueueTaker::recheck);
+    connect(&m_recheck, &QTimer::timeout, this, [this] { recheck(); });
 }
 
 QueueTaker::~QueueTaker() = default;
@@ -89,10 +89,12 @@ void QueueTaker::cancel(quint64 id)
     pump();
 }
 
-void QueueTaker::recheck()
+void QueueTaker::recheck(qint64 revision)
 {
-    if (m_phase != Phase::Waiting)
+    if (m_phase != Phase::Waiting) {
+        m_changedAt = std::max(m_changedAt, revision); // wait() reads again if it came later
         return;
+    }
     m_recheck.stop();
     m_phase = Phase::Idle;
     pump();
@@ -276,6 +278,10 @@ void QueueTaker::wait(qint64 revision)
         return takeRecentPuts();
     if (!m_takes.front().wait)
         return finishFront({});
+    if (m_changedAt > revision) { // what the read could not see changed after it: read again
+        m_phase = Phase::Idle;
+        return pump();
+    }
     m_phase = Phase::Waiting;
     if (!m_watch)
         startWatch(revision + 1);
@@ -377,7 +383,7 @@ void QueueTaker::startWatch(qint64 revision)
     options.startRevision = revision; // right after the read that saw the queue empty
     WatchFollower f;
     f.events = [this](const QList<EtcdWatchEvent> &events) { onEvents(events); };
-    f.reconnected = [this](qint64) { recheck(); }; // something may have come in the gap
+    f.reconnected = [this](qint64 compactedAt) { recheck(compactedAt); }; // a gap's puts
     f.failed = [this](const EtcdStatus &why) {
         m_watch.release()->deleteLater(); // we are inside one of its signals
         if (m_phase == Phase::Waiting) {

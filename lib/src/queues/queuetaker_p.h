@@ -4,6 +4,8 @@
 //  W A R N I N G: internal header, not part of the EtcdQt API.
 #pragma once
 
+#include "etcdqt_internal_p.h"
+
 #include <EtcdQt/etcdkeyvalue.h>
 #include <EtcdQt/etcdstatus.h>
 #include <EtcdQt/etcdtxn.h>
@@ -33,7 +35,7 @@ namespace Etcd::Internal {
 // The plain queues take by deleting the head. The work queue claims it instead, reads the
 // head together with its delayed items, and refills an empty queue from orphaned claims: the
 // Hooks say how.
-class QueueTaker : public QObject
+class ETCDQT_AUTOTEST_EXPORT QueueTaker : public QObject
 {
     Q_OBJECT
 public:
@@ -78,8 +80,10 @@ public:
     // Ends take `id` with Cancelled at once. When its transaction was already on the wire,
     // the item it takes is kept for the next take, so nothing taken is dropped.
     void cancel(quint64 id);
-    // A waiting take reads the head again (something it cannot watch changed).
-    void recheck();
+    // A waiting take reads the head again: something it cannot watch changed (at `revision`,
+    // when known). A take reading meanwhile reads again instead of waiting when its read came
+    // before `revision`: the change would otherwise be missed until the recheck timer.
+    void recheck(qint64 revision = 0);
     // A take waits for the queue to change (recheck() has something to wake).
     [[nodiscard]] bool isWaiting() const { return m_phase == Phase::Waiting; }
     // Follows the queue from now (itemAdded()), also with no take waiting.
@@ -144,6 +148,7 @@ private:
     quint64 m_nextId = 1;
     quint64 m_epoch = 0; // answers of an earlier read are dropped
     qint64 m_emptyAt = 0; // the revision at which the queue was last seen empty
+    qint64 m_changedAt = 0; // the latest recheck(revision) that found no take waiting
     bool m_closed = false;
 };
 
