@@ -158,7 +158,8 @@ void tst_EtcdWorkQueueJepsen::holdFault(
 {
     const auto holding
         = [&t] { return !t.lines.isEmpty() && t.lines.last().json.contains(u"attempt"_s); };
-    QTRY_VERIFY_WITH_TIMEOUT(holding(), kRunBoundMs / 4);
+    // On failure: what it printed last (its receipts, settlements and log).
+    QTRY_VERIFY2_WITH_TIMEOUT(holding(), t.transcript().right(2000).constData(), kRunBoundMs / 4);
     begin();
     QTest::qWait(kExpiryMs + kVisibilityMs / 2); // its claim's lease ended meanwhile
     end();
