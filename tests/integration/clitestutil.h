@@ -10,6 +10,7 @@
 #include <QtCore/qelapsedtimer.h>
 #include <QtCore/qjsondocument.h>
 #include <QtCore/qjsonobject.h>
+#include <childprocess_p.h>
 #include <QtCore/qprocess.h>
 #include <QtCore/qstringlist.h>
 
@@ -33,7 +34,7 @@ struct Run
     QByteArray log;
 };
 
-inline Run finishedRun(QProcess &p, int ms)
+inline Run finishedRun(ChildProcess &p, int ms)
 {
     Run run;
     if (!p.waitForFinished(ms) || p.exitStatus() != QProcess::NormalExit)
@@ -49,7 +50,7 @@ inline Run finishedRun(QProcess &p, int ms)
 
 inline Run runCli(const QStringList &args, int ms = kRunMs)
 {
-    QProcess p;
+    ChildProcess p;
     p.start(QStringLiteral(ETCDQT_CLI), args);
     return finishedRun(p, ms);
 }
@@ -59,9 +60,9 @@ inline Run runCli(const QStringList &args, int ms = kRunMs)
 // took 0.4-0.8 s), and an unreachable endpoint's on waiting for connects to fail.
 inline QList<Run> runAll(const QList<QStringList> &cases, int ms = kRunMs)
 {
-    std::vector<std::unique_ptr<QProcess>> processes;
+    std::vector<std::unique_ptr<ChildProcess>> processes;
     for (const QStringList &args : cases) {
-        processes.push_back(std::make_unique<QProcess>());
+        processes.push_back(std::make_unique<ChildProcess>());
         processes.back()->start(QStringLiteral(ETCDQT_CLI), args);
     }
     QList<Run> runs;
@@ -112,7 +113,7 @@ inline QStringList notFailedUnreachable(const QList<QStringList> &commands)
 }
 
 // The next JSON line the process prints within `ms`; empty when none came.
-inline QJsonObject nextLine(QProcess &p, int ms = 2 * kTtlMs)
+inline QJsonObject nextLine(ChildProcess &p, int ms = 2 * kTtlMs)
 {
     const QDeadlineTimer deadline(ms);
     while (!p.canReadLine() && p.state() == QProcess::Running && !deadline.hasExpired())
@@ -137,12 +138,12 @@ public:
     Tool(const QElapsedTimer &clock, const QStringList &args,
         const QString &program = QStringLiteral(ETCDQT_CLI))
     {
-        QObject::connect(&process, &QProcess::readyReadStandardOutput, &process, [this, &clock] {
+        QObject::connect(&process, &ChildProcess::readyReadStandardOutput, &process, [this, &clock] {
             while (process.canReadLine())
                 lines.append(
                     {QJsonDocument::fromJson(process.readLine()).object(), clock.elapsed()});
         });
-        QObject::connect(&process, &QProcess::readyReadStandardError, &process,
+        QObject::connect(&process, &ChildProcess::readyReadStandardError, &process,
             [this] { log += process.readAllStandardError(); });
         process.start(program, args);
     }
@@ -215,7 +216,7 @@ public:
             && process.exitCode() == code;
     }
 
-    QProcess process;
+    ChildProcess process;
     QList<Line> lines;
     QByteArray log; // stderr
 

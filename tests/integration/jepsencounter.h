@@ -21,6 +21,7 @@
 #include <QtCore/qjsonarray.h>
 #include <QtCore/qjsondocument.h>
 #include <QtCore/qjsonobject.h>
+#include <childprocess_p.h>
 #include <QtCore/qprocess.h>
 #include <QtCore/qrandom.h>
 #include <QtCore/qscopeguard.h>
@@ -107,7 +108,7 @@ struct Counter
         return summary.value(name).toInteger(-1);
     }
 
-    QProcess process;
+    ChildProcess process;
     QByteArray pending; // stdout not yet a whole line
     QList<QJsonObject> events;
     QJsonObject summary;
@@ -208,9 +209,9 @@ public:
     {
         for (int i = 0; i < kProcesses; ++i) {
             Counter &c = m_processes[size_t(i)];
-            QObject::connect(&c.process, &QProcess::readyReadStandardError, &c.process,
+            QObject::connect(&c.process, &ChildProcess::readyReadStandardError, &c.process,
                 [&c] { c.log += c.process.readAllStandardError(); });
-            QObject::connect(&c.process, &QProcess::readyReadStandardOutput, &c.process,
+            QObject::connect(&c.process, &ChildProcess::readyReadStandardOutput, &c.process,
                 [&c] { c.readLines(); });
             QStringList args {u"--endpoints"_s, endpoint(i)};
             if (m_recipe == Recipe::Lock) {

@@ -70,8 +70,8 @@ inline QProcessEnvironment etcdctlEnvironment()
 }
 
 // etcdctl (v3) against `endpoint`; true when it exited 0 (else its output is logged). Through
-// the test kit's TestProcess: under ETCDQT_TEST_SPAWN=posix (the TSan pass) it is spawned
-// without the fork after which TSan stops watching the test's new threads.
+// the test kit's TestProcess: spawned without the fork after which TSan stops watching the
+// test's new threads.
 inline bool etcdctl(const QUrl &endpoint, const QStringList &args)
 {
     QTemporaryFile output;

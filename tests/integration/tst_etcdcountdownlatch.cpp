@@ -16,6 +16,7 @@
 #include <QtCore/qjsondocument.h>
 #include <QtCore/qjsonobject.h>
 #include <QtCore/qloggingcategory.h>
+#include <childprocess_p.h>
 #include <QtCore/qprocess.h>
 #include <QtCore/qregularexpression.h>
 #include <QtCore/qscopeguard.h>
@@ -376,19 +377,19 @@ void tst_EtcdCountDownLatch::tenProcessesOpenEveryWaiterOnce()
     for (const auto &w : waiters)
         QTRY_COMPARE_WITH_TIMEOUT(w->count(), 10, kWaitMs);
 
-    std::vector<std::unique_ptr<QProcess>> awaiting, counting;
+    std::vector<std::unique_ptr<ChildProcess>> awaiting, counting;
     for (int i = 0; i < 2; ++i) {
-        awaiting.push_back(std::make_unique<QProcess>());
+        awaiting.push_back(std::make_unique<ChildProcess>());
         awaiting.back()->start(QStringLiteral(ETCDQT_CLI),
             cli({u"await"_s, QString::fromUtf8(path), u"--timeout-ms"_s, u"60000"_s}));
         QVERIFY(awaiting.back()->waitForStarted());
     }
     for (int i = 0; i < 10; ++i) {
-        counting.push_back(std::make_unique<QProcess>());
+        counting.push_back(std::make_unique<ChildProcess>());
         counting.back()->start(
             QStringLiteral(ETCDQT_CLI), cli({u"count-down"_s, QString::fromUtf8(path)}));
     }
-    const auto allEnded = [](const std::vector<std::unique_ptr<QProcess>> &processes) {
+    const auto allEnded = [](const std::vector<std::unique_ptr<ChildProcess>> &processes) {
         return std::all_of(processes.begin(), processes.end(),
             [](const auto &p) { return p->state() == QProcess::NotRunning; });
     };

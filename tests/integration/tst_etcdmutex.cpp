@@ -602,7 +602,7 @@ void tst_EtcdMutex::contendsWithEtcdctlLock()
         return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
     };
 
-    // TestProcess: spawned without a fork under the TSan pass (see testutil.h's etcdctl()).
+    // TestProcess: spawned without a fork, which would end TSan's view (testutil.h's etcdctl()).
     TestProcess holder;
     holder.setEnvironment({u"ETCDCTL_API=3"_s});
     holder.start(etcdctl, {endpoints, u"lock"_s, u"/mx/ctl"_s}, dir.filePath(u"holder"_s));

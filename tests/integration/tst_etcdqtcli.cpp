@@ -15,6 +15,7 @@
 #include <QtCore/qjsonarray.h>
 #include <QtCore/qjsondocument.h>
 #include <QtCore/qjsonobject.h>
+#include <childprocess_p.h>
 #include <QtCore/qprocess.h>
 #include <QtCore/qstandardpaths.h>
 #include <QtTest/qsignalspy.h>
@@ -152,7 +153,7 @@ QByteArray tst_EtcdqtCli::value(const QByteArray &key)
 
 void tst_EtcdqtCli::leaseKeepHealsAndRevokesOnSigterm()
 {
-    QProcess p;
+    ChildProcess p;
     p.start(QStringLiteral(ETCDQT_CLI),
         {u"--endpoints"_s, m_server.clientUrl().toString(), u"lease"_s, u"keep"_s, u"/cli/k"_s,
             u"hello"_s, u"--ttl"_s, u"2"_s});
@@ -405,7 +406,7 @@ void tst_EtcdqtCli::electFailsOverWithinTtlOfSigkill()
 // fencing token) from its environment; the lock goes when the command ends.
 void tst_EtcdqtCli::lockRunsCommandWithKeyAndFence()
 {
-    QProcess p;
+    ChildProcess p;
     p.start(QStringLiteral(ETCDQT_CLI),
         lockArgs(u"/cli/lock/env"_s)
             + QStringList {u"sh"_s, u"-c"_s, u"echo $ETCDQT_LOCK_KEY $ETCDQT_FENCE; read go"_s});
@@ -435,14 +436,14 @@ void tst_EtcdqtCli::lockExitsWithTheCommandsStatus()
     const QList<QPair<QString, int>> cases {{u"exit 7"_s, 7}, {u"exit 0"_s, 0},
         {u"kill -TERM $$"_s, 128 + SIGTERM}, {u"kill -KILL $$"_s, 128 + SIGKILL}};
     for (const auto &[script, status] : cases) {
-        QProcess p;
+        ChildProcess p;
         p.start(QStringLiteral(ETCDQT_CLI),
             lockArgs(u"/cli/lock/status"_s) + QStringList {u"sh"_s, u"-c"_s, script});
         QVERIFY(p.waitForFinished(2 * kTtlMs));
         QCOMPARE(p.exitStatus(), QProcess::NormalExit);
         QVERIFY2(p.exitCode() == status, qPrintable(u"%1: %2"_s.arg(script).arg(p.exitCode())));
     }
-    QProcess missing;
+    ChildProcess missing;
     missing.start(QStringLiteral(ETCDQT_CLI),
         lockArgs(u"/cli/lock/status"_s) + QStringList {u"/nonexistent/command"_s});
     QVERIFY(missing.waitForFinished(2 * kTtlMs));
@@ -466,7 +467,7 @@ void tst_EtcdqtCli::lockTimesOutWithoutRunningOrLeavingAKey()
 
     QElapsedTimer waited;
     waited.start();
-    QProcess p;
+    ChildProcess p;
     p.start(QStringLiteral(ETCDQT_CLI),
         lockArgs(u"/cli/lock/busy"_s, {u"--timeout-ms"_s, u"500"_s})
             + QStringList {u"sh"_s, u"-c"_s, u"echo ran"_s});
@@ -484,7 +485,7 @@ void tst_EtcdqtCli::lockTimesOutWithoutRunningOrLeavingAKey()
 
 void tst_EtcdqtCli::lockPassesSigtermToTheCommand()
 {
-    QProcess p;
+    ChildProcess p;
     p.start(QStringLiteral(ETCDQT_CLI),
         lockArgs(u"/cli/lock/signal"_s)
             + QStringList {u"sh"_s, u"-c"_s,
@@ -503,7 +504,7 @@ void tst_EtcdqtCli::lockPassesSigtermToTheCommand()
 // left to finish, then status 3.
 void tst_EtcdqtCli::lockLostExitsWith3()
 {
-    QProcess p;
+    ChildProcess p;
     p.start(QStringLiteral(ETCDQT_CLI),
         lockArgs(u"/cli/lock/lost"_s)
             + QStringList {u"sh"_s, u"-c"_s, u"echo $ETCDQT_LOCK_KEY; read go; echo finished"_s});
@@ -540,13 +541,13 @@ void tst_EtcdqtCli::lockExcludesEtcdctlLockBothWays()
     const QString endpoints = u"--endpoints="_s + m_server.endpoint();
     const QString path = u"/cli/lock/ctl"_s;
 
-    QProcess ctlHolder;
+    ChildProcess ctlHolder;
     ctlHolder.setProcessEnvironment(env);
     ctlHolder.start(etcdctl, {endpoints, u"lock"_s, path});
     QTRY_VERIFY_WITH_TIMEOUT(ctlHolder.canReadLine(), 2 * kTtlMs); // its key, once it holds
     const QByteArray ctlKey = ctlHolder.readLine().trimmed();
     m_leases.ignoreKeyLease(ctlKey); // etcdctl leaves its session's lease to expire
-    QProcess refused;
+    ChildProcess refused;
     refused.start(QStringLiteral(ETCDQT_CLI),
         lockArgs(path, {u"--timeout-ms"_s, u"500"_s}) + QStringList {u"echo"_s, u"ran"_s});
     QVERIFY(refused.waitForFinished(2 * kTtlMs));
@@ -557,7 +558,7 @@ void tst_EtcdqtCli::lockExcludesEtcdctlLockBothWays()
     QCOMPARE(keys.first().key, ctlKey);
 
     // etcdqt queues behind etcdctl, then holds once etcdctl let go.
-    QProcess holder;
+    ChildProcess holder;
     holder.start(QStringLiteral(ETCDQT_CLI),
         lockArgs(path) + QStringList {u"sh"_s, u"-c"_s, u"echo $ETCDQT_LOCK_KEY; read go"_s});
     QTRY_COMPARE_WITH_TIMEOUT(queue(path.toUtf8()).size(), 2, 2 * kTtlMs);
@@ -568,7 +569,7 @@ void tst_EtcdqtCli::lockExcludesEtcdctlLockBothWays()
         holder.canReadLine(), holder.readAllStandardError().constData(), 2 * kTtlMs);
     const QByteArray ourKey = holder.readLine().trimmed();
 
-    QProcess ctlWaiter;
+    ChildProcess ctlWaiter;
     ctlWaiter.setProcessEnvironment(env);
     ctlWaiter.start(etcdctl, {endpoints, u"lock"_s, path, u"echo"_s, u"ran"_s});
     QTRY_COMPARE_WITH_TIMEOUT(queue(path.toUtf8()).size(), 2, 2 * kTtlMs);
@@ -589,7 +590,7 @@ void tst_EtcdqtCli::lockExcludesEtcdctlLockBothWays()
 void tst_EtcdqtCli::incrCountsUnderTheLock()
 {
     const QList<qint64> leasesBefore = liveLeases(); // etcdctl leaves its session's lease
-    QProcess p;
+    ChildProcess p;
     p.start(QStringLiteral(ETCDQT_CLI),
         {u"--endpoints"_s, m_server.clientUrl().toString(), u"incr"_s, u"/cli/incr/lock"_s,
             u"/cli/incr/counter"_s, u"--count"_s, u"20"_s, u"--ttl"_s, u"2"_s});
@@ -615,15 +616,15 @@ void tst_EtcdqtCli::incrCountsUnderTheLock()
 void tst_EtcdqtCli::electIncrCountsUnderTheLeadership()
 {
     const QList<qint64> leasesBefore = liveLeases();
-    std::array<QProcess, 2> candidates;
-    for (QProcess &p : candidates) {
+    std::array<ChildProcess, 2> candidates;
+    for (ChildProcess &p : candidates) {
         p.start(QStringLiteral(ETCDQT_CLI),
             {u"--endpoints"_s, m_server.clientUrl().toString(), u"elect"_s, u"--layout"_s,
                 u"etcd"_s, u"/cli/electincr/e"_s, u"--incr"_s, u"/cli/electincr/counter"_s,
                 u"--count"_s, u"10"_s, u"--term-writes"_s, u"3"_s, u"--ttl"_s, u"2"_s,
                 u"--events"_s});
     }
-    for (QProcess &p : candidates) {
+    for (ChildProcess &p : candidates) {
         QVERIFY(p.waitForFinished(10 * kTtlMs));
         QCOMPARE(p.exitStatus(), QProcess::NormalExit);
         QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
@@ -745,7 +746,7 @@ double watchers(const QUrl &url)
 }
 
 // The one JSON line a finished etcdqt printed; empty unless exactly one came.
-QJsonObject onlyLine(QProcess &p)
+QJsonObject onlyLine(ChildProcess &p)
 {
     const QList<QByteArray> lines = p.readAllStandardOutput().trimmed().split('\n');
     return lines.size() == 1 ? QJsonDocument::fromJson(lines.first()).object() : QJsonObject();
@@ -795,7 +796,7 @@ void tst_EtcdqtCli::barrierRemoveReleasesWaiter()
     QVERIFY(waiter.lines.isEmpty()); // parked: it saw the barrier and watches it
     QCOMPARE(waiter.process.state(), QProcess::Running);
 
-    QProcess remover;
+    ChildProcess remover;
     remover.start(QStringLiteral(ETCDQT_CLI), barrierArgs(u"remove"_s, path));
     QVERIFY(remover.waitForFinished(2 * kTtlMs));
     QVERIFY2(remover.exitCode() == 0, remover.readAllStandardError().constData());
@@ -852,7 +853,7 @@ void tst_EtcdqtCli::barrierSetTwiceExits3()
     QTRY_VERIFY2_WITH_TIMEOUT(!first.lines.isEmpty(), first.transcript().constData(), 2 * kTtlMs);
     const EtcdKeyValue held = barrierKey(path);
 
-    QProcess second;
+    ChildProcess second;
     second.start(QStringLiteral(ETCDQT_CLI), barrierArgs(u"set"_s, path));
     QVERIFY(second.waitForFinished(2 * kTtlMs));
     QCOMPARE(second.exitStatus(), QProcess::NormalExit);
@@ -889,7 +890,7 @@ void tst_EtcdqtCli::barrierWaitTimesOutWith2()
 
     QElapsedTimer waited;
     waited.start();
-    QProcess waiter;
+    ChildProcess waiter;
     waiter.start(QStringLiteral(ETCDQT_CLI),
         barrierArgs(u"wait"_s, path) + QStringList {u"--timeout-ms"_s, u"500"_s});
     QVERIFY(waiter.waitForFinished(2 * kTtlMs));
@@ -899,7 +900,7 @@ void tst_EtcdqtCli::barrierWaitTimesOutWith2()
     QCOMPARE(onlyLine(waiter), (QJsonObject {{u"lifted"_s, false}}));
     QCOMPARE(barrierKey(path).modRevision, held.modRevision);
 
-    QProcess unset;
+    ChildProcess unset;
     unset.start(QStringLiteral(ETCDQT_CLI),
         barrierArgs(u"wait"_s, u"/cli/barrier/never-set"_s)
             + QStringList {u"--no-wait-on-missing"_s, u"--timeout-ms"_s, u"5000"_s});
@@ -1118,7 +1119,7 @@ void tst_EtcdqtCli::inspectDecodesElectionMutexAndSemaphore()
     QCOMPARE(strings(sem.value(u"holders"_s)), (QStringList {u"sem-1"_s, u"sem-2"_s}));
     QCOMPARE(strings(sem.value(u"queue"_s)), QStringList {u"sem-3"_s});
 
-    QProcess textForm; // the same view for a terminal
+    ChildProcess textForm; // the same view for a terminal
     textForm.start(QStringLiteral(ETCDQT_CLI), inspect);
     QVERIFY(textForm.waitForFinished(2 * kTtlMs) && textForm.exitCode() == 0);
     const QString text = QString::fromUtf8(textForm.readAllStandardOutput());
@@ -1162,7 +1163,7 @@ void tst_EtcdqtCli::inspectEscapesControlCharacters()
     onLease.lease = lease->leaseId();
     QVERIFY_OK(await(m_client->put("/cli/hostile/leased"_ba, hostile, onLease)).status);
     QVERIFY_OK(await(m_client->put("/cli/hostile/" + hostile, hostile)).status);
-    QProcess inspect; // the text form: its stdout is what a terminal would get
+    ChildProcess inspect; // the text form: its stdout is what a terminal would get
     inspect.start(QStringLiteral(ETCDQT_CLI),
         {u"--endpoints"_s, m_server.clientUrl().toString(), u"inspect"_s, u"/cli/hostile"_s});
     QVERIFY(inspect.waitForFinished(kRunMs));
@@ -1277,7 +1278,7 @@ void tst_EtcdqtCli::cacheWatchAsText()
 {
     QVERIFY(remove("/cli/cachetext"_ba, true) > 0);
     const qint64 a = put("/cli/cachetext/x/y"_ba, "hello"_ba);
-    QProcess p;
+    ChildProcess p;
     p.start(QStringLiteral(ETCDQT_CLI),
         {u"--endpoints"_s, m_server.clientUrl().toString(), u"cache"_s, u"watch"_s,
             u"/cli/cachetext/"_s});

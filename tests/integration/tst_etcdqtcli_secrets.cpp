@@ -24,7 +24,7 @@ QByteArray onATerminal(const QStringList &args, const QByteArray &prompt, const 
     QStringList quoted;
     for (const QString &a : args)
         quoted.append(u"'"_s + a + u"'"_s);
-    QProcess p;
+    ChildProcess p;
     p.start(u"script"_s,
         {u"-qec"_s, QStringLiteral(ETCDQT_CLI) + u" "_s + quoted.join(u' '), u"/dev/null"_s});
     if (!p.waitForStarted(kRunMs))
@@ -63,7 +63,7 @@ private:
 // A run with ETCDQT_PASSWORD set to `password` (unset when null).
 Run tst_EtcdqtCliSecrets::runWith(const QStringList &args, const QString &password)
 {
-    QProcess p;
+    ChildProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.remove(u"ETCDQT_PASSWORD"_s);
     if (!password.isNull())
@@ -113,10 +113,10 @@ void tst_EtcdqtCliSecrets::passwordAskedOnTheTerminal()
     QVERIFY2(!shown.contains("app-pw"), shown.constData()); // not echoed
 }
 
-// No password, no terminal (QProcess gives none): refused before anything is sent.
+// No password, no terminal (ChildProcess gives none): refused before anything is sent.
 void tst_EtcdqtCliSecrets::noPasswordAndNoTerminalIsRefused()
 {
-    QProcess p;
+    ChildProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.remove(u"ETCDQT_PASSWORD"_s);
     p.setProcessEnvironment(env);

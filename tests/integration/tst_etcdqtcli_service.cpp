@@ -16,6 +16,7 @@
 #include <QtCore/qelapsedtimer.h>
 #include <QtCore/qjsondocument.h>
 #include <QtCore/qjsonobject.h>
+#include <childprocess_p.h>
 #include <QtCore/qprocess.h>
 #include <QtCore/qrandom.h>
 #include <QtTest/qsignalspy.h>
@@ -67,7 +68,7 @@ private:
     // A finished run's stdout, or a marker that says why there is none.
     QByteArray output(const QStringList &args)
     {
-        QProcess p;
+        ChildProcess p;
         p.start(QStringLiteral(ETCDQT_CLI), cli(args));
         if (!p.waitForFinished(kRunMs) || p.exitCode() != 0)
             return "(failed: " + p.readAllStandardError() + ')';

@@ -9,6 +9,7 @@
 
 #include <QtCore/qdir.h>
 #include <QtCore/qfileinfo.h>
+#include <childprocess_p.h>
 #include <QtCore/qprocess.h>
 #include <QtCore/qregularexpression.h>
 #include <QtNetwork/qtcpserver.h>
@@ -22,7 +23,7 @@ namespace {
 // An example running beside the test, its output read as it comes.
 struct Running
 {
-    QProcess process;
+    ChildProcess process;
     QString output;
     // Where `text` is printed at `from` or later: -1 when it is not there within 10 s.
     qsizetype find(const QString &text, qsizetype from = 0)
@@ -224,7 +225,7 @@ void tst_Examples::runs()
     QFETCH(QString, program);
     QFETCH(QStringList, extra);
     QFETCH(QStringList, expected);
-    QProcess p;
+    ChildProcess p;
     p.start(program, QStringList {m_server.clientUrl().toString()} + extra);
     QVERIFY(p.waitForFinished(20000));
     const QString output = QString::fromUtf8(p.readAllStandardOutput());
@@ -245,7 +246,7 @@ void tst_Examples::runs()
 
 void tst_Examples::selfHealingClosesOnCtrlC()
 {
-    QProcess p;
+    ChildProcess p;
     p.start(QStringLiteral(EXAMPLE_SELFHEALING), {m_server.clientUrl().toString()});
     QVERIFY(p.waitForStarted());
     QTRY_VERIFY_WITH_TIMEOUT(p.canReadLine(), 5000);
@@ -367,7 +368,7 @@ void tst_Examples::chooseCallsTheAnnouncedInstance()
 // queue holds nothing else, and no consumer lease is left.
 void tst_Examples::workerPoolDeadLettersThePoison()
 {
-    QProcess p;
+    ChildProcess p;
     p.start(QStringLiteral(EXAMPLE_WORKERPOOL), {m_server.clientUrl().toString()});
     QVERIFY(p.waitForFinished(20000));
     const QString output = QString::fromUtf8(p.readAllStandardOutput());
@@ -423,7 +424,7 @@ void tst_Examples::workerPoolDeadLettersThePoison()
 // observer sees every leader and value in turn, and no candidate key or lease is left.
 void tst_Examples::etcdElectionHandsOver()
 {
-    QProcess p;
+    ChildProcess p;
     p.start(QStringLiteral(EXAMPLE_ETCDELECTION), {m_server.clientUrl().toString()});
     QVERIFY(p.waitForFinished(20000));
     const QString output = QString::fromUtf8(p.readAllStandardOutput());
@@ -468,7 +469,7 @@ void tst_Examples::jobListHoldsAndHandsBack()
         u"job-list-%1.png"_s.arg(QCoreApplication::applicationPid()));
     QFile::remove(screenshot);
 
-    QProcess window;
+    ChildProcess window;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(u"QT_QPA_PLATFORM"_s, u"offscreen"_s);
     env.insert(u"QT_QUICK_BACKEND"_s, u"software"_s); // grabWindow() without a GPU

@@ -164,7 +164,7 @@ void tst_Interop::etcdctlElectAndEtcdqtElectHandOff()
         QSKIP("etcdctl not installed");
     const QProcessEnvironment env = etcdctlEnvironment();
     const QString endpoints = u"--endpoints="_s + m_server.endpoint();
-    QProcess ctl, listener;
+    ChildProcess ctl, listener;
     ctl.setProcessEnvironment(env);
     listener.setProcessEnvironment(env);
     ctl.start(etcdctl, {endpoints, u"elect"_s, u"/io/ctl"_s, u"ctl-1"_s});

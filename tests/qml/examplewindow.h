@@ -5,6 +5,7 @@
 // the number of rows its model holds ("live: N").
 #pragma once
 
+#include <childprocess_p.h>
 #include <QtCore/qprocess.h>
 #include <QtCore/qregularexpression.h>
 #include <QtTest/qtest.h>
@@ -12,7 +13,7 @@
 #include <memory>
 
 // What `window` logged so far (collected into `log`) contains `needle`, within `timeoutMs`.
-inline bool waitForOutput(QProcess &window, QString &log, const QString &needle, int timeoutMs)
+inline bool waitForOutput(ChildProcess &window, QString &log, const QString &needle, int timeoutMs)
 {
     return QTest::qWaitFor(
         [&] {
@@ -33,7 +34,7 @@ inline int lastLiveCount(const QString &log)
 }
 
 // A window a failed test left running is killed, not left to the next test.
-inline void killLeftOver(std::unique_ptr<QProcess> &window)
+inline void killLeftOver(std::unique_ptr<ChildProcess> &window)
 {
     if (window && window->state() != QProcess::NotRunning) {
         window->kill();

@@ -11,6 +11,7 @@
 #include <EtcdQt/etcdparticipants.h>
 
 #include <QtCore/qelapsedtimer.h>
+#include <childprocess_p.h>
 #include <QtCore/qprocess.h>
 #include <QtTest/qtest.h>
 
@@ -27,10 +28,10 @@ private Q_SLOTS:
     void cleanupTestCase();
 
 private:
-    QProcess *startDashboard(const QString &name, int slot);
+    ChildProcess *startDashboard(const QString &name, int slot);
 
     std::unique_ptr<EtcdTestServer> m_server;
-    std::vector<std::unique_ptr<QProcess>> m_dashboards;
+    std::vector<std::unique_ptr<ChildProcess>> m_dashboards;
 };
 
 void tst_Dashboard::initTestCase()
@@ -39,9 +40,9 @@ void tst_Dashboard::initTestCase()
     ETCDQT_START_OR_SKIP(*m_server);
 }
 
-QProcess *tst_Dashboard::startDashboard(const QString &name, int slot)
+ChildProcess *tst_Dashboard::startDashboard(const QString &name, int slot)
 {
-    auto process = std::make_unique<QProcess>();
+    auto process = std::make_unique<ChildProcess>();
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
     process->setProcessEnvironment(env);
@@ -62,7 +63,7 @@ void tst_Dashboard::handOffWhenTheLeaderWindowCloses()
     participants.start();
 
     const QStringList names {u"dashboard-1"_s, u"dashboard-2"_s, u"dashboard-3"_s};
-    QHash<QString, QProcess *> byName;
+    QHash<QString, ChildProcess *> byName;
     for (int i = 0; i < names.size(); ++i) {
         byName.insert(names[i], startDashboard(names[i], i));
         QVERIFY(byName[names[i]]->waitForStarted(5000));
@@ -71,7 +72,7 @@ void tst_Dashboard::handOffWhenTheLeaderWindowCloses()
     QTRY_VERIFY_WITH_TIMEOUT(names.contains(participants.leader()), 10000);
 
     const QString first = participants.leader();
-    QProcess *leader = byName.value(first);
+    ChildProcess *leader = byName.value(first);
     QElapsedTimer handOff;
     handOff.start();
     leader->terminate(); // SIGTERM: closes its window
@@ -84,12 +85,12 @@ void tst_Dashboard::handOffWhenTheLeaderWindowCloses()
     QCOMPARE(leader->exitStatus(), QProcess::NormalExit);
     QCOMPARE(leader->exitCode(), 0);
 
-    for (QProcess *process : std::as_const(byName)) {
+    for (ChildProcess *process : std::as_const(byName)) {
         if (process != leader)
             process->terminate();
     }
     QTRY_COMPARE_WITH_TIMEOUT(participants.rowCount(), 0, 5000);
-    for (QProcess *process : std::as_const(byName)) {
+    for (ChildProcess *process : std::as_const(byName)) {
         QVERIFY(process->state() == QProcess::NotRunning || process->waitForFinished(10000));
         QCOMPARE(process->exitStatus(), QProcess::NormalExit);
         QCOMPARE(process->exitCode(), 0);

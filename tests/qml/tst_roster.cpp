@@ -15,6 +15,7 @@
 
 #include <QtCore/qdir.h>
 #include <QtCore/qelapsedtimer.h>
+#include <childprocess_p.h>
 #include <QtCore/qprocess.h>
 #include <QtGui/qimage.h>
 #include <QtTest/qsignalspy.h>
@@ -40,7 +41,7 @@ private Q_SLOTS:
 
 private:
     std::unique_ptr<EtcdTestServer> m_server;
-    std::unique_ptr<QProcess> m_roster;
+    std::unique_ptr<ChildProcess> m_roster;
     QString m_output;
 };
 
@@ -71,7 +72,7 @@ void tst_Roster::workersJoinAndLeave()
         = QDir::current().absoluteFilePath(u"worker-roster_%1.png"_s.arg(language));
     QFile::remove(screenshot);
     m_output.clear();
-    m_roster = std::make_unique<QProcess>();
+    m_roster = std::make_unique<ChildProcess>();
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(u"QT_QPA_PLATFORM"_s, u"offscreen"_s);
     env.insert(u"QT_QUICK_BACKEND"_s, u"software"_s); // grabWindow() without a GPU

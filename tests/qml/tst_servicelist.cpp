@@ -15,6 +15,7 @@
 #include <EtcdQt/etcdserviceregistry.h>
 
 #include <QtCore/qdir.h>
+#include <childprocess_p.h>
 #include <QtCore/qprocess.h>
 #include <QtGui/qimage.h>
 #include <QtTest/qsignalspy.h>
@@ -50,7 +51,7 @@ private Q_SLOTS:
 
 private:
     std::unique_ptr<EtcdTestServer> m_server;
-    std::unique_ptr<QProcess> m_window;
+    std::unique_ptr<ChildProcess> m_window;
     QString m_output;
 };
 
@@ -77,7 +78,7 @@ void tst_ServiceList::instancesJoinChangeAndLeave()
     const QString screenshot = QDir::current().absoluteFilePath(u"service-list.png"_s);
     QFile::remove(screenshot);
     m_output.clear();
-    m_window = std::make_unique<QProcess>();
+    m_window = std::make_unique<ChildProcess>();
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(u"QT_QPA_PLATFORM"_s, u"offscreen"_s);
     env.insert(u"QT_QUICK_BACKEND"_s, u"software"_s); // grabWindow() without a GPU

@@ -2,52 +2,39 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include <QtCore/qprocess.h>
+#include "childprocess_p.h"
+
 #include <QtCore/qstringlist.h>
 
-#include <sys/types.h>
-
-// The process behind an EtcdTestServer, and the tools the tests run (etcdctl, openssl): the few
-// QProcess calls they make, with the output appended to one file. With ETCDQT_TEST_SPAWN=posix it
-// is started by posix_spawn() instead of QProcess's fork(): after a fork in a process with threads
-// GCC 12's TSan ignores every thread that process starts later (the clients' engine and gRPC
-// threads, since each test starts etcd first), and posix_spawn() does not go through its fork
-// interceptor (issue 22, item 6: the switch is for the TSan work; QProcess stays the default
-// meanwhile).
+// The process behind an EtcdTestServer, and the tools the tests run with their output in a file
+// (etcdctl, openssl): a ChildProcess, spawned without QProcess's fork (after which GCC 12's TSan
+// ignores every thread the test starts later), output and errors appended to one file, never
+// a pipe: etcd cannot block on a full pipe while a test blocks its event loop.
 class TestProcess
 {
 public:
-    TestProcess();
-    ~TestProcess();
+    TestProcess() = default;
+    ~TestProcess() { kill(); }
     TestProcess(const TestProcess &) = delete;
     TestProcess &operator=(const TestProcess &) = delete;
 
     // Before start(): variables (NAME=value) added to the environment, and the directory the
     // process starts in. A program without a slash is looked up in PATH.
-    void setEnvironment(const QStringList &additions) { m_environment = additions; }
-    void setWorkingDirectory(const QString &directory) { m_directory = directory; }
+    void setEnvironment(const QStringList &additions);
+    void setWorkingDirectory(const QString &directory) { m_child.setWorkingDirectory(directory); }
     // Output and errors are appended to outputFile.
     void start(const QString &program, const QStringList &arguments, const QString &outputFile);
-    bool waitForStarted();
-    // Whether it runs; reaps a process that exited on its own.
+    bool waitForStarted() { return m_child.waitForStarted(); }
+    // Whether it runs; reaps a process that exited on its own, with no event loop.
     [[nodiscard]] bool isRunning();
-    void terminate();
-    void kill();
+    void terminate() { m_child.terminate(); }
+    void kill(); // SIGKILL (which ends a stopped process too), then reaps it
     // True once it exited (at once when it does not run).
-    bool waitForFinished(int timeoutMs = 30000);
-    [[nodiscard]] qint64 processId() const;
+    bool waitForFinished(int timeoutMs = 30000) { return m_child.waitForFinished(timeoutMs); }
+    [[nodiscard]] qint64 processId() const { return m_child.processId(); }
     // The exit code once finished (-1 after a signal or before it finished).
     [[nodiscard]] int exitCode() const;
 
 private:
-    [[nodiscard]] bool reaped(int timeoutMs);
-
-    void startPosix(const QString &program, const QStringList &arguments, const QString &output);
-
-    const bool m_posix;
-    QProcess m_process;
-    pid_t m_pid = 0; // posix_spawn's child, 0 when none runs
-    int m_exitCode = -1;
-    QStringList m_environment;
-    QString m_directory;
+    ChildProcess m_child;
 };
