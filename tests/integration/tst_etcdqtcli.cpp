@@ -15,10 +15,10 @@
 #include <QtCore/qjsonarray.h>
 #include <QtCore/qjsondocument.h>
 #include <QtCore/qjsonobject.h>
-#include <childprocess_p.h>
 #include <QtCore/qprocess.h>
 #include <QtCore/qstandardpaths.h>
 #include <QtTest/qsignalspy.h>
+#include <childprocess_p.h>
 
 #include <array>
 #include <csignal>
@@ -579,7 +579,7 @@ void tst_EtcdqtCli::lockExcludesEtcdctlLockBothWays()
     QVERIFY(!ctlWaiter.waitForFinished(500));
     holder.write("go\n");
     QVERIFY(holder.waitForFinished(2 * kTtlMs));
-    QCOMPARE(holder.exitCode(), 0);
+    QVERIFY2(holder.exitCode() == 0, holder.readAllStandardError().constData());
     QVERIFY(ctlWaiter.waitForFinished(2 * kTtlMs));
     QCOMPARE(ctlWaiter.exitCode(), 0);
     QVERIFY2(ctlWaiter.readAllStandardOutput().contains("ran"),

@@ -12,6 +12,7 @@
 #include <QtCore/qurl.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
 
@@ -30,13 +31,16 @@ void writeSignal(int signal, siginfo_t *info, void *)
     // SI_KERNEL: the tty driver's Ctrl+C (or Ctrl+\), sent to the whole foreground group.
     const unsigned char byte
         = (signal & 0x7f) | (info && info->si_code == SI_KERNEL ? kFromTerminal : 0);
+    const int savedErrno = errno; // the interrupted code may be about to read it
     [[maybe_unused]] const auto n = ::write(g_signalPipe[1], &byte, 1); // async-signal-safe
+    errno = savedErrno;
 }
 
 // The handlers write one byte per signal into a socket pair, read in the event loop.
 void installSignalPipe(std::function<void(int signal, bool fromTerminal)> onSignal, bool once)
 {
-    if (g_signalPipe[0] >= 0 || ::socketpair(AF_UNIX, SOCK_STREAM, 0, g_signalPipe) != 0)
+    if (g_signalPipe[0] >= 0
+        || ::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, g_signalPipe) != 0)
         return;
     auto *notifier = new QSocketNotifier(g_signalPipe[0], QSocketNotifier::Read, qApp);
     QObject::connect(notifier, &QSocketNotifier::activated, qApp, [notifier, onSignal, once] {

@@ -12,12 +12,12 @@
 // 127 when the command could not be started; 128+N after signal N while waiting; 1 on bad input
 // or when etcd is unreachable. Nothing is left in etcd on any of these ways out.
 #include "cli.h"
+#include "commandprocess.h"
 
 #include <EtcdQt/etcdmutex.h>
 
 #include <QtCore/qcoreapplication.h>
 #include <QtCore/qjsondocument.h>
-#include <QtCore/qprocess.h>
 #include <QtCore/qtimer.h>
 
 #include <csignal>
@@ -62,9 +62,7 @@ int lockCommand(const Globals &globals, QStringList args)
     EtcdMutexOptions options;
     options.ttl = std::chrono::seconds(ttl);
     EtcdMutex mutex(client.get(), path.toUtf8(), options);
-    QProcess child;
-    child.setProcessChannelMode(QProcess::ForwardedChannels);
-    child.setInputChannelMode(QProcess::ForwardedInputChannel);
+    CommandProcess child; // with our stdin, stdout and stderr
     enum class Stage { Starting, Waiting, Running, Leaving };
     Stage stage = Stage::Starting;
     EtcdFencingToken token;
@@ -98,11 +96,13 @@ int lockCommand(const Globals &globals, QStringList args)
         stage = Stage::Running;
         deadline.stop();
         token = mutex.fencingToken();
-        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-        environment.insert(QStringLiteral("ETCDQT_LOCK_KEY"), QString::fromUtf8(token.key));
-        environment.insert(QStringLiteral("ETCDQT_FENCE"), QString::number(token.revision));
-        child.setProcessEnvironment(environment);
-        child.start(command.first(), command.mid(1));
+        const QStringList environment {
+            QStringLiteral("ETCDQT_LOCK_KEY=") + QString::fromUtf8(token.key),
+            QStringLiteral("ETCDQT_FENCE=") + QString::number(token.revision)};
+        if (!child.start(command, environment)) {
+            fail(QStringLiteral("cannot run %1: %2").arg(command.first(), child.errorString()));
+            leave(kCannotRunExitCode);
+        }
     });
     QObject::connect(&mutex, &EtcdMutex::lockLost, &mutex, [&](const EtcdStatus &why) {
         if (stage != Stage::Running)
@@ -115,21 +115,11 @@ int lockCommand(const Globals &globals, QStringList args)
             stderr, "%s\n", QJsonDocument(line).toJson(QJsonDocument::Compact).constData());
         std::fflush(stderr);
     });
-    QObject::connect(
-        &child, &QProcess::finished, &mutex, [&](int code, QProcess::ExitStatus status) {
-            // On a crash, QProcess reports the signal's number as the exit code.
-            const int commandStatus = status == QProcess::NormalExit ? code : 128 + code;
-            leave(lost ? kLockLostExitCode : commandStatus);
-        });
-    QObject::connect(&child, &QProcess::errorOccurred, &mutex, [&](QProcess::ProcessError error) {
-        if (error != QProcess::FailedToStart)
-            return;
-        fail(QStringLiteral("cannot run %1: %2").arg(command.first(), child.errorString()));
-        leave(kCannotRunExitCode);
-    });
+    QObject::connect(&child, &CommandProcess::finished, &mutex,
+        [&](int commandStatus) { leave(lost ? kLockLostExitCode : commandStatus); });
     onEveryTerminationSignal([&](int signal, bool fromTerminal) {
         if (stage == Stage::Running) {
-            if (!fromTerminal)
+            if (!fromTerminal && child.processId() > 0) // never kill(0): our process group
                 ::kill(pid_t(child.processId()), signal);
             return; // the command decides; its end releases the lock
         }
