@@ -9,6 +9,7 @@
 #include <QtCore/qsocketnotifier.h>
 #include <QtCore/qtimer.h>
 
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <functional>
@@ -36,8 +37,10 @@ inline void onStopSignals(QObject *context, std::function<void()> stop)
         stop();
     });
     const auto handler = [](int) {
+        const int savedErrno = errno; // the interrupted code may be about to read it
         const char byte = 1;
         [[maybe_unused]] const auto written = ::write(g_stopPipe[1], &byte, 1);
+        errno = savedErrno;
     };
     std::signal(SIGINT, handler);
     std::signal(SIGTERM, handler);

@@ -7,25 +7,14 @@
 //   etcdctl lease revoke <id printed below>
 // Usage: etcdqt-example-selfhealing [http://127.0.0.1:2379]   (Ctrl+C to stop)
 #include "exampleutil.h"
+#include "stopsignals.h"
 
 #include <EtcdQt/EtcdQt>
 
 #include <QtCore/qcoreapplication.h>
 
-#include <csignal>
-
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
-
-namespace {
-EtcdSelfHealingKeepAlive *g_lease = nullptr;
-
-void closeOnSignal(int)
-{
-    // Not safe to call into Qt from a signal handler beyond posting: ask the loop to close.
-    QMetaObject::invokeMethod(g_lease, &EtcdSelfHealingKeepAlive::close, Qt::QueuedConnection);
-}
-} // namespace
 
 int main(int argc, char **argv)
 {
@@ -57,8 +46,9 @@ int main(int argc, char **argv)
     });
     // Ctrl+C closes: the lease is revoked and the key goes at once; quit when etcd answered.
     QObject::connect(&lease, &EtcdRecipe::closed, &app, &QCoreApplication::quit);
-    g_lease = &lease;
-    std::signal(SIGINT, closeOnSignal);
+    // A signal handler may not call into Qt, not even to post (that allocates and locks):
+    // onStopSignals() has it write a byte that the event loop reads.
+    ExampleUtil::onStopSignals(&lease, [&lease] { lease.close(); });
     lease.start();
     return QCoreApplication::exec();
 }
