@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "inspectorsession.h"
 
+#include "handover_p.h"
 #include "historyreplay.h"
 #include "leasepoller.h"
 #include "viewdiff.h"
@@ -331,7 +332,9 @@ void InspectorSession::rebuild()
     m_building = true;
     Snapshot snapshot {m_options.prefix, m_revision, m_keys.values(), {}};
     const bool baseline = !m_viewShown; // the first view is the baseline, not a burst of events
-    QMetaObject::invokeMethod(m_builder,
+    // postQueued: QMetaObject::invokeMethod, announced to TSan (Qt's event queue is not
+    // instrumented, so it cannot see that the post orders the builder's reads).
+    Etcd::Internal::postQueued(m_builder,
         [this, snapshot = std::move(snapshot), previous = m_view, baseline,
             generation = m_generation, now = QDateTime::currentDateTime()] {
             View view = decode(snapshot);
@@ -339,7 +342,7 @@ void InspectorSession::rebuild()
             if (!baseline)
                 changes = diffViews(previous, view, now);
             // Safe: ~InspectorSession waits for this thread before this object goes.
-            QMetaObject::invokeMethod(this,
+            Etcd::Internal::postQueued(this,
                 [this, view = std::move(view), changes = std::move(changes), baseline,
                     generation]() mutable {
                     built(std::move(view), changes, baseline, generation);
