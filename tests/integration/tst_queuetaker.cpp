@@ -25,8 +25,7 @@ struct SteppedTaker
 {
     explicit SteppedTaker(EtcdRecipe *owner)
         : taker(owner, "/taker-test/", QueueTaker::Order::ModRevision, steppedReads())
-    {
-    }
+    { }
     QueueTaker::Hooks steppedReads()
     {
         QueueTaker::Hooks hooks;
@@ -108,7 +107,7 @@ void tst_QueueTaker::changeTheReadSawIsWaitedOut()
     SteppedTaker t(&owner);
     const qint64 r = revisionNow();
     QVERIFY(r > 0);
-    t.taker.take(true, [](const EtcdStatus &, const EtcdKeyValue &, qint64) { });
+    t.taker.take(true, [](const EtcdStatus &, const EtcdKeyValue &, qint64) {});
     t.taker.recheck(r);
     t.answerEmpty(r);
     QCOMPARE(t.reads, 1);
@@ -122,7 +121,7 @@ void tst_QueueTaker::recheckWakesAWaitingTake()
     SteppedTaker t(&owner);
     const qint64 r = revisionNow();
     QVERIFY(r > 0);
-    t.taker.take(true, [](const EtcdStatus &, const EtcdKeyValue &, qint64) { });
+    t.taker.take(true, [](const EtcdStatus &, const EtcdKeyValue &, qint64) {});
     t.answerEmpty(r);
     QVERIFY(t.taker.isWaiting());
     t.taker.recheck(); // a revision is not needed to wake a waiting take

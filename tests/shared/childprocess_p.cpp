@@ -136,8 +136,7 @@ bool ChildProcess::spawn(const QString &program, const QStringList &arguments)
     }
     if (m_mode == QProcess::MergedChannels) {
         posix_spawn_file_actions_adddup2(&files, 1, 2);
-    } else if (m_mode != QProcess::ForwardedErrorChannel
-        && m_mode != QProcess::ForwardedChannels) {
+    } else if (m_mode != QProcess::ForwardedErrorChannel && m_mode != QProcess::ForwardedChannels) {
         piped = piped && ::pipe2(err, O_CLOEXEC) == 0;
         posix_spawn_file_actions_adddup2(&files, err[1], 2);
     }
@@ -198,7 +197,8 @@ qint64 ChildProcess::write(const QByteArray &data)
 {
     qint64 written = 0;
     while (m_stdin >= 0 && written < data.size()) {
-        const ssize_t n = ::write(m_stdin, data.constData() + written, size_t(data.size() - written));
+        const ssize_t n
+            = ::write(m_stdin, data.constData() + written, size_t(data.size() - written));
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0)

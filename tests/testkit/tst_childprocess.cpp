@@ -81,7 +81,8 @@ void tst_ChildProcess::linesArriveThroughTheEventLoop()
         while (p.canReadLine())
             seen.append(QString::fromUtf8(p.readLine().trimmed()));
     });
-    connect(&p, &ChildProcess::finished, this, [&](int code) { seen.append(u"end %1"_s.arg(code)); });
+    connect(
+        &p, &ChildProcess::finished, this, [&](int code) { seen.append(u"end %1"_s.arg(code)); });
     sh(p, u"echo one; sleep 0.1; echo two"_s);
     QTRY_COMPARE_WITH_TIMEOUT(seen, (QStringList {u"one"_s, u"two"_s, u"end 0"_s}), kWaitMs);
     QCOMPARE(p.state(), QProcess::NotRunning);
