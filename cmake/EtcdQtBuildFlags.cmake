@@ -168,3 +168,39 @@ function(_etcdqt_make_test_pchs)
     endforeach()
   endforeach()
 endfunction()
+
+# Under TSan every executable links tests/tsanqtorder.cpp, which shows TSan the ordering of
+# Qt's event queue (posts before deliveries) inside the uninstrumented QtCore. Called at the
+# end of the top-level CMakeLists.txt, once every executable exists.
+function(_etcdqt_executables_in dir out)
+  set(_found)
+  get_property(_targets DIRECTORY ${dir} PROPERTY BUILDSYSTEM_TARGETS)
+  foreach(_t IN LISTS _targets)
+    get_target_property(_type ${_t} TYPE)
+    if(_type STREQUAL "EXECUTABLE")
+      list(APPEND _found ${_t})
+    endif()
+  endforeach()
+  get_property(_subdirs DIRECTORY ${dir} PROPERTY SUBDIRECTORIES)
+  foreach(_sub IN LISTS _subdirs)
+    _etcdqt_executables_in(${_sub} _more)
+    list(APPEND _found ${_more})
+  endforeach()
+  set(${out} ${_found} PARENT_SCOPE)
+endfunction()
+
+function(etcdqt_tsan_event_order)
+  if(NOT ETCDQT_SANITIZE MATCHES "thread")
+    return()
+  endif()
+  add_library(EtcdQtTsanQtOrder OBJECT ${PROJECT_SOURCE_DIR}/tests/tsanqtorder.cpp)
+  target_link_libraries(EtcdQtTsanQtOrder PRIVATE Qt6::Core)
+  _etcdqt_executables_in(${PROJECT_SOURCE_DIR} _executables)
+  foreach(_exe IN LISTS _executables)
+    target_sources(${_exe} PRIVATE $<TARGET_OBJECTS:EtcdQtTsanQtOrder>)
+    # Exported, so the libraries' calls through the PLT reach them too.
+    target_link_options(${_exe} PRIVATE
+      -Wl,--export-dynamic-symbol=_ZN11QMetaObject16invokeMethodImpl*
+      -Wl,--export-dynamic-symbol=_ZN16QCoreApplication9postEvent*)
+  endforeach()
+endfunction()

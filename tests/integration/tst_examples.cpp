@@ -254,7 +254,7 @@ void tst_Examples::selfHealingClosesOnCtrlC()
     QCOMPARE(await(m_client->get("/example/barrier"_ba))->keyValues().size(), 1);
     ::kill(pid_t(p.processId()), SIGINT);
     QVERIFY(p.waitForFinished(5000));
-    QCOMPARE(p.exitCode(), 0);
+    QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
     QCOMPARE(await(m_client->get("/example/barrier"_ba))->keyValues().size(), 0);
     verifyNoLeases();
 }
