@@ -1039,9 +1039,13 @@ void tst_InspectorModels::tenThousandKeysThenAHundredChange()
     qDebug("setView of a 100-key change on 10,000 keys: recipes %lld ms, leases %lld ms, raw %lld "
            "ms",
         recipeMs, leaseMs, rawMs);
+    // The bound is for a release build: under TSan (5-15x slower) the diffs are checked, and
+    // the plain pass holds the bound (one of the first two TSan passes took 252 ms).
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
     QVERIFY2(recipeMs < 200, qPrintable(u"%1 ms"_s.arg(recipeMs)));
     QVERIFY2(leaseMs < 200, qPrintable(u"%1 ms"_s.arg(leaseMs)));
     QVERIFY2(rawMs < 200, qPrintable(u"%1 ms"_s.arg(rawMs)));
+#endif
     QVERIFY(rec.onlyDiffs());
     QVERIFY(leaseRec.onlyDiffs());
     QVERIFY(rawRec.onlyDiffs());
