@@ -9,11 +9,11 @@
 
 #include <QtCore/qdir.h>
 #include <QtCore/qfileinfo.h>
-#include <childprocess_p.h>
 #include <QtCore/qprocess.h>
 #include <QtCore/qregularexpression.h>
 #include <QtNetwork/qtcpserver.h>
 #include <QtNetwork/qtcpsocket.h>
+#include <childprocess_p.h>
 
 #include <csignal>
 
@@ -386,9 +386,15 @@ void tst_Examples::workerPoolDeadLettersThePoison()
                 qPrintable(output));
         QVERIFY2(!output.contains(u"took %1 (delivery 4)"_s.arg(poison)), qPrintable(output));
     }
+    // A flaky job's requeue and its second delivery are told by different clients: the worker
+    // that takes it again may print before the one that handed it back heard its answer (CI
+    // rehearsal ci26). Each worker's own lines keep their order.
     for (const QString &flaky : {u"job-03"_s, u"job-07"_s, u"job-11"_s}) {
+        QVERIFY2(output.contains(u"failed %1: requeued, its delivery count kept"_s.arg(flaky)),
+            qPrintable(output));
         QVERIFY2(missingInOrder(output,
-                     {u"failed %1: requeued"_s.arg(flaky), u"took %1 (delivery 2)"_s.arg(flaky)})
+                     {u"took %1 (delivery 1)"_s.arg(flaky), u"took %1 (delivery 2)"_s.arg(flaky),
+                         u"did %1: result and ack committed together"_s.arg(flaky)})
                      .isEmpty(),
             qPrintable(output));
     }
