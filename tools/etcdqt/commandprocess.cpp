@@ -13,8 +13,6 @@
 #include <unistd.h>
 #include <vector>
 
-extern char **environ;
-
 namespace Cli {
 
 namespace {
@@ -25,25 +23,6 @@ std::vector<char *> pointers(std::vector<QByteArray> &strings)
         p.push_back(s.data());
     p.push_back(nullptr);
     return p;
-}
-
-// The tool's environment with `additions` (NAME=value) in place of same-named entries.
-std::vector<QByteArray> environmentWith(const QStringList &additions)
-{
-    std::vector<QByteArray> vars;
-    for (const QString &a : additions)
-        vars.push_back(a.toLocal8Bit());
-    const size_t added = vars.size();
-    for (char **e = environ; *e; ++e) {
-        const QByteArray entry(*e);
-        const QByteArray name = entry.left(entry.indexOf('=') + 1);
-        bool replaced = false;
-        for (size_t i = 0; i < added && !replaced; ++i)
-            replaced = vars[i].startsWith(name);
-        if (!replaced)
-            vars.push_back(entry);
-    }
-    return vars;
 }
 } // namespace
 
@@ -57,12 +36,14 @@ CommandProcess::~CommandProcess()
         ::close(m_pidfd);
 }
 
-bool CommandProcess::start(const QStringList &command, const QStringList &environment)
+bool CommandProcess::start(const QStringList &command, const QProcessEnvironment &environment)
 {
     std::vector<QByteArray> args;
     for (const QString &a : command)
         args.push_back(QFile::encodeName(a));
-    std::vector<QByteArray> vars = environmentWith(environment);
+    std::vector<QByteArray> vars;
+    for (const QString &v : environment.toStringList())
+        vars.push_back(v.toLocal8Bit());
     std::vector<char *> argv = pointers(args), envp = pointers(vars);
     // The command starts as from a shell: no signal blocked, SIGPIPE not ignored.
     posix_spawnattr_t attr;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <QtCore/qobject.h>
+#include <QtCore/qprocess.h>
 #include <QtCore/qstringlist.h>
 
 class QSocketNotifier;
@@ -21,9 +22,9 @@ public:
     using QObject::QObject;
     ~CommandProcess() override; // a command still running is killed, as QProcess does
 
-    // `command`: program (looked up in PATH) and arguments; `environment`: NAME=value
-    // additions to the tool's. False, with errorString(), when it could not be started.
-    bool start(const QStringList &command, const QStringList &environment);
+    // `command`: program (looked up in PATH) and arguments; `environment`: the command's
+    // whole environment (QProcess's rule). False, with errorString(), when it could not start.
+    bool start(const QStringList &command, const QProcessEnvironment &environment);
     [[nodiscard]] QString errorString() const { return m_error; }
     [[nodiscard]] qint64 processId() const { return m_pid; }
 

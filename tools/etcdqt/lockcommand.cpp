@@ -96,9 +96,9 @@ int lockCommand(const Globals &globals, QStringList args)
         stage = Stage::Running;
         deadline.stop();
         token = mutex.fencingToken();
-        const QStringList environment {
-            QStringLiteral("ETCDQT_LOCK_KEY=") + QString::fromUtf8(token.key),
-            QStringLiteral("ETCDQT_FENCE=") + QString::number(token.revision)};
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("ETCDQT_LOCK_KEY"), QString::fromUtf8(token.key));
+        environment.insert(QStringLiteral("ETCDQT_FENCE"), QString::number(token.revision));
         if (!child.start(command, environment)) {
             fail(QStringLiteral("cannot run %1: %2").arg(command.first(), child.errorString()));
             leave(kCannotRunExitCode);
