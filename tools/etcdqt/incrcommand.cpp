@@ -83,6 +83,8 @@ public:
     [[nodiscard]] virtual QString what() const = 0; // for errors
     virtual bool acquire() = 0;
     [[nodiscard]] virtual bool isHeld() const = 0;
+    // Whether an acquire() is still in flight: a loss told meanwhile is an earlier hold's.
+    [[nodiscard]] virtual bool isAcquiring() const = 0;
     [[nodiscard]] virtual EtcdFencingToken token() const = 0;
     virtual EtcdTxnReply *guardedTxn(const EtcdTxn &txn) = 0;
     virtual void release() = 0;
@@ -109,6 +111,9 @@ public:
     }
     bool acquire() override { return m_mutex.acquire(); }
     bool isHeld() const override { return m_mutex.isHeldByCurrentThread(); }
+    // A lock's wait outlives a lost lease (it queues again on a fresh one): only a hold ends
+    // by loss, so a loss told while acquiring is the released hold's, found late.
+    bool isAcquiring() const override { return !isHeld(); }
     EtcdFencingToken token() const override { return m_mutex.fencingToken(); }
     EtcdTxnReply *guardedTxn(const EtcdTxn &txn) override { return m_mutex.guardedTxn(txn); }
     void release() override { m_mutex.release(); }
@@ -139,6 +144,11 @@ public:
     }
     bool acquire() override { return m_election.campaign(m_value); }
     bool isHeld() const override { return m_election.state() == EtcdElection::State::Leading; }
+    // A campaign whose lease ended goes back to Idle: then it must be asked again.
+    bool isAcquiring() const override
+    {
+        return m_election.state() == EtcdElection::State::Campaigning;
+    }
     EtcdFencingToken token() const override { return m_election.fencingToken(); }
     EtcdTxnReply *guardedTxn(const EtcdTxn &txn) override { return m_election.guardedTxn(txn); }
     void release() override { m_election.resign(); }
@@ -226,11 +236,14 @@ Incrementer::Incrementer(EtcdClient *client, Ownership &owner, const QByteArray 
     };
     m_owner.lost = [this] {
         // The last hold's loss, told after its cycle ended and the next acquisition began
-        // (a write answered before the loss was): still that hold's, with its token.
-        if (m_phase == Phase::Acquiring && m_holdEnd == HoldEnd::EndedUnreported) {
-            m_holdEnd = HoldEnd::Reported;
-            ++m_lost;
-            emitEvent(QStringLiteral("lost"));
+        // (a write answered before the loss was, or failed and the hold was released): still
+        // that hold's, with its token. The acquisition goes on.
+        if (m_phase == Phase::Acquiring && m_owner.isAcquiring()) {
+            if (m_holdEnd == HoldEnd::EndedUnreported || m_holdEnd == HoldEnd::Released) {
+                m_holdEnd = HoldEnd::Reported;
+                ++m_lost;
+                emitEvent(QStringLiteral("lost"));
+            }
             return;
         }
         if (m_phase == Phase::Acquiring) { // a campaign's lease ended before it led: again
