@@ -127,6 +127,8 @@ private Q_SLOTS:
     void priorityOrder();
     void priorityRange();
     void urgentItemPutAfterTheReadIsTakenFirst();
+    void urgentItemIsTakenFirstThroughAStaleMirror();
+    void priorityTakesReadNothingOnceMirrored();
     void concurrentProducersAtOnePriority();
     void burstAtOnePriorityLosesNothingSilently();
     void fourConsumersTakeEveryItemOnce();
@@ -341,6 +343,48 @@ void tst_EtcdQueue::urgentItemPutAfterTheReadIsTakenFirst()
     QCOMPARE(takeN(q, 3), QList<QByteArray>({"zero", "five-b", "five-c"}));
 }
 
+// The consumer's mirror of the queue has not seen the urgent put when it takes: etcd's answers
+// to it, its watch's events too, come 300 ms late. Its take is refused (a marker below the
+// head's priority changed after the mirror's revision) and it takes the urgent item once its
+// watch brought it; without that guard it would take five-b.
+void tst_EtcdQueue::urgentItemIsTakenFirstThroughAStaleMirror()
+{
+    ProxiedClient consumer(quint16(m_server.clientUrl().port()));
+    QVERIFY(consumer.started);
+    EtcdPriorityQueue q(&consumer.client, "/qt/urgent-stale");
+    EtcdPriorityQueue producer(m_client.get(), "/qt/urgent-stale");
+    for (const QByteArray &value : {"five-a"_ba, "five-b"_ba, "five-c"_ba})
+        QVERIFY_OK(await(producer.enqueue(value, 5)).status);
+    QCOMPARE(takeN(q, 1), QList<QByteArray>({"five-a"})); // its mirror holds five-b, five-c
+    consumer.proxy.setDelay(300ms);
+    QVERIFY_OK(await(producer.enqueue("zero", 0)).status);
+    QCOMPARE(takeN(q, 3), QList<QByteArray>({"zero", "five-b", "five-c"}));
+}
+
+// Once a priority queue has read its first keys, its watch keeps them: each take sends its
+// transaction and nothing else (etcd counts no further Range call over 30 takes).
+void tst_EtcdQueue::priorityTakesReadNothingOnceMirrored()
+{
+    EtcdPriorityQueue q(m_client.get(), "/qt/mirror");
+    for (int i = 0; i < 31; ++i)
+        QVERIFY_OK(await(q.enqueue(numbered("m", i), i % 3)).status);
+    QCOMPARE(takeN(q, 1), QList<QByteArray>({"m000"}));
+    const auto ranges = [this] {
+        return etcdMetric(
+            m_server.clientUrl(), "grpc_server_handled_total", "grpc_method=\"Range\"");
+    };
+    const double before = ranges();
+    QList<QByteArray> expected;
+    for (int priority = 0; priority < 3; ++priority) {
+        for (int i = priority; i < 31; i += 3) {
+            if (i > 0)
+                expected.append(numbered("m", i));
+        }
+    }
+    QCOMPARE(takeN(q, 30), expected);
+    QCOMPARE(ranges(), before);
+}
+
 void tst_EtcdQueue::priorityRange()
 {
     EtcdPriorityQueue q(m_client.get(), "/qt/range");
@@ -550,11 +594,17 @@ void tst_EtcdQueue::tryDequeueOnEmptyQueue()
     QVERIFY(one->found());
     QCOMPARE(one->value(), "one"_ba);
     QVERIFY(!await(q.tryDequeue())->found());
-    EtcdPriorityQueue pq(m_client.get(), "/qt/try-prio");
-    const auto none = await(pq.tryDequeue());
-    QVERIFY_OK(none.status);
-    QVERIFY(!none->found());
-    QCOMPARE(watchers(here()), 0.0); // a try never waits on a watch
+    QCOMPARE(watchers(here()), 0.0); // a FIFO's try never waits on a watch
+    {
+        // A priority queue keeps its first keys from one watch once it took (or tried to):
+        // its next takes read nothing. It goes with the queue.
+        EtcdPriorityQueue pq(m_client.get(), "/qt/try-prio");
+        const auto none = await(pq.tryDequeue());
+        QVERIFY_OK(none.status);
+        QVERIFY(!none->found());
+        QTRY_COMPARE(watchers(here()), 1.0);
+    }
+    QTRY_COMPARE(watchers(here()), 0.0);
 }
 
 // take(timeout) from a worker on an empty queue: nullopt, DeadlineExceeded, not before the

@@ -38,6 +38,7 @@ private Q_SLOTS:
     void namesSortByMillis();
     void priorityKeys();
     void prioritySequenceParsesBack();
+    void priorityOfNamesTheLevel();
     void pathsJoinRawly();
     void workQueueAreas();
 };
@@ -124,6 +125,21 @@ void tst_QueueKeys::batchIndexOfOtherNamesIsNullopt()
 }
 
 // Zero-padding makes key order equal time order: what the delayed area's head relies on.
+// The level a key is at, and the markers' range: what a take's guard compares.
+void tst_QueueKeys::priorityOfNamesTheLevel()
+{
+    using namespace Etcd::Internal::QueueKeys;
+    QCOMPARE(priorityOf("/q", priorityItem("/q", 7, 3)).value_or(-1), 7);
+    QCOMPARE(priorityOf("/q", priorityItem("/q", 65535, 0)).value_or(-1), 65535);
+    QVERIFY(!priorityOf("/q", "/q/00007"_ba)); // no '/' after the level
+    QVERIFY(!priorityOf("/q", "/q/0x007/1"_ba));
+    QVERIFY(!priorityOf("/q", "/other/00007/1"_ba));
+    const auto [from, to] = markerRange("/q");
+    QCOMPARE(from, "__/q/"_ba);
+    QVERIFY(from <= priorityMarker("/q", 0) && priorityMarker("/q", 65535) < to);
+    QVERIFY(!(priorityMarker("/q2", 0) >= from && priorityMarker("/q2", 0) < to));
+}
+
 void tst_QueueKeys::namesSortByMillis()
 {
     const QByteArray early = QueueKeys::itemName(999);

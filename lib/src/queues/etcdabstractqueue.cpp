@@ -23,7 +23,8 @@ using namespace std::chrono;
 
     A take reads the head of \c{<path>/} in the queue's order and deletes it with a
     transaction that commits only while the head's mod revision is unchanged, so each item
-    is taken by one taker. A take that loses the race gets the new head in the same answer.
+    is taken by one taker. A FIFO take that loses the race gets the new head in the same
+    answer; a priority queue knows its head without reading (see EtcdPriorityQueue).
     An empty queue is waited on with a watch of puts that starts right after the read that
     saw it empty, so no item put meanwhile is missed, and nothing polls; the put it reports
     is taken at once.
@@ -59,11 +60,31 @@ QueueTaker::Done finisher(EtcdQueueItemReply *r)
 }
 } // namespace
 
+// Key order is the priority queue's: taken from a mirror of its keys. An item put ahead of
+// the head is one at a lower priority (at the head's own, a new item's number is higher), and
+// every enqueue touches its priority's marker: the markers below the head's priority say
+// whether one came. A key that names no priority is checked against every marker.
+QueueTaker::Hooks hooksFor(const QByteArray &path, QueueTaker::Order order)
+{
+    QueueTaker::Hooks hooks;
+    if (order == QueueTaker::Order::Key)
+        hooks.aheadOf = [path](const QByteArray &head) -> std::pair<QByteArray, QByteArray> {
+            const std::optional<int> priority = QueueKeys::priorityOf(path, head);
+            if (!priority)
+                return QueueKeys::markerRange(path);
+            if (*priority == 0)
+                return {};
+            return {QueueKeys::priorityMarker(path, 0), QueueKeys::priorityMarker(path, *priority)};
+        };
+    return hooks;
+}
+
 class EtcdAbstractQueuePrivate
 {
 public:
     EtcdAbstractQueuePrivate(EtcdAbstractQueue *q, const QByteArray &path, QueueTaker::Order order)
-        : path(path), taker(new QueueTaker(q, QueueKeys::children(path), order))
+        : path(path),
+          taker(new QueueTaker(q, QueueKeys::children(path), order, hooksFor(path, order)))
     { }
 
     QByteArray path;

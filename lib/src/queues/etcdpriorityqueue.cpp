@@ -30,8 +30,11 @@ public:
     from the failed transaction's answer (no extra read), then fails with Aborted. The object
     remembers the number and revision it wrote last at each priority: while no one else wrote
     there since, the next enqueue needs no read (one transaction). Items are
-    taken in key order: priority, then sequence. The marker keys lie outside the queue's
-    prefix and are never deleted, as in etcd-recipes.
+    taken in key order: priority, then sequence. The first take reads the first 128 keys and
+    the queue's watch keeps them from then on: a take is one transaction, which commits only
+    while the head is unchanged and no marker of a lower priority was touched after the
+    keys the object knows (an item put ahead is then taken first, once the watch brought it).
+    The marker keys lie outside the queue's prefix and are never deleted, as in etcd-recipes.
 */
 
 /*!
@@ -78,11 +81,9 @@ EtcdReply *EtcdPriorityQueue::enqueue(const QByteArray &value, int priority)
 */
 void EtcdPriorityQueue::putBack(const QByteArray &key, const QByteArray &value)
 {
-    const QByteArray level = key.mid(QueueKeys::children(path()).size()).split('/').value(0);
-    bool ok = false;
-    const int priority = level.toInt(&ok);
+    const int priority = QueueKeys::priorityOf(path(), key).value_or(0);
     qCWarning(lcEtcdQueue).noquote()
         << "priority queue" << path() << "puts an item taken for a cancelled take back";
     EtcdBoolReply *r = RecipeReplies::boolReply(client());
-    PriorityEnqueue::run(client(), r, path(), ok ? priority : 0, value);
+    PriorityEnqueue::run(client(), r, path(), priority, value);
 }

@@ -9,6 +9,7 @@ namespace {
 constexpr int kMillisDigits = 19; // Long.MAX_VALUE's digits, as etcd-recipes pads
 constexpr int kIndexDigits = 5;
 constexpr int kRandomLength = 3;
+constexpr int kPriorityDigits = 5; // etcd-recipes' UShort range, zero-padded
 
 QByteArray padded(qint64 value, int width)
 {
@@ -62,7 +63,7 @@ QByteArray children(const QByteArray &queuePath)
 
 QByteArray priorityLevel(const QByteArray &queuePath, int priority)
 {
-    return children(queuePath) + padded(priority, 5) + '/';
+    return children(queuePath) + padded(priority, kPriorityDigits) + '/';
 }
 
 QByteArray priorityItem(const QByteArray &queuePath, int priority, qint64 seq)
@@ -72,7 +73,25 @@ QByteArray priorityItem(const QByteArray &queuePath, int priority, qint64 seq)
 
 QByteArray priorityMarker(const QByteArray &queuePath, int priority)
 {
-    return "__" + queuePath + '/' + padded(priority, 5);
+    return "__" + queuePath + '/' + padded(priority, kPriorityDigits);
+}
+
+std::optional<int> priorityOf(const QByteArray &queuePath, const QByteArray &key)
+{
+    const QByteArray prefix = children(queuePath);
+    if (!key.startsWith(prefix) || key.size() <= prefix.size() + kPriorityDigits
+        || key.at(prefix.size() + kPriorityDigits) != '/')
+        return std::nullopt;
+    const QByteArrayView digits = QByteArrayView(key).sliced(prefix.size(), kPriorityDigits);
+    if (!allDigits(digits))
+        return std::nullopt;
+    return QByteArray(digits.data(), digits.size()).toInt();
+}
+
+std::pair<QByteArray, QByteArray> markerRange(const QByteArray &queuePath)
+{
+    const QByteArray from = "__" + queuePath + '/';
+    return {from, "__" + queuePath + char('/' + 1)};
 }
 
 std::optional<qint64> prioritySequence(const QByteArray &key)

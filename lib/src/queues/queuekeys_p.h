@@ -9,6 +9,7 @@
 #include <QtCore/qbytearray.h>
 
 #include <optional>
+#include <utility>
 
 // The keys of etcd-recipes 0.12's queues (reference §2.4 and §3), byte for byte, so Kotlin
 // producers and Qt consumers share one queue. Queues join with a raw "<path>/" (a path ending
@@ -35,6 +36,11 @@ ETCDQT_AUTOTEST_EXPORT QByteArray priorityItem(
 ETCDQT_AUTOTEST_EXPORT QByteArray priorityMarker(const QByteArray &queuePath, int priority);
 // The sequence number a priority item's key ends with; nullopt when it is not one.
 ETCDQT_AUTOTEST_EXPORT std::optional<qint64> prioritySequence(const QByteArray &key);
+// The priority a key of the queue at `queuePath` names; nullopt when it names none.
+ETCDQT_AUTOTEST_EXPORT std::optional<int> priorityOf(
+    const QByteArray &queuePath, const QByteArray &key);
+// [from, to): every marker of the queue at `queuePath`.
+ETCDQT_AUTOTEST_EXPORT std::pair<QByteArray, QByteArray> markerRange(const QByteArray &queuePath);
 
 // The work queue's areas: "<q>/items/", "<q>/claimed/", "<q>/claims/", "<q>/attempts/",
 // "<q>/dlq/", "<q>/delayed/"; an item's key in one is the area followed by its id.

@@ -18,11 +18,12 @@ using namespace std::chrono;
 
 namespace Etcd::Internal {
 
-namespace {
-EtcdStatus cancelled()
+EtcdStatus QueueTaker::cancelled()
 {
     return EtcdStatus(Etcd::ErrorCode::Cancelled, QueueTaker::tr("the take was cancelled"));
 }
+
+namespace {
 
 // etcd-recipes pauses as long before trying again after a lost lease (LEASE_HEAL_PAUSE_MS).
 constexpr milliseconds kRetryPause(250);
@@ -38,6 +39,14 @@ QueueTaker::QueueTaker(EtcdRecipe *recipe, const QByteArray &prefix, Order order
             = [this](const EtcdKeyValue &head, TxnReady ready) { defaultTake(head, ready); };
     m_recheck.setSingleShot(true);
     connect(&m_recheck, &QTimer::timeout, this, [this] { recheck(); });
+    m_holdOff.setSingleShot(true);
+    m_holdOff.setTimerType(Qt::PreciseTimer);
+    connect(&m_holdOff, &QTimer::timeout, this, [this] {
+        if (m_phase == Phase::Waiting) {
+            m_phase = Phase::Idle;
+            pump();
+        }
+    });
 }
 
 QueueTaker::~QueueTaker() = default;
@@ -64,8 +73,8 @@ quint64 QueueTaker::take(bool wait, Done done)
         return id;
     }
     m_takes.push_back({id, wait, std::move(done)});
-    if (m_kept.empty())
-        pump(); // sends a request: its answer comes later
+    if (m_kept.empty() && !mirrored())
+        pump(); // sends a request: its answer comes later (a mirror may answer at once)
     else
         QMetaObject::invokeMethod(this, &QueueTaker::pump, Qt::QueuedConnection);
     return id;
@@ -91,6 +100,8 @@ void QueueTaker::cancel(quint64 id)
 
 void QueueTaker::recheck(qint64 revision)
 {
+    if (mirrored())
+        return reloadMirror(); // what changed unseen is read again
     if (m_phase != Phase::Waiting) {
         m_changedAt = std::max(m_changedAt, revision); // wait() reads again if it came later
         return;
@@ -123,6 +134,7 @@ void QueueTaker::close(const Orphaned &orphaned)
         return;
     m_closed = true;
     m_recheck.stop();
+    m_holdOff.stop();
     if (m_phase != Phase::Taking) // a transaction on the wire still answers the front take
         ++m_epoch;
     std::deque<Take> takes;
@@ -132,6 +144,8 @@ void QueueTaker::close(const Orphaned &orphaned)
         takes.pop_front();
     }
     m_watch.reset();
+    m_mirror.invalidate();
+    ++m_loadSeq;
     m_orphaned = orphaned;
     for (Take &t : takes)
         t.done(cancelled(), {}, 0);
@@ -153,6 +167,8 @@ void QueueTaker::pump()
         m_phase = Phase::Idle;
         return finishFront({}, kept.item, kept.revision);
     }
+    if (mirrored())
+        return pumpMirror();
     if (!m_candidates.empty()) {
         m_recheck.stop();
         const EtcdKeyValue head = m_candidates.front();
@@ -172,6 +188,8 @@ void QueueTaker::defaultRead(const HeadRead &done)
 
 void QueueTaker::defaultTake(const EtcdKeyValue &head, const TxnReady &ready)
 {
+    if (mirrored())
+        return ready({}, mirrorTake(head));
     EtcdTxn txn;
     txn.compares.append(
         EtcdCompare::modRevision(head.key, Etcd::CompareResult::Equal, head.modRevision));
@@ -307,6 +325,8 @@ void QueueTaker::sendTake(const EtcdKeyValue &head)
         connect(
             r, &EtcdReply::finished, this, [this, r, head, id, readsHead](const EtcdStatus &st) {
                 const QList<EtcdTxnOpResult> results = r->results();
+                if (mirrored())
+                    return onMirrorAnswer(id, head, st, r->succeeded(), results, r->revision());
                 const QList<EtcdKeyValue> kvs
                     = results.isEmpty() ? QList<EtcdKeyValue>() : results.first().keyValues;
                 onTakeAnswer(id, head, st, r->succeeded(), readsHead, kvs, r->revision());
@@ -379,13 +399,16 @@ void QueueTaker::startWatch(qint64 revision)
 {
     EtcdWatchOptions options;
     options.prefix = true;
-    options.noDelete = true;
+    options.noDelete = !mirrored(); // a mirror drops the keys others took
     options.startRevision = revision; // right after the read that saw the queue empty
+    m_watchFrom = revision;
     WatchFollower f;
     f.events = [this](const QList<EtcdWatchEvent> &events) { onEvents(events); };
     f.reconnected = [this](qint64 compactedAt) { recheck(compactedAt); }; // a gap's puts
     f.failed = [this](const EtcdStatus &why) {
         m_watch.release()->deleteLater(); // we are inside one of its signals
+        if (mirrored() && m_mirror.isLoaded())
+            m_mirror.invalidate(); // what follows is unseen: read again (a load restarts it)
         if (m_phase == Phase::Waiting) {
             m_recheck.stop();
             m_phase = Phase::Idle;
@@ -402,6 +425,19 @@ void QueueTaker::startWatch(qint64 revision)
 // (the answer and the event travel apart), and then the wait must not miss it.
 void QueueTaker::onEvents(const QList<EtcdWatchEvent> &events)
 {
+    if (mirrored()) {
+        m_mirror.apply(events);
+        if (m_phase == Phase::Waiting) {
+            m_recheck.stop();
+            m_phase = Phase::Idle;
+            pump();
+        }
+        for (const EtcdWatchEvent &event : events) {
+            if (event.type == EtcdWatchEvent::Type::Put)
+                Q_EMIT itemAdded(event.keyValue);
+        }
+        return;
+    }
     for (const EtcdWatchEvent &event : events) {
         if (event.type != EtcdWatchEvent::Type::Put || event.revision <= m_emptyAt
             || m_takes.empty())

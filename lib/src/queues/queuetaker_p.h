@@ -5,10 +5,12 @@
 #pragma once
 
 #include "etcdqt_internal_p.h"
+#include "keymirror_p.h"
 
 #include <EtcdQt/etcdkeyvalue.h>
 #include <EtcdQt/etcdstatus.h>
 #include <EtcdQt/etcdtxn.h>
+#include <EtcdQt/etcdtxnopresult.h>
 
 #include <QtCore/qobject.h>
 #include <QtCore/qtimer.h>
@@ -35,6 +37,9 @@ namespace Etcd::Internal {
 // The plain queues take by deleting the head. The work queue claims it instead, reads the
 // head together with its delayed items, and refills an empty queue from orphaned claims: the
 // Hooks say how.
+//
+// The priority queue reads no head at all: Hooks::aheadOf has the taker keep the queue's
+// first keys from its watch (KeyMirror; queuetaker_mirror.cpp).
 class ETCDQT_AUTOTEST_EXPORT QueueTaker : public QObject
 {
     Q_OBJECT
@@ -63,6 +68,12 @@ public:
         std::function<std::chrono::milliseconds()> recheckAfter;
         // A failure to try again after a short pause instead of ending the take.
         std::function<bool(const EtcdStatus &status)> retryLater;
+        // Key order: keep the queue's first keys from its watch (KeyMirror) instead of
+        // reading the head for each take; the other hooks are not used. Returns [from, to):
+        // the keys whose mod revisions tell of an item put ahead of `head` (the priority
+        // queue's markers of lower priorities; from empty: none). The take commits only
+        // while none of them changed after the mirror's revision.
+        std::function<std::pair<QByteArray, QByteArray>(const QByteArray &head)> aheadOf;
     };
 
     QueueTaker(EtcdRecipe *recipe, const QByteArray &prefix, Order order, Hooks hooks = {});
@@ -111,6 +122,7 @@ private:
     };
     enum class Phase { Idle, Reading, Taking, Waiting };
 
+    static EtcdStatus cancelled();
     void pump();
     void readHead();
     void readRevision(qint64 revision);
@@ -129,6 +141,14 @@ private:
     void startWatch(qint64 revision);
     void defaultRead(const HeadRead &done);
     void defaultTake(const EtcdKeyValue &head, const TxnReady &ready);
+    [[nodiscard]] bool mirrored() const { return bool(m_hooks.aheadOf); }
+    void pumpMirror();
+    void loadMirror();
+    void reloadMirror();
+    bool holdOff(const QByteArray &head);
+    [[nodiscard]] EtcdTxn mirrorTake(const EtcdKeyValue &head);
+    void onMirrorAnswer(quint64 takeId, const EtcdKeyValue &head, const EtcdStatus &status,
+        bool succeeded, const QList<EtcdTxnOpResult> &results, qint64 revision);
     [[nodiscard]] bool current(quint64 epoch) const { return epoch == m_epoch; }
 
     EtcdRecipe *m_recipe;
@@ -150,6 +170,19 @@ private:
     qint64 m_emptyAt = 0; // the revision at which the queue was last seen empty
     qint64 m_changedAt = 0; // the latest recheck(revision) that found no take waiting
     bool m_closed = false;
+    // Mirrored (Hooks::aheadOf): the keys, the revision a take waits for it to reach (an
+    // item was put ahead of its head), the revision the watch started at, and which read of
+    // the keys is the current one.
+    KeyMirror m_mirror;
+    qint64 m_needRevision = 0;
+    qint64 m_guardRevision = 0; // the mirror's revision the take on the wire was built at
+    qint64 m_watchFrom = 0;
+    quint64 m_loadSeq = 0;
+    // Lost its last race to another taker: it holds off before trying a head (holdOff()).
+    bool m_contended = false;
+    QByteArray m_heldOffFor;
+    std::chrono::steady_clock::time_point m_heldOffUntil;
+    QTimer m_holdOff;
 };
 
 } // namespace Etcd::Internal
