@@ -15,9 +15,14 @@
 // by the sender after the receiver ran it (whichever drops the last reference), so it is
 // wrapped: the call releases on the wrapper, its destruction acquires there first. The
 // library's own hand-overs say the same with lib/src/transport/handover_p.h. Queued signals are
-// not covered: they are posted inside QtCore.
+// not covered: they are posted inside QtCore. QThreadPool::start() hands its runnable to a pool
+// thread through QtCore's locks too: the runnable is wrapped, released before the hand-over
+// and acquired in the pool thread before it runs (the guide's semaphore snippet constructs its
+// semaphore, then tries it from the pool).
 #include <QtCore/qcoreapplication.h>
+#include <QtCore/qrunnable.h>
 #include <QtCore/qthread.h>
+#include <QtCore/qthreadpool.h>
 
 #include <dlfcn.h>
 
@@ -75,6 +80,25 @@ private:
     QtPrivate::QSlotObjectBase *m_inner;
 };
 
+// A runnable on its way to a pool thread; deleted there after it ran, as the pool would.
+class OrderedRunnable : public QRunnable
+{
+public:
+    explicit OrderedRunnable(QRunnable *inner) : m_inner(inner) { }
+
+private:
+    void run() override
+    {
+        __tsan_acquire(this);
+        const bool deleteInner = m_inner->autoDelete();
+        m_inner->run();
+        if (deleteInner)
+            delete m_inner;
+    }
+
+    QRunnable *m_inner;
+};
+
 [[maybe_unused]] const bool registered
     = QInternal::registerCallback(QInternal::EventNotifyCallback, delivering);
 } // namespace
@@ -98,4 +122,22 @@ void QCoreApplication::postEvent(QObject *receiver, QEvent *event, int priority)
         = nextDefinition<Real>("_ZN16QCoreApplication9postEventEP7QObjectP6QEventi");
     postedTo(receiver);
     real(receiver, event, priority);
+}
+
+void QThreadPool::start(QRunnable *runnable, int priority)
+{
+    using Real = void (*)(QThreadPool *, QRunnable *, int);
+    static const Real real = nextDefinition<Real>("_ZN11QThreadPool5startEP9QRunnablei");
+    if (!runnable)
+        return real(this, runnable, priority);
+    auto *wrapped = new OrderedRunnable(runnable);
+    __tsan_release(wrapped);
+    real(this, wrapped, priority);
+}
+
+// QtCore calls start(QRunnable *) from here without the PLT: made again, through the above.
+void QThreadPool::start(std::function<void()> functionToRun, int priority)
+{
+    if (functionToRun)
+        start(QRunnable::create(std::move(functionToRun)), priority);
 }

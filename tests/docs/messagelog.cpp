@@ -23,12 +23,15 @@ MessageLog::~MessageLog()
 
 void MessageLog::handler(QtMsgType type, const QMessageLogContext &context, const QString &text)
 {
+    QtMessageHandler forward = nullptr;
     {
+        // A worker thread's message may come while the next test installs its log.
         QMutexLocker lock(&g_mutex);
         g_lines.append(text);
+        forward = g_forward;
     }
-    if (g_forward)
-        g_forward(type, context, text); // QtTest still sees (and prints) every message
+    if (forward)
+        forward(type, context, text); // QtTest still sees (and prints) every message
 }
 
 int MessageLog::count(const QString &fragment) const
