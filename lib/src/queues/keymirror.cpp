@@ -50,17 +50,20 @@ void KeyMirror::applyOne(const EtcdWatchEvent &e)
     if (e.revision <= m_loadedAt)
         return;
     m_revision = std::max(m_revision, e.revision);
-    const QByteArray &key = e.keyValue.key;
-    if (e.type == EtcdWatchEvent::Type::Delete)
-        m_keys.erase(key);
-    else if (m_bound.isEmpty() || key <= m_bound)
-        m_keys[key] = e.keyValue.modRevision;
+    set(e.keyValue.key,
+        e.type == EtcdWatchEvent::Type::Delete ? std::nullopt
+                                               : std::optional<qint64>(e.keyValue.modRevision));
 }
 
 void KeyMirror::correct(const QByteArray &key, std::optional<qint64> modRevision, qint64 revision)
 {
-    if (m_state != State::Loaded || revision < m_revision)
-        return;
+    if (m_state == State::Loaded && revision >= m_revision)
+        set(key, modRevision);
+}
+
+// A key gone is dropped; one there is kept unless it lies beyond a truncated read.
+void KeyMirror::set(const QByteArray &key, std::optional<qint64> modRevision)
+{
     if (!modRevision)
         m_keys.erase(key);
     else if (m_bound.isEmpty() || key <= m_bound)

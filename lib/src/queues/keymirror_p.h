@@ -54,6 +54,7 @@ public:
 private:
     enum class State { Unloaded, Loading, Loaded };
     void applyOne(const EtcdWatchEvent &event);
+    void set(const QByteArray &key, std::optional<qint64> modRevision);
 
     State m_state = State::Unloaded;
     std::map<QByteArray, qint64> m_keys; // key -> mod revision

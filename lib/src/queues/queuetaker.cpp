@@ -41,12 +41,7 @@ QueueTaker::QueueTaker(EtcdRecipe *recipe, const QByteArray &prefix, Order order
     connect(&m_recheck, &QTimer::timeout, this, [this] { recheck(); });
     m_holdOff.setSingleShot(true);
     m_holdOff.setTimerType(Qt::PreciseTimer);
-    connect(&m_holdOff, &QTimer::timeout, this, [this] {
-        if (m_phase == Phase::Waiting) {
-            m_phase = Phase::Idle;
-            pump();
-        }
-    });
+    connect(&m_holdOff, &QTimer::timeout, this, [this] { wakeWaiting(); });
 }
 
 QueueTaker::~QueueTaker() = default;
@@ -186,16 +181,23 @@ void QueueTaker::defaultRead(const HeadRead &done)
         [r, done](const EtcdStatus &s) { done(s, r->keyValues(), r->revision()); });
 }
 
-void QueueTaker::defaultTake(const EtcdKeyValue &head, const TxnReady &ready)
+// Deletes the head only while it is unchanged; the delete answers the item it deleted.
+EtcdTxn QueueTaker::deleteIfUnchanged(const EtcdKeyValue &head)
 {
-    if (mirrored())
-        return ready({}, mirrorTake(head));
     EtcdTxn txn;
     txn.compares.append(
         EtcdCompare::modRevision(head.key, Etcd::CompareResult::Equal, head.modRevision));
     EtcdDeleteOptions del;
     del.prevKv = true;
     txn.success.append(EtcdTxnOp::remove(head.key, del));
+    return txn;
+}
+
+void QueueTaker::defaultTake(const EtcdKeyValue &head, const TxnReady &ready)
+{
+    if (mirrored())
+        return ready({}, mirrorTake(head));
+    EtcdTxn txn = deleteIfUnchanged(head);
     // A lost race reads the new head in the same answer, unless candidates are left to try
     // first (in mod order that read sorts the whole prefix: it is made only when needed).
     if (m_order == Order::Key || m_candidates.empty())
@@ -427,17 +429,18 @@ void QueueTaker::onEvents(const QList<EtcdWatchEvent> &events)
 {
     if (mirrored()) {
         m_mirror.apply(events);
-        if (m_phase == Phase::Waiting) {
-            m_recheck.stop();
-            m_phase = Phase::Idle;
-            pump();
-        }
-        for (const EtcdWatchEvent &event : events) {
-            if (event.type == EtcdWatchEvent::Type::Put)
-                Q_EMIT itemAdded(event.keyValue);
-        }
-        return;
+        wakeWaiting();
+    } else {
+        keepRecentPuts(events);
     }
+    for (const EtcdWatchEvent &event : events) {
+        if (event.type == EtcdWatchEvent::Type::Put)
+            Q_EMIT itemAdded(event.keyValue);
+    }
+}
+
+void QueueTaker::keepRecentPuts(const QList<EtcdWatchEvent> &events)
+{
     for (const EtcdWatchEvent &event : events) {
         if (event.type != EtcdWatchEvent::Type::Put || event.revision <= m_emptyAt
             || m_takes.empty())
@@ -448,10 +451,6 @@ void QueueTaker::onEvents(const QList<EtcdWatchEvent> &events)
     }
     if (m_phase == Phase::Waiting && !m_recentPuts.empty())
         takeRecentPuts();
-    for (const EtcdWatchEvent &event : events) {
-        if (event.type == EtcdWatchEvent::Type::Put)
-            Q_EMIT itemAdded(event.keyValue);
-    }
 }
 
 // The puts seen after the queue was last seen empty become the candidates (in key order

@@ -105,6 +105,16 @@ bool QueueTaker::holdOff(const QByteArray &head)
     return true;
 }
 
+// A take waiting on the mirror (empty, behind an item put ahead, or holding off) looks again.
+void QueueTaker::wakeWaiting()
+{
+    if (m_phase != Phase::Waiting)
+        return;
+    m_recheck.stop();
+    m_phase = Phase::Idle;
+    pump();
+}
+
 void QueueTaker::reloadMirror()
 {
     m_mirror.invalidate();
@@ -119,12 +129,7 @@ void QueueTaker::reloadMirror()
 EtcdTxn QueueTaker::mirrorTake(const EtcdKeyValue &head)
 {
     m_guardRevision = m_mirror.revision();
-    EtcdTxn txn;
-    txn.compares.append(
-        EtcdCompare::modRevision(head.key, Etcd::CompareResult::Equal, head.modRevision));
-    EtcdDeleteOptions del;
-    del.prevKv = true;
-    txn.success.append(EtcdTxnOp::remove(head.key, del));
+    EtcdTxn txn = deleteIfUnchanged(head);
     EtcdRangeOptions point;
     point.keysOnly = true;
     txn.failure.append(EtcdTxnOp::get(head.key, point)); // still there, changed, or taken

@@ -136,15 +136,18 @@ private:
     void onTaken(quint64 takeId, const EtcdKeyValue &item, qint64 revision);
     void onEvents(const QList<EtcdWatchEvent> &events);
     void takeRecentPuts();
+    void keepRecentPuts(const QList<EtcdWatchEvent> &events);
     void finishFront(const EtcdStatus &status, const EtcdKeyValue &item = {}, qint64 revision = 0);
     void fail(const EtcdStatus &status);
     void startWatch(qint64 revision);
     void defaultRead(const HeadRead &done);
     void defaultTake(const EtcdKeyValue &head, const TxnReady &ready);
+    [[nodiscard]] static EtcdTxn deleteIfUnchanged(const EtcdKeyValue &head);
     [[nodiscard]] bool mirrored() const { return bool(m_hooks.aheadOf); }
     void pumpMirror();
     void loadMirror();
     void reloadMirror();
+    void wakeWaiting();
     bool holdOff(const QByteArray &head);
     [[nodiscard]] EtcdTxn mirrorTake(const EtcdKeyValue &head);
     void onMirrorAnswer(quint64 takeId, const EtcdKeyValue &head, const EtcdStatus &status,
