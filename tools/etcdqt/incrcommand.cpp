@@ -185,6 +185,12 @@ private:
     void bisect(qint64 readRevision, qint64 present, qint64 gone);
     void settleAt(qint64 readRevision, qint64 gone);
     void emitEvent(const QString &name, const QJsonObject &more = {}) const;
+    void countLoss() // of the last hold, once
+    {
+        m_holdEnd = HoldEnd::Reported;
+        ++m_lost;
+        emitEvent(QStringLiteral("lost"));
+    }
     void releaseHold()
     {
         m_holdEnd = HoldEnd::Released;
@@ -239,11 +245,8 @@ Incrementer::Incrementer(EtcdClient *client, Ownership &owner, const QByteArray 
         // (a write answered before the loss was, or failed and the hold was released): still
         // that hold's, with its token. The acquisition goes on.
         if (m_phase == Phase::Acquiring && m_owner.isAcquiring()) {
-            if (m_holdEnd == HoldEnd::EndedUnreported || m_holdEnd == HoldEnd::Released) {
-                m_holdEnd = HoldEnd::Reported;
-                ++m_lost;
-                emitEvent(QStringLiteral("lost"));
-            }
+            if (m_holdEnd == HoldEnd::EndedUnreported || m_holdEnd == HoldEnd::Released)
+                countLoss();
             return;
         }
         if (m_phase == Phase::Acquiring) { // a campaign's lease ended before it led: again
@@ -253,11 +256,8 @@ Incrementer::Incrementer(EtcdClient *client, Ownership &owner, const QByteArray 
             });
             return;
         }
-        if (m_phase != Phase::Holding)
-            return;
-        m_holdEnd = HoldEnd::Reported;
-        ++m_lost;
-        emitEvent(QStringLiteral("lost"));
+        if (m_phase == Phase::Holding)
+            countLoss();
     };
     m_owner.closed = [this] { QCoreApplication::exit(m_exitCode); };
 }
