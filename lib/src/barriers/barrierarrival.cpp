@@ -64,7 +64,7 @@ void BarrierArrival::createReady()
 void BarrierArrival::registerWaiting()
 {
     auto establish = [this](qint64 leaseId, EtcdSelfHealingKeepAlive::EstablishDone done) {
-        writeWaiting(leaseId, done);
+        writeWaiting(leaseId, done, 0);
     };
     m_lease = std::make_unique<EtcdSelfHealingKeepAlive>(
         m_client, m_options.ttl, establish, m_options.resilience);
@@ -99,8 +99,11 @@ void BarrierArrival::registerWaiting()
 // the lease this client gave up on (a restart or a new leader restores leases), and with it
 // our key (its name carries our random token, its value the token). That key is moved onto
 // the new lease; anything else there declines (fault matrix, restart column: the counted and
-// double barriers failed every run before).
-void BarrierArrival::writeWaiting(qint64 leaseId, const std::function<void(bool)> &done)
+// double barriers failed every run before). The old lease may expire between the read and the
+// move, deleting the key: the write is then tried again, a bounded number of times (a pause
+// longer than the TTL made the hook decline for good, about one run in thirty).
+void BarrierArrival::writeWaiting(
+    qint64 leaseId, const std::function<void(bool)> &done, int attempt)
 {
     const QByteArray key = RecipePaths::countedWaitingKey(m_options.path, m_options.token);
     EtcdPutOptions put;
@@ -108,27 +111,31 @@ void BarrierArrival::writeWaiting(qint64 leaseId, const std::function<void(bool)
     const EtcdTxn txn {{EtcdCompare::missing(key)}, {EtcdTxnOp::put(key, m_options.token, put)},
         {EtcdTxnOp::get(key)}};
     EtcdTxnReply *r = txnOn(m_client, txn);
-    connect(r, &EtcdReply::finished, this, [this, r, leaseId, done](const EtcdStatus &s) {
+    connect(r, &EtcdReply::finished, this, [this, r, leaseId, done, attempt](const EtcdStatus &s) {
         if (!s.isOk() || r->succeeded())
             return done(s.isOk());
         const QList<EtcdKeyValue> found = r->results().value(0).keyValues;
         if (found.isEmpty() || found.first().value != m_options.token)
             return done(false);
-        moveOwnWaiting(found.first(), leaseId, done);
+        moveOwnWaiting(found.first(), leaseId, done, attempt);
     });
 }
 
 void BarrierArrival::moveOwnWaiting(
-    const EtcdKeyValue &own, qint64 leaseId, const std::function<void(bool)> &done)
+    const EtcdKeyValue &own, qint64 leaseId, const std::function<void(bool)> &done, int attempt)
 {
+    constexpr int kMoveAttempts = 3;
     EtcdPutOptions put;
     put.lease = leaseId;
     const EtcdTxn txn {
         {EtcdCompare::modRevision(own.key, Etcd::CompareResult::Equal, own.modRevision)},
         {EtcdTxnOp::put(own.key, m_options.token, put)}, {}};
     EtcdTxnReply *r = txnOn(m_client, txn);
-    connect(r, &EtcdReply::finished, this,
-        [r, done](const EtcdStatus &s) { done(s.isOk() && r->succeeded()); });
+    connect(r, &EtcdReply::finished, this, [this, r, leaseId, done, attempt](const EtcdStatus &s) {
+        if (s.isOk() && !r->succeeded() && !m_done && attempt + 1 < kMoveAttempts)
+            return writeWaiting(leaseId, done, attempt + 1); // it changed under us: look again
+        done(s.isOk() && r->succeeded());
+    });
 }
 
 // "ready" and the waiting keys, read together at one revision.

@@ -66,9 +66,9 @@ Q_SIGNALS:
 private:
     void createReady();
     void registerWaiting();
-    void writeWaiting(qint64 leaseId, const std::function<void(bool)> &done);
-    void moveOwnWaiting(
-        const EtcdKeyValue &own, qint64 leaseId, const std::function<void(bool)> &done);
+    void writeWaiting(qint64 leaseId, const std::function<void(bool)> &done, int attempt);
+    void moveOwnWaiting(const EtcdKeyValue &own, qint64 leaseId,
+        const std::function<void(bool)> &done, int attempt);
     void check();
     void onChecked(EtcdTxnReply *reply, const EtcdStatus &status);
     void watchFrom(qint64 revision);
