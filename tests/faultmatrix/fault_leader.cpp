@@ -2,8 +2,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // Fault: the cluster's raft leader is killed (SIGKILL) and stays dead; both clients work
 // with the followers, which elect a new leader. Renewals wait for it, so a hold is kept when
-// the election ends well inside the renewal slack (a TTL less the TTL/3 renewal period);
-// an election past half a TTL may cost it, and then the loss must be reported.
+// the election ends well inside the renewal slack: the last acknowledged renewal may have been
+// sent a renewal period (TTL/3) before the kill, so the lease's deadline can be as close as
+// 2/3 of a TTL (less the safety margin) after it, and after the election the followers still
+// have to learn the new leader and forward the waiting renewals to it. An election past a third
+// of a TTL may cost the hold (CI, beside the lock Jepsen test: a 0.8 s election, the faulted
+// client's 2 s leases all lost), and then the loss must be reported.
 #include "cluster.h"
 
 #include <QtCore/qelapsedtimer.h>
@@ -41,7 +45,7 @@ public:
     FaultFacts facts() const override
     {
         return {.outlastsTtl = false,
-            .mayOutlastTtl = kSlowClients || m_electionMs > kTtlMs / 2,
+            .mayOutlastTtl = kSlowClients || m_electionMs > kTtlMs / 3,
             .cleanHit = true};
     }
     // The election stalls the clean client's renewals as much as the faulted one's. Its
