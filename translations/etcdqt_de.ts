@@ -123,6 +123,10 @@
         <source>client shut down</source>
         <translation>Client heruntergefahren</translation>
     </message>
+    <message>
+        <source>the client is being destroyed</source>
+        <translation>der Client wird zerstört</translation>
+    </message>
 </context>
 <context>
     <name>EtcdCountDownLatch</name>
@@ -291,6 +295,10 @@
     <message>
         <source>the establish hook threw</source>
         <translation>der Establish-Hook hat eine Ausnahme ausgelöst</translation>
+    </message>
+    <message>
+        <source>the lease was granted after its TTL had run out on this client&apos;s clock (etcd answered late)</source>
+        <translation>die Lease wurde erst gewährt, als ihre TTL nach der Uhr dieses Clients schon abgelaufen war (etcd hat spät geantwortet)</translation>
     </message>
 </context>
 <context>

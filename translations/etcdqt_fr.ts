@@ -123,6 +123,10 @@
         <source>client shut down</source>
         <translation>client arrêté</translation>
     </message>
+    <message>
+        <source>the client is being destroyed</source>
+        <translation>le client est en cours de destruction</translation>
+    </message>
 </context>
 <context>
     <name>EtcdCountDownLatch</name>
@@ -291,6 +295,10 @@
     <message>
         <source>the establish hook threw</source>
         <translation>le hook d&apos;établissement a levé une exception</translation>
+    </message>
+    <message>
+        <source>the lease was granted after its TTL had run out on this client&apos;s clock (etcd answered late)</source>
+        <translation>le bail a été accordé après l&apos;expiration de son TTL selon l&apos;horloge de ce client (etcd a répondu tard)</translation>
     </message>
 </context>
 <context>

@@ -6,6 +6,7 @@
 
 #include <QtCore/qmetatype.h>
 #include <QtCore/qstring.h>
+#include <QtCore/qstringlist.h>
 
 struct ETCDQT_EXPORT EtcdServerStatus
 {
@@ -16,6 +17,7 @@ struct ETCDQT_EXPORT EtcdServerStatus
     Q_PROPERTY(quint64 leaderId MEMBER leaderId)
     Q_PROPERTY(quint64 raftIndex MEMBER raftIndex)
     Q_PROPERTY(quint64 raftTerm MEMBER raftTerm)
+    Q_PROPERTY(QStringList errors MEMBER errors)
 public:
     QString version;
     qint64 dbSize = 0;
@@ -23,6 +25,7 @@ public:
     quint64 leaderId = 0;
     quint64 raftIndex = 0;
     quint64 raftTerm = 0;
+    QStringList errors; // the member's alarms and health problems, as etcd words them
 
     [[nodiscard]] bool isLeader() const noexcept { return memberId != 0 && memberId == leaderId; }
 };

@@ -191,6 +191,17 @@ QDebug operator<<(QDebug debug, const EtcdKeyValue &kv)
 */
 
 /*!
+    \variable EtcdServerStatus::errors
+    \brief the member's alarms and health problems as etcd words them (for example
+    \c{"memberID:… alarm:NOSPACE"}); empty when it has none.
+*/
+
+/*!
+    \property EtcdServerStatus::errors
+    \brief the member's alarms, for QML; the member of the same name.
+*/
+
+/*!
     \property EtcdServerStatus::version
     \brief the etcd version, for QML; the member of the same name.
 */

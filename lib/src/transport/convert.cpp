@@ -241,7 +241,9 @@ ReplyData status(const pb::StatusResponse &r, const KeySpace &)
 {
     ReplyData d = withHeader(r.header());
     d.server = EtcdServerStatus {QString::fromStdString(r.version()), r.dbsize(),
-        r.header().member_id(), r.leader(), r.raftindex(), r.raftterm()};
+        r.header().member_id(), r.leader(), r.raftindex(), r.raftterm(), {}};
+    for (const std::string &error : r.errors())
+        d.server.errors.append(QString::fromStdString(error));
     return d;
 }
 
