@@ -101,6 +101,96 @@
     </message>
 </context>
 <context>
+    <name>Inspector::ClusterModel</name>
+    <message>
+        <source>learner</source>
+        <translation>Learner</translation>
+    </message>
+    <message>
+        <source>leader</source>
+        <translation>Leader</translation>
+    </message>
+    <message>
+        <source>follower</source>
+        <translation>Follower</translation>
+    </message>
+    <message>
+        <source>%1, connected</source>
+        <translation>%1, verbunden</translation>
+    </message>
+    <message>
+        <source>(not started)</source>
+        <translation>(nicht gestartet)</translation>
+    </message>
+    <message>
+        <source>Member</source>
+        <translation>Mitglied</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>Rolle</translation>
+    </message>
+    <message>
+        <source>Health</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <source>DB size</source>
+        <translation>DB-Größe</translation>
+    </message>
+    <message>
+        <source>Raft index</source>
+        <translation>Raft-Index</translation>
+    </message>
+    <message>
+        <source>Raft term</source>
+        <translation>Raft-Term</translation>
+    </message>
+    <message>
+        <source>Version</source>
+        <translation>Version</translation>
+    </message>
+    <message>
+        <source>Alarms</source>
+        <translation>Alarme</translation>
+    </message>
+    <message>
+        <source>Client URLs</source>
+        <translation>Client-URLs</translation>
+    </message>
+    <message>
+        <source>Peer URLs</source>
+        <translation>Peer-URLs</translation>
+    </message>
+    <message>
+        <source>ID</source>
+        <translation>ID</translation>
+    </message>
+</context>
+<context>
+    <name>Inspector::ClusterPoller</name>
+    <message>
+        <source>asking…</source>
+        <translation>wird abgefragt…</translation>
+    </message>
+    <message>
+        <source>healthy</source>
+        <translation>gesund</translation>
+    </message>
+    <message>
+        <source>no leader</source>
+        <translation>kein Leader</translation>
+    </message>
+    <message>
+        <source>alarm</source>
+        <translation>Alarm</translation>
+    </message>
+    <message>
+        <source>down</source>
+        <translation>nicht erreichbar</translation>
+    </message>
+</context>
+<context>
     <name>Inspector::ConnectDialog</name>
     <message>
         <source>Connect to etcd</source>
@@ -678,6 +768,10 @@
             <numerusform>… und %n weiterer Schlüssel</numerusform>
             <numerusform>… und %n weitere Schlüssel</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Cl&amp;uster</source>
+        <translation>Cl&amp;uster</translation>
     </message>
 </context>
 <context>

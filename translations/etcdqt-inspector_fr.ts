@@ -101,6 +101,96 @@
     </message>
 </context>
 <context>
+    <name>Inspector::ClusterModel</name>
+    <message>
+        <source>learner</source>
+        <translation>apprenant</translation>
+    </message>
+    <message>
+        <source>leader</source>
+        <translation>leader</translation>
+    </message>
+    <message>
+        <source>follower</source>
+        <translation>suiveur</translation>
+    </message>
+    <message>
+        <source>%1, connected</source>
+        <translation>%1, connecté</translation>
+    </message>
+    <message>
+        <source>(not started)</source>
+        <translation>(non démarré)</translation>
+    </message>
+    <message>
+        <source>Member</source>
+        <translation>Membre</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>Rôle</translation>
+    </message>
+    <message>
+        <source>Health</source>
+        <translation>État</translation>
+    </message>
+    <message>
+        <source>DB size</source>
+        <translation>Taille de la base</translation>
+    </message>
+    <message>
+        <source>Raft index</source>
+        <translation>Index Raft</translation>
+    </message>
+    <message>
+        <source>Raft term</source>
+        <translation>Terme Raft</translation>
+    </message>
+    <message>
+        <source>Version</source>
+        <translation>Version</translation>
+    </message>
+    <message>
+        <source>Alarms</source>
+        <translation>Alarmes</translation>
+    </message>
+    <message>
+        <source>Client URLs</source>
+        <translation>URL client</translation>
+    </message>
+    <message>
+        <source>Peer URLs</source>
+        <translation>URL des pairs</translation>
+    </message>
+    <message>
+        <source>ID</source>
+        <translation>ID</translation>
+    </message>
+</context>
+<context>
+    <name>Inspector::ClusterPoller</name>
+    <message>
+        <source>asking…</source>
+        <translation>interrogation…</translation>
+    </message>
+    <message>
+        <source>healthy</source>
+        <translation>sain</translation>
+    </message>
+    <message>
+        <source>no leader</source>
+        <translation>aucun leader</translation>
+    </message>
+    <message>
+        <source>alarm</source>
+        <translation>alarme</translation>
+    </message>
+    <message>
+        <source>down</source>
+        <translation>injoignable</translation>
+    </message>
+</context>
+<context>
     <name>Inspector::ConnectDialog</name>
     <message>
         <source>Connect to etcd</source>
@@ -678,6 +768,10 @@
             <numerusform>… et %n clé de plus</numerusform>
             <numerusform>… et %n clés de plus</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Cl&amp;uster</source>
+        <translation>Cl&amp;uster</translation>
     </message>
 </context>
 <context>

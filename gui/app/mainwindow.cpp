@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "mainwindow.h"
 
+#include "clustermodel.h"
 #include "connectdialog.h"
 #include "eventlogmodel.h"
 #include "leasemodel.h"
@@ -19,11 +20,13 @@
 #include <QtGui/qtextdocument.h>
 #include <QtWidgets/qabstractitemview.h>
 #include <QtWidgets/qapplication.h>
+#include <QtWidgets/qheaderview.h>
 #include <QtWidgets/qlabel.h>
 #include <QtWidgets/qlineedit.h>
 #include <QtWidgets/qmenubar.h>
 #include <QtWidgets/qmessagebox.h>
 #include <QtWidgets/qstatusbar.h>
+#include <QtWidgets/qtableview.h>
 #include <QtWidgets/qtabwidget.h>
 
 namespace Inspector {
@@ -32,11 +35,12 @@ MainWindow::MainWindow(const LaunchOptions &options, QWidget *parent)
     : QMainWindow(parent), m_launch(options), m_session(new InspectorSession(this)),
       m_recipes(new RecipeModel(this)), m_leases(new LeaseModel(this)),
       m_timeline(new TimelineModel(this)), m_log(new EventLogModel(this)),
-      m_raw(new RawKeyModel(this)), m_tabs(new QTabWidget(this)),
+      m_raw(new RawKeyModel(this)), m_cluster(new ClusterModel(this)), m_tabs(new QTabWidget(this)),
       m_recipesPage(new RecipesPage(m_recipes, this)),
       m_leasesPage(new FilteredPage(m_leases, true, this)),
       m_timelinePage(new TimelinePage(m_timeline, this)), m_logPage(new LogPage(m_log, this)),
-      m_rawPage(new FilteredPage(m_raw, false, this)), m_connection(new QLabel(this)),
+      m_rawPage(new FilteredPage(m_raw, false, this)),
+      m_clusterPage(new FilteredPage(m_cluster, false, this)), m_connection(new QLabel(this)),
       m_phase(new QLabel(this)), m_counts(new QLabel(this)), m_mode(new QLabel(this))
 {
     setObjectName(QStringLiteral("InspectorWindow"));
@@ -46,6 +50,7 @@ MainWindow::MainWindow(const LaunchOptions &options, QWidget *parent)
     m_tabs->addTab(m_timelinePage, tr("&Timeline"));
     m_tabs->addTab(m_logPage, tr("&Event log"));
     m_tabs->addTab(m_rawPage, tr("Ra&w keys"));
+    m_tabs->addTab(m_clusterPage, tr("Cl&uster"));
     setCentralWidget(m_tabs);
     m_recipesPage->setColumnWidths({30, 28, 26, 7, 17, 8});
     m_leasesPage->setColumnWidths({40, 9, 10, 34, 24});
@@ -53,6 +58,9 @@ MainWindow::MainWindow(const LaunchOptions &options, QWidget *parent)
     m_timelinePage->setColumnWidths({22, 30, 20, 20, 13, 10});
     m_logPage->setColumnWidths({16, 9, 20, 28, 24});
     m_rawPage->setColumnWidths({36, 40, 10, 10, 8});
+    // A handful of rows whose texts change length as they tick: every column fits its content.
+    if (auto *table = qobject_cast<QTableView *>(m_clusterPage->view()))
+        table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_recipes->setLeaseClock(&m_session->leaseClock());
     m_leases->setLeaseClock(&m_session->leaseClock());
     buildMenus();
@@ -73,7 +81,12 @@ MainWindow::MainWindow(const LaunchOptions &options, QWidget *parent)
         QTimer::singleShot(0, this, &MainWindow::openConnectDialog);
 }
 
-MainWindow::~MainWindow() = default;
+// The poller first: it holds the session's client, which the session's destruction cancels,
+// and its answers would reach this half-destroyed window.
+MainWindow::~MainWindow()
+{
+    delete std::exchange(m_clusterPoller, nullptr);
+}
 
 void MainWindow::buildMenus()
 {
@@ -89,6 +102,7 @@ void MainWindow::buildMenus()
     addPageAction(view, tr("&Timeline"), TimelineView, QKeySequence(Qt::CTRL | Qt::Key_3));
     addPageAction(view, tr("&Event log"), LogView, QKeySequence(Qt::CTRL | Qt::Key_4));
     addPageAction(view, tr("Ra&w keys"), RawView, QKeySequence(Qt::CTRL | Qt::Key_5));
+    addPageAction(view, tr("Cl&uster"), ClusterView, QKeySequence(Qt::CTRL | Qt::Key_6));
     view->addSeparator();
     view->addAction(tr("&Find"), QKeySequence::Find, this, &MainWindow::focusFilter);
     m_dark = view->addAction(tr("&Dark theme"));
@@ -177,8 +191,23 @@ void MainWindow::wireSession()
 
 void MainWindow::connectTo(const InspectorSession::Options &options)
 {
-    m_session->start(options);
+    // A connection that cannot start leaves the current one (and its cluster view) as it is.
+    if (InspectorSession::validate(options).isEmpty())
+        delete std::exchange(m_clusterPoller, nullptr); // it uses the client start() replaces
+    if (m_session->start(options))
+        watchCluster();
     updateStatus();
+}
+
+// The cluster view follows the session's connection: its member list comes through the
+// session's client, and a new connection may be to another cluster altogether.
+void MainWindow::watchCluster()
+{
+    m_cluster->setMembers({});
+    m_clusterPoller = new ClusterPoller(m_session->client(), m_session->options(), this);
+    connect(m_clusterPoller, &ClusterPoller::membersChanged, this,
+        [this] { m_cluster->setMembers(m_clusterPoller->members()); });
+    m_clusterPoller->setActive(true);
 }
 
 void MainWindow::onViewUpdated()
@@ -309,6 +338,8 @@ void MainWindow::closeEvent(QCloseEvent *event)
     s.setValue(QStringLiteral("window/state"), saveState());
     s.setValue(QStringLiteral("window/page"), m_tabs->currentIndex());
     m_session->stop();
+    if (m_clusterPoller)
+        m_clusterPoller->setActive(false);
     if (m_sandbox)
         m_sandbox->stop(); // the workload and its etcd end with the window
     event->accept();

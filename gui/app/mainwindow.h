@@ -1,9 +1,9 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
-// The inspector's window: five views of one InspectorSession (recipes, leases, timeline,
-// event log, raw keys), the connection state in the status bar, and the write actions,
-// which exist only when started with --read-only=false and always show their blast radius
-// first. With --sandbox it also owns the private etcd and demo workload it shows.
+// The inspector's window: six views of one InspectorSession (recipes, leases, timeline,
+// event log, raw keys, and the cluster's members), the connection state in the status bar, and the
+// write actions, which exist only when started with --read-only=false and always show their blast
+// radius first. With --sandbox it also owns the private etcd and demo workload it shows.
 #pragma once
 
 #include "inspectorsession.h"
@@ -18,6 +18,8 @@ class QTabWidget;
 
 namespace Inspector {
 
+class ClusterModel;
+class ClusterPoller;
 class EventLogModel;
 class LeaseModel;
 class LogPage;
@@ -33,7 +35,7 @@ class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
-    enum Page { RecipesView, LeasesView, TimelineView, LogView, RawView };
+    enum Page { RecipesView, LeasesView, TimelineView, LogView, RawView, ClusterView };
 
     explicit MainWindow(const LaunchOptions &options, QWidget *parent = nullptr);
     ~MainWindow() override;
@@ -48,6 +50,7 @@ public:
     [[nodiscard]] LeaseModel *leaseModel() const { return m_leases; }
     [[nodiscard]] TimelineModel *timelineModel() const { return m_timeline; }
     [[nodiscard]] EventLogModel *eventLog() const { return m_log; }
+    [[nodiscard]] ClusterModel *clusterModel() const { return m_cluster; }
     [[nodiscard]] RecipesPage *recipesPage() const { return m_recipesPage; }
     [[nodiscard]] QMessageBox *pendingConfirmation() const { return m_confirm; }
     [[nodiscard]] QLabel *connectionLabel() const { return m_connection; }
@@ -65,6 +68,7 @@ private:
     void buildStatusBar();
     QAction *addPageAction(QMenu *menu, const QString &text, int page, const QKeySequence &key);
     void wireSession();
+    void watchCluster();
     void onViewUpdated();
     void onConnectionState(EtcdClient::State state);
     void updateStatus();
@@ -93,12 +97,15 @@ private:
     TimelineModel *m_timeline;
     EventLogModel *m_log;
     RawKeyModel *m_raw;
+    ClusterModel *m_cluster;
+    ClusterPoller *m_clusterPoller = nullptr; // the session's: made anew with each connection
     QTabWidget *m_tabs;
     RecipesPage *m_recipesPage;
     FilteredPage *m_leasesPage;
     TimelinePage *m_timelinePage;
     LogPage *m_logPage;
     FilteredPage *m_rawPage;
+    FilteredPage *m_clusterPage;
     QLabel *m_connection;
     QLabel *m_phase;
     QLabel *m_counts;
