@@ -111,6 +111,7 @@ public:
     void OnDone(const grpc::Status &s) override
     {
         handOverAcquire(this);
+        handOverAcquire(m_transport.get()); // see the end of TransportPrivate's constructor
         const EtcdStatus status
             = statusFromGrpc(s.error_code(), QString::fromStdString(s.error_message()));
         if (status.code() == Etcd::ErrorCode::InvalidAuthToken && m_transport->hasCredentials())

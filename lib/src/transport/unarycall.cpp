@@ -94,6 +94,7 @@ std::optional<milliseconds> CallBase::retryDelay(int grpcCode)
 
 void CallBase::onDone(const grpc::Status &s, int endpoint)
 {
+    handOverAcquire(m_transport.get()); // see the end of TransportPrivate's constructor
     const EtcdStatus status
         = statusFromGrpc(s.error_code(), QString::fromStdString(s.error_message()));
     m_transport->noteOutcome(endpoint, s.error_code(), status);
