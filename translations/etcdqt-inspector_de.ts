@@ -773,6 +773,62 @@
         <source>Cl&amp;uster</source>
         <translation>Cl&amp;uster</translation>
     </message>
+    <message>
+        <source>&amp;Overview</source>
+        <translation>Ü&amp;bersicht</translation>
+    </message>
+</context>
+<context>
+    <name>Inspector::Overview</name>
+    <message>
+        <source>in</source>
+        <translation>ein</translation>
+    </message>
+    <message>
+        <source>out</source>
+        <translation>aus</translation>
+    </message>
+    <message>
+        <source>term %1</source>
+        <translation>Amtszeit %1</translation>
+    </message>
+    <message>
+        <source>token %1</source>
+        <translation>Token %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n permit(s) held</source>
+        <translation>
+            <numerusform>%1 von %n Genehmigung belegt</numerusform>
+            <numerusform>%1 von %n Genehmigungen belegt</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>waiting</source>
+        <translation>wartend</translation>
+    </message>
+    <message>
+        <source>arrived</source>
+        <translation>angekommen</translation>
+    </message>
+</context>
+<context>
+    <name>Inspector::OverviewPage</name>
+    <message>
+        <source>No recipes under this prefix yet.</source>
+        <translation>Noch keine Rezepte unter diesem Präfix.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n recipe(s)</source>
+        <translation>
+            <numerusform>%n Rezept</numerusform>
+            <numerusform>%n Rezepte</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>+%1 more</source>
+        <translation>+%1 weitere</translation>
+    </message>
 </context>
 <context>
     <name>Inspector::Pages</name>

@@ -773,6 +773,62 @@
         <source>Cl&amp;uster</source>
         <translation>Cl&amp;uster</translation>
     </message>
+    <message>
+        <source>&amp;Overview</source>
+        <translation>&amp;Vue d&apos;ensemble</translation>
+    </message>
+</context>
+<context>
+    <name>Inspector::Overview</name>
+    <message>
+        <source>in</source>
+        <translation>entrée</translation>
+    </message>
+    <message>
+        <source>out</source>
+        <translation>sortie</translation>
+    </message>
+    <message>
+        <source>term %1</source>
+        <translation>mandat %1</translation>
+    </message>
+    <message>
+        <source>token %1</source>
+        <translation>jeton %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n permit(s) held</source>
+        <translation>
+            <numerusform>%1 sur %n permis occupé</numerusform>
+            <numerusform>%1 sur %n permis occupés</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>waiting</source>
+        <translation>en attente</translation>
+    </message>
+    <message>
+        <source>arrived</source>
+        <translation>arrivés</translation>
+    </message>
+</context>
+<context>
+    <name>Inspector::OverviewPage</name>
+    <message>
+        <source>No recipes under this prefix yet.</source>
+        <translation>Aucune recette sous ce préfixe pour l&apos;instant.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n recipe(s)</source>
+        <translation>
+            <numerusform>%n recette</numerusform>
+            <numerusform>%n recettes</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>+%1 more</source>
+        <translation>+%1 de plus</translation>
+    </message>
 </context>
 <context>
     <name>Inspector::Pages</name>

@@ -6,6 +6,7 @@
 #include "connectdialog.h"
 #include "eventlogmodel.h"
 #include "leasemodel.h"
+#include "overviewpage.h"
 #include "pages.h"
 #include "profiles.h"
 #include "rawkeymodel.h"
@@ -36,7 +37,7 @@ MainWindow::MainWindow(const LaunchOptions &options, QWidget *parent)
       m_recipes(new RecipeModel(this)), m_leases(new LeaseModel(this)),
       m_timeline(new TimelineModel(this)), m_log(new EventLogModel(this)),
       m_raw(new RawKeyModel(this)), m_cluster(new ClusterModel(this)), m_tabs(new QTabWidget(this)),
-      m_recipesPage(new RecipesPage(m_recipes, this)),
+      m_overview(new OverviewPage(this)), m_recipesPage(new RecipesPage(m_recipes, this)),
       m_leasesPage(new FilteredPage(m_leases, true, this)),
       m_timelinePage(new TimelinePage(m_timeline, this)), m_logPage(new LogPage(m_log, this)),
       m_rawPage(new FilteredPage(m_raw, false, this)),
@@ -45,6 +46,7 @@ MainWindow::MainWindow(const LaunchOptions &options, QWidget *parent)
 {
     setObjectName(QStringLiteral("InspectorWindow"));
     setWindowTitle(tr("etcdqt inspector"));
+    m_tabs->addTab(m_overview, tr("&Overview"));
     m_tabs->addTab(m_recipesPage, tr("&Recipes"));
     m_tabs->addTab(m_leasesPage, tr("&Leases"));
     m_tabs->addTab(m_timelinePage, tr("&Timeline"));
@@ -62,6 +64,7 @@ MainWindow::MainWindow(const LaunchOptions &options, QWidget *parent)
     if (auto *table = qobject_cast<QTableView *>(m_clusterPage->view()))
         table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_recipes->setLeaseClock(&m_session->leaseClock());
+    m_overview->setLeaseClock(&m_session->leaseClock());
     m_leases->setLeaseClock(&m_session->leaseClock());
     buildMenus();
     buildStatusBar();
@@ -97,12 +100,13 @@ void MainWindow::buildMenus()
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
-    addPageAction(view, tr("&Recipes"), RecipesView, QKeySequence(Qt::CTRL | Qt::Key_1));
-    addPageAction(view, tr("&Leases"), LeasesView, QKeySequence(Qt::CTRL | Qt::Key_2));
-    addPageAction(view, tr("&Timeline"), TimelineView, QKeySequence(Qt::CTRL | Qt::Key_3));
-    addPageAction(view, tr("&Event log"), LogView, QKeySequence(Qt::CTRL | Qt::Key_4));
-    addPageAction(view, tr("Ra&w keys"), RawView, QKeySequence(Qt::CTRL | Qt::Key_5));
-    addPageAction(view, tr("Cl&uster"), ClusterView, QKeySequence(Qt::CTRL | Qt::Key_6));
+    addPageAction(view, tr("&Overview"), OverviewView, QKeySequence(Qt::CTRL | Qt::Key_1));
+    addPageAction(view, tr("&Recipes"), RecipesView, QKeySequence(Qt::CTRL | Qt::Key_2));
+    addPageAction(view, tr("&Leases"), LeasesView, QKeySequence(Qt::CTRL | Qt::Key_3));
+    addPageAction(view, tr("&Timeline"), TimelineView, QKeySequence(Qt::CTRL | Qt::Key_4));
+    addPageAction(view, tr("&Event log"), LogView, QKeySequence(Qt::CTRL | Qt::Key_5));
+    addPageAction(view, tr("Ra&w keys"), RawView, QKeySequence(Qt::CTRL | Qt::Key_6));
+    addPageAction(view, tr("Cl&uster"), ClusterView, QKeySequence(Qt::CTRL | Qt::Key_7));
     view->addSeparator();
     view->addAction(tr("&Find"), QKeySequence::Find, this, &MainWindow::focusFilter);
     m_dark = view->addAction(tr("&Dark theme"));
@@ -187,6 +191,24 @@ void MainWindow::wireSession()
     connect(m_leasesPage->view()->selectionModel(), &QItemSelectionModel::currentChanged, this,
         &MainWindow::updateActions);
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateActions);
+    connect(m_overview, &OverviewPage::recipeActivated, this, &MainWindow::showRecipe);
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
+        if (m_tabs->currentWidget() == m_overview)
+            m_overview->setView(m_session->view(), false);
+    });
+}
+
+void MainWindow::showRecipe(const QByteArray &path)
+{
+    const QModelIndex source = m_recipes->indexOfPath(path);
+    if (!source.isValid())
+        return;
+    m_recipesPage->filter()->clear(); // a filter could hide it
+    const QModelIndex shown = m_recipesPage->proxy()->mapFromSource(source);
+    m_tabs->setCurrentIndex(RecipesView);
+    m_recipesPage->view()->setCurrentIndex(shown);
+    m_recipesPage->view()->scrollTo(shown);
+    m_recipesPage->view()->setFocus(Qt::OtherFocusReason);
 }
 
 void MainWindow::connectTo(const InspectorSession::Options &options)
@@ -214,6 +236,9 @@ void MainWindow::onViewUpdated()
 {
     const Etcd::Decode::View &view = m_session->view();
     m_recipes->setView(view);
+    // Cards are built for every recipe: only while they can be seen (a tab switch catches up).
+    if (m_tabs->currentWidget() == m_overview)
+        m_overview->setView(view);
     m_leases->setView(view);
     m_raw->setView(view);
     updateStatus();

@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
-// The inspector's window: six views of one InspectorSession (recipes, leases, timeline,
-// event log, raw keys, and the cluster's members), the connection state in the status bar, and the
+// The inspector's window: seven views of one InspectorSession (an overview of cards, recipes,
+// leases, timeline, event log, raw keys, and the cluster's members), the connection state in the status bar, and the
 // write actions, which exist only when started with --read-only=false and always show their blast
 // radius first. With --sandbox it also owns the private etcd and demo workload it shows.
 #pragma once
@@ -23,6 +23,7 @@ class ClusterPoller;
 class EventLogModel;
 class LeaseModel;
 class LogPage;
+class OverviewPage;
 class RawKeyModel;
 class RecipeModel;
 class RecipesPage;
@@ -35,7 +36,15 @@ class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
-    enum Page { RecipesView, LeasesView, TimelineView, LogView, RawView, ClusterView };
+    enum Page {
+        OverviewView,
+        RecipesView,
+        LeasesView,
+        TimelineView,
+        LogView,
+        RawView,
+        ClusterView
+    };
 
     explicit MainWindow(const LaunchOptions &options, QWidget *parent = nullptr);
     ~MainWindow() override;
@@ -52,6 +61,8 @@ public:
     [[nodiscard]] EventLogModel *eventLog() const { return m_log; }
     [[nodiscard]] ClusterModel *clusterModel() const { return m_cluster; }
     [[nodiscard]] RecipesPage *recipesPage() const { return m_recipesPage; }
+    [[nodiscard]] OverviewPage *overviewPage() const { return m_overview; }
+    void showRecipe(const QByteArray &path); // the Recipes view, that recipe selected
     [[nodiscard]] QMessageBox *pendingConfirmation() const { return m_confirm; }
     [[nodiscard]] QLabel *connectionLabel() const { return m_connection; }
     [[nodiscard]] Sandbox *sandbox() const { return m_sandbox; } // with --sandbox only
@@ -100,6 +111,7 @@ private:
     ClusterModel *m_cluster;
     ClusterPoller *m_clusterPoller = nullptr; // the session's: made anew with each connection
     QTabWidget *m_tabs;
+    OverviewPage *m_overview;
     RecipesPage *m_recipesPage;
     FilteredPage *m_leasesPage;
     TimelinePage *m_timelinePage;

@@ -219,7 +219,8 @@ bool MainWindow::saveScreenshots(const QString &directory)
 {
     if (!QDir().mkpath(directory))
         return false;
-    static const char *const names[] = {"recipes", "leases", "timeline", "log", "raw", "cluster"};
+    static const char *const names[]
+        = {"overview", "recipes", "leases", "timeline", "log", "raw", "cluster"};
     const int before = m_tabs->currentIndex();
     bool ok = true;
     for (int i = 0; i < m_tabs->count(); ++i) {

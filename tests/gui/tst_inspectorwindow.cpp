@@ -480,9 +480,10 @@ void tst_InspectorWindow::shortcutsSwitchViews()
     MainWindow w(options());
     w.show();
     QVERIFY(QTest::qWaitForWindowActive(&w));
-    const std::pair<Qt::Key, int> keys[] = {{Qt::Key_2, MainWindow::LeasesView},
-        {Qt::Key_3, MainWindow::TimelineView}, {Qt::Key_4, MainWindow::LogView},
-        {Qt::Key_5, MainWindow::RawView}, {Qt::Key_1, MainWindow::RecipesView}};
+    const std::pair<Qt::Key, int> keys[] = {{Qt::Key_1, MainWindow::OverviewView},
+        {Qt::Key_3, MainWindow::LeasesView}, {Qt::Key_4, MainWindow::TimelineView},
+        {Qt::Key_5, MainWindow::LogView}, {Qt::Key_6, MainWindow::RawView},
+        {Qt::Key_7, MainWindow::ClusterView}, {Qt::Key_2, MainWindow::RecipesView}};
     for (const auto &[key, page] : keys) {
         QTest::keyClick(&w, key, Qt::ControlModifier);
         QCOMPARE(w.tabs()->currentIndex(), page);

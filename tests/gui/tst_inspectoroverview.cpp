@@ -1,0 +1,209 @@
+// SPDX-FileCopyrightText: 2026 The EtcdQt authors
+// SPDX-License-Identifier: Apache-2.0
+// The Overview against a real etcd (issue 23): a hand-off moves the election card's highlight
+// to the new leader within a second, sliding there; a TTL ring's fill matches the lease's real
+// countdown within 5 %; the keyboard reaches every card and folds groups; Enter opens the
+// recipe in the Recipes view.
+#include "../integration/testutil.h"
+
+#include <etcdtestserver.h>
+
+#include <mainwindow.h>
+#include <overviewpage.h>
+#include <pages.h>
+#include <recipemodel.h>
+
+#include <QtCore/qelapsedtimer.h>
+#include <QtCore/qrandom.h>
+#include <QtCore/qsortfilterproxymodel.h>
+#include <QtWidgets/qabstractitemview.h>
+#include <QtWidgets/qtabwidget.h>
+
+using namespace Inspector;
+using namespace std::chrono_literals;
+using namespace Qt::StringLiterals;
+
+namespace {
+constexpr int kTtlMs = 2000; // the recipes' leases: etcd's minimum
+constexpr int kWaitMs = 5 * kTtlMs;
+constexpr qint64 kRingLeaseS = 30; // the ring's lease: long, so a second is 3 % of it
+
+EtcdLeaderSelectorOptions latchOptions(const QString &id)
+{
+    EtcdLeaderSelectorOptions o;
+    o.clientId = id;
+    o.ttl = std::chrono::seconds(kTtlMs / 1000);
+    return o;
+}
+} // namespace
+
+class tst_InspectorOverview : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        ETCDQT_START_OR_SKIP(m_server);
+        m_prefix
+            = "/overview-" + QByteArray::number(QRandomGenerator::global()->generate(), 16) + '/';
+        for (auto *c : {&m_a, &m_b}) {
+            *c = std::make_unique<EtcdClient>(QList<QUrl> {m_server.clientUrl()});
+            (*c)->connectToEndpoints();
+        }
+        for (int i = 0; i < 3; ++i) // three groups of cards, for the keyboard
+            QVERIFY_OK(await(m_a->put(m_prefix + "g" + QByteArray::number(i) + "/n",
+                                 QByteArray("\0\0\0\0\0\0\0\x07", 8)))
+                           .status);
+        LaunchOptions o;
+        o.session.endpoints = {m_server.clientUrl()};
+        o.session.prefix = m_prefix;
+        o.connectNow = true;
+        m_window = std::make_unique<MainWindow>(o);
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        m_window->tabs()->setCurrentIndex(MainWindow::OverviewView);
+    }
+
+    void cleanupTestCase() { m_window.reset(); }
+
+    void handOffMovesTheHighlightWithinASecond()
+    {
+        const QByteArray path = m_prefix + "election";
+        EtcdLeaderLatch first(m_a.get(), path, latchOptions(QStringLiteral("first")));
+        QVERIFY(first.start());
+        QTRY_VERIFY_WITH_TIMEOUT(first.hasLeadership(), kWaitMs);
+        EtcdLeaderLatch second(m_b.get(), path, latchOptions(QStringLiteral("second")));
+        QVERIFY(second.start());
+        OverviewPage *overview = m_window->overviewPage();
+        QTRY_COMPARE_WITH_TIMEOUT(
+            overview->highlightedOwner(path), QStringLiteral("first"), kWaitMs);
+
+        QElapsedTimer sinceElected;
+        connect(&second, &EtcdLeaderLatch::elected, this, [&] { sinceElected.start(); });
+        first.close();
+        QTRY_VERIFY_WITH_TIMEOUT(sinceElected.isValid(), kWaitMs);
+        QVERIFY(QTest::qWaitFor(
+            [&] { return overview->highlightedOwner(path) == QLatin1String("second"); }, kWaitMs));
+        qInfo("highlight on the new leader %lld ms after its election", sinceElected.elapsed());
+        QVERIFY(sinceElected.elapsed() < 1000);
+        // The hand-off is animated (the old leader's chip left with it: the highlight fades in
+        // on the new one), and the animation ends.
+        QVERIFY(overview->isAnimating(path));
+        QTRY_VERIFY_WITH_TIMEOUT(!overview->isAnimating(path), 4 * OverviewPage::kSlideMs);
+        second.close();
+    }
+
+    // A lease nobody renews drains by the wall clock: the ring's fill at any moment is the
+    // share of its grant left, within 5 % (etcd's TTL answers are whole seconds: 3 % of it).
+    void ttlRingFollowsTheLeaseClock()
+    {
+        QElapsedTimer sinceGrant;
+        sinceGrant.start();
+        const auto grant = await(m_a->grantLease(std::chrono::seconds(kRingLeaseS)));
+        QVERIFY_OK(grant.status);
+        const qint64 lease = grant->leaseId();
+        EtcdPutOptions put;
+        put.lease = lease;
+        const QByteArray path = m_prefix + "ring";
+        QVERIFY_OK(await(m_a->put(path, "ring", put)).status);
+        OverviewPage *overview = m_window->overviewPage();
+        QTRY_VERIFY_WITH_TIMEOUT(
+            overview->ringFill(path, QStringLiteral("ring")).has_value(), kWaitMs);
+        for (int i = 0; i < 4; ++i) {
+            const double fill = *overview->ringFill(path, QStringLiteral("ring"));
+            const double expected = 1.0 - double(sinceGrant.elapsed()) / (kRingLeaseS * 1000.0);
+            qInfo("ring %.3f, lease clock by the test %.3f", fill, expected);
+            QVERIFY2(
+                std::abs(fill - expected) <= 0.05, qPrintable(QString::number(fill - expected)));
+            QTest::qWait(700); // a few points along the drain, each checked as it is
+        }
+        QVERIFY_OK(await(m_a->revokeLease(lease)).status);
+    }
+
+    void keyboardReachesEveryCardAndFoldsGroups()
+    {
+        OverviewPage *overview = m_window->overviewPage();
+        QTRY_VERIFY_WITH_TIMEOUT(overview->cardCount() >= 3, kWaitMs);
+        overview->setFocus(Qt::OtherFocusReason);
+        QTRY_VERIFY(overview->hasFocus());
+        QTest::keyClick(overview, Qt::Key_Home);
+        QSet<QByteArray> visited;
+        QByteArray last;
+        for (int i = 0; i < 4 * overview->cardCount() + 10; ++i) {
+            if (!overview->currentPath().isEmpty())
+                visited.insert(overview->currentPath());
+            QTest::keyClick(overview, Qt::Key_Right);
+        }
+        QCOMPARE(int(visited.size()), overview->cardCount());
+        // Space folds the current card's group, and again unfolds it.
+        QVERIFY(overview->setCurrentPath(m_prefix + "g1/n"));
+        const QByteArray group = m_prefix + "g1/";
+        QTest::keyClick(overview, Qt::Key_Space);
+        QVERIFY(overview->isCollapsed(group));
+        QCOMPARE(overview->currentGroup(), group); // the focus went to the folded header
+        QTest::keyClick(overview, Qt::Key_Space);
+        QVERIFY(!overview->isCollapsed(group));
+    }
+
+    void enterOpensTheRecipe()
+    {
+        OverviewPage *overview = m_window->overviewPage();
+        const QByteArray path = m_prefix + "g2/n";
+        QTRY_VERIFY_WITH_TIMEOUT(overview->setCurrentPath(path), kWaitMs);
+        overview->setFocus(Qt::OtherFocusReason);
+        QTest::keyClick(overview, Qt::Key_Return);
+        QCOMPARE(m_window->tabs()->currentIndex(), int(MainWindow::RecipesView));
+        const QModelIndex current = m_window->recipesPage()->proxy()->mapToSource(
+            m_window->recipesPage()->view()->currentIndex());
+        QCOMPARE(current, m_window->recipeModel()->indexOfPath(path));
+        m_window->tabs()->setCurrentIndex(MainWindow::OverviewView);
+    }
+
+    // Both candidates stay (a leader that resigned and queued again): the highlight slides
+    // from the old leader's chip to the new one's, which keep their places.
+    void highlightSlidesBetweenChipsThatStay()
+    {
+        using namespace Etcd::Decode;
+        const auto entry = [](Role role, const QString &owner, qint64 revision) {
+            Entry e;
+            e.role = role;
+            e.owner = owner;
+            e.key = "/e/" + owner.toUtf8() + QByteArray::number(revision);
+            e.createRevision = revision;
+            return e;
+        };
+        const auto viewLedBy = [&](const QString &leader, qint64 term) {
+            Recipe r;
+            r.kind = Kind::Election;
+            r.path = "/e";
+            r.entries = {entry(Role::Leader, leader, term), entry(Role::Participant, u"a"_s, 10),
+                entry(Role::Participant, u"b"_s, 11)};
+            View v;
+            v.prefix = "/";
+            v.recipes = {r};
+            return v;
+        };
+        OverviewPage page;
+        page.resize(800, 400);
+        page.setView(viewLedBy(u"a"_s, 12));
+        QCOMPARE(page.highlightedOwner("/e"), u"a"_s);
+        QVERIFY(!page.isAnimating("/e"));
+        page.setView(viewLedBy(u"b"_s, 20));
+        QCOMPARE(page.highlightedOwner("/e"), u"b"_s);
+        QVERIFY(page.isAnimating("/e"));
+        QTRY_VERIFY_WITH_TIMEOUT(!page.isAnimating("/e"), 4 * OverviewPage::kSlideMs);
+        page.setView(viewLedBy(u"b"_s, 20)); // no hand-off, no animation
+        QVERIFY(!page.isAnimating("/e"));
+    }
+
+private:
+    EtcdTestServer m_server;
+    QByteArray m_prefix;
+    std::unique_ptr<EtcdClient> m_a;
+    std::unique_ptr<EtcdClient> m_b;
+    std::unique_ptr<MainWindow> m_window;
+};
+
+QTEST_MAIN(tst_InspectorOverview)
+#include "tst_inspectoroverview.moc"
