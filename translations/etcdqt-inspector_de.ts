@@ -1622,6 +1622,21 @@ Nutzdaten: %6</translation>
     </message>
 </context>
 <context>
+    <name>Inspector::TermsChart</name>
+    <message>
+        <source>now</source>
+        <translation>jetzt</translation>
+    </message>
+    <message>
+        <source>%1 led %2 from %3 until %4, term token %5</source>
+        <translation>%1 führte %2 von %3 bis %4, Amtszeit-Token %5</translation>
+    </message>
+    <message>
+        <source>No hand-off seen live yet. Hand-offs rebuilt from etcd&apos;s history have no time: the table lists them.</source>
+        <translation>Noch keine Übergabe live gesehen. Aus der Historie von etcd rekonstruierte Übergaben haben keine Uhrzeit: die Tabelle listet sie.</translation>
+    </message>
+</context>
+<context>
     <name>Inspector::TimelineModel</name>
     <message>
         <source>nobody</source>
@@ -1673,6 +1688,14 @@ Nutzdaten: %6</translation>
     <message>
         <source>Flapping: %1 (4 or more new leaders within 15 minutes)</source>
         <translation>Instabil (Flattern): %1 (4 oder mehr neue Leader innerhalb von 15 Minuten)</translation>
+    </message>
+    <message>
+        <source>Show as ta&amp;ble</source>
+        <translation>Als &amp;Tabelle zeigen</translation>
+    </message>
+    <message>
+        <source>The chart: Ctrl+wheel or +/- zooms, wheel, drag or arrows pan, Home fits every term, End follows the present.</source>
+        <translation>Das Diagramm: Strg+Mausrad oder +/- zoomt, Mausrad, Ziehen oder Pfeiltasten verschieben, Pos1 zeigt alle Amtszeiten, Ende folgt der Gegenwart.</translation>
     </message>
 </context>
 <context>

@@ -1622,6 +1622,21 @@ Charge utile&#xa0;: %6</translation>
     </message>
 </context>
 <context>
+    <name>Inspector::TermsChart</name>
+    <message>
+        <source>now</source>
+        <translation>maintenant</translation>
+    </message>
+    <message>
+        <source>%1 led %2 from %3 until %4, term token %5</source>
+        <translation>%1 a dirigé %2 de %3 à %4, jeton de mandat %5</translation>
+    </message>
+    <message>
+        <source>No hand-off seen live yet. Hand-offs rebuilt from etcd&apos;s history have no time: the table lists them.</source>
+        <translation>Aucune passation vue en direct pour l&apos;instant. Les passations reconstruites depuis l&apos;historique d&apos;etcd n&apos;ont pas d&apos;heure&#xa0;: le tableau les liste.</translation>
+    </message>
+</context>
+<context>
     <name>Inspector::TimelineModel</name>
     <message>
         <source>nobody</source>
@@ -1673,6 +1688,14 @@ Charge utile&#xa0;: %6</translation>
     <message>
         <source>Flapping: %1 (4 or more new leaders within 15 minutes)</source>
         <translation>Instable (oscillation)&#xa0;: %1 (4 nouveaux leaders ou plus en 15 minutes)</translation>
+    </message>
+    <message>
+        <source>Show as ta&amp;ble</source>
+        <translation>Afficher en tabl&amp;eau</translation>
+    </message>
+    <message>
+        <source>The chart: Ctrl+wheel or +/- zooms, wheel, drag or arrows pan, Home fits every term, End follows the present.</source>
+        <translation>Le graphique&#xa0;: Ctrl+molette ou +/- zoome, la molette, le glisser ou les flèches déplacent, Début montre tous les mandats, Fin suit le présent.</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "pages.h"
 
+#include "termschart.h"
+#include "timelinemodel.h"
+
 #include "eventfilterproxy.h"
 #include "recipeevent.h"
 
@@ -145,14 +148,35 @@ void RecipesPage::showDetails(const QString &html)
     m_details->setHtml(html);
 }
 
-TimelinePage::TimelinePage(QAbstractItemModel *model, QWidget *parent)
-    : FilteredPage(model, false, parent), m_banner(new QLabel(this))
+TimelinePage::TimelinePage(TimelineModel *model, QWidget *parent)
+    : FilteredPage(model, false, parent), m_banner(new QLabel(this)),
+      m_chart(new TermsChart(model, this)), m_asTable(new QCheckBox(tr("Show as ta&ble"), this))
 {
     m_banner->setWordWrap(true);
     m_banner->setStyleSheet(QStringLiteral(
         "QLabel { background: #b71c1c; color: white; padding: 6px; font-weight: bold; }"));
     m_banner->hide();
-    static_cast<QVBoxLayout *>(layout())->insertWidget(0, m_banner);
+    auto *box = static_cast<QVBoxLayout *>(layout());
+    box->insertWidget(0, m_banner);
+    box->insertWidget(2, m_asTable);
+    box->insertWidget(3, m_chart, 1);
+    m_asTable->setToolTip(tr("The chart: Ctrl+wheel or +/- zooms, wheel, drag or arrows pan, "
+                             "Home fits every term, End follows the present."));
+    connect(m_asTable, &QCheckBox::toggled, this, &TimelinePage::showAsTable);
+    connect(m_filter, &QLineEdit::textChanged, m_chart, &TermsChart::setFilter);
+    showAsTable(false);
+}
+
+void TimelinePage::showAsTable(bool table)
+{
+    m_asTable->setChecked(table);
+    m_chart->setVisible(!table);
+    m_view->setVisible(table);
+}
+
+bool TimelinePage::showsTable() const
+{
+    return m_asTable->isChecked();
 }
 
 void TimelinePage::showFlapping(const QStringList &elections)

@@ -20,6 +20,8 @@ class QTableView;
 namespace Inspector {
 
 class EventFilterProxy;
+class TermsChart;
+class TimelineModel;
 
 // A filter box over a tree or table of one model (recursive filtering over all columns).
 class FilteredPage : public QWidget
@@ -60,16 +62,22 @@ private:
     QTextBrowser *m_details;
 };
 
+// Terms as bars over time (the first mode), or the hand-offs as a table (the second).
 class TimelinePage : public FilteredPage
 {
     Q_OBJECT
 public:
-    TimelinePage(QAbstractItemModel *model, QWidget *parent = nullptr);
+    TimelinePage(TimelineModel *model, QWidget *parent = nullptr);
     void showFlapping(const QStringList &elections); // empty hides the banner
+    void showAsTable(bool table);
     [[nodiscard]] QLabel *banner() const { return m_banner; }
+    [[nodiscard]] TermsChart *chart() const { return m_chart; }
+    [[nodiscard]] bool showsTable() const;
 
 private:
     QLabel *m_banner;
+    TermsChart *m_chart;
+    QCheckBox *m_asTable;
 };
 
 class LogPage : public QWidget

@@ -136,6 +136,10 @@ void InspectorSession::stop()
     m_recentHandOffs.clear();
     m_flapping.clear();
     m_history = std::make_unique<HistoryReplay>();
+    m_liveTerms = std::make_unique<HistoryReplay>();
+    m_leaderKeyElections.clear();
+    m_liveHandOffs.clear();
+    m_diffAfterReload = false;
     setPhase(Phase::Idle);
 }
 
@@ -229,6 +233,8 @@ void InspectorSession::loaded(qint64 revision)
     }
     m_revision = revision;
     m_baseRevision = revision;
+    m_diffAfterReload = m_viewShown; // a reload: what changed meanwhile came in no event
+    primeLiveTerms();
     // Live events that overtook the read: those after its revision still apply.
     for (const EtcdWatchEvent &e : std::exchange(m_heldBack, {})) {
         if (e.revision > revision)
@@ -298,12 +304,57 @@ void InspectorSession::onEvents(const QList<EtcdWatchEvent> &events)
     }
     if (!replayed.isEmpty())
         Q_EMIT handOffsDerived(replayed);
+    if (!m_liveHandOffs.isEmpty()) {
+        const QList<HandOff> live = std::exchange(m_liveHandOffs, {});
+        Q_EMIT handOffsDerived(live);
+        noteFlapping(live);
+    }
     if (m_dirty && !m_coalesce->isActive())
         m_coalesce->start();
 }
 
+// The terms under way as the read found them: the next live event on a LEADER key is judged
+// against them (who led before), and no hand-off is made up for a term already shown.
+void InspectorSession::primeLiveTerms()
+{
+    m_liveTerms = std::make_unique<HistoryReplay>();
+    for (const EtcdKeyValue &kv : std::as_const(m_keys)) {
+        if (!HistoryReplay::isLeaderKey(kv.key))
+            continue;
+        EtcdWatchEvent current;
+        current.type = EtcdWatchEvent::Type::Put;
+        current.keyValue = kv;
+        current.keyValue.version = std::max<qint64>(2, kv.version); // no new term: a reading
+        current.revision = kv.modRevision;
+        m_liveTerms->feed(current);
+        m_leaderKeyElections.insert(kv.key.chopped(int(qstrlen("/LEADER"))));
+    }
+}
+
+// The views' hand-offs of the elections whose terms come from live events, left out: the
+// events said them already, each term on its own. After a reload they stay (no event told).
+QList<HandOff> InspectorSession::withoutLiveTerms(const QList<HandOff> &handOffs) const
+{
+    if (m_diffAfterReload)
+        return handOffs;
+    QList<HandOff> kept;
+    for (const HandOff &h : handOffs) {
+        if (!m_leaderKeyElections.contains(h.election))
+            kept.append(h);
+    }
+    return kept;
+}
+
 void InspectorSession::applyEvent(const EtcdWatchEvent &e)
 {
+    if (HistoryReplay::isLeaderKey(e.keyValue.key)) {
+        m_leaderKeyElections.insert(e.keyValue.key.chopped(int(qstrlen("/LEADER"))));
+        if (std::optional<HandOff> h = m_liveTerms->feed(e)) {
+            h->backfilled = false;
+            h->time = QDateTime::currentDateTime();
+            m_liveHandOffs.append(*h);
+        }
+    }
     const auto old = m_keys.constFind(e.keyValue.key);
     if (old != m_keys.cend() && old->lease != 0 && --m_keysPerLease[old->lease] <= 0)
         m_keysPerLease.remove(old->lease);
@@ -366,9 +417,11 @@ void InspectorSession::built(View view, const ViewChanges &changes, bool baselin
 
 void InspectorSession::publish(const ViewChanges &changes)
 {
-    if (!changes.handOffs.isEmpty()) {
-        Q_EMIT handOffsDerived(changes.handOffs);
-        noteFlapping(changes.handOffs);
+    const QList<HandOff> handOffs = withoutLiveTerms(changes.handOffs);
+    m_diffAfterReload = false;
+    if (!handOffs.isEmpty()) {
+        Q_EMIT handOffsDerived(handOffs);
+        noteFlapping(handOffs);
     }
     if (!changes.events.isEmpty())
         Q_EMIT eventsDerived(changes.events);

@@ -90,6 +90,8 @@ private:
     void publish(const ViewChanges &changes);
     void noteFlapping(const QList<HandOff> &handOffs);
     void applyEvent(const EtcdWatchEvent &event);
+    void primeLiveTerms();
+    [[nodiscard]] QList<HandOff> withoutLiveTerms(const QList<HandOff> &handOffs) const;
 
     Options m_options;
     EtcdClient *m_client = nullptr;
@@ -113,6 +115,13 @@ private:
     bool m_viewShown = false;
     QTimer *m_coalesce = nullptr;
     std::unique_ptr<HistoryReplay> m_history;
+    // Terms of etcd-recipes' elections (a "<election>/LEADER" key per term), from each live
+    // event rather than from the coalesced views: a term shorter than the coalescing window
+    // starts and ends between two views, and a diff of the views never sees it.
+    std::unique_ptr<HistoryReplay> m_liveTerms;
+    QSet<QByteArray> m_leaderKeyElections; // their hand-offs come from m_liveTerms
+    QList<HandOff> m_liveHandOffs; // derived while applying the events of one delivery
+    bool m_diffAfterReload = false; // events were missed: that diff's hand-offs all count
     QHash<QByteArray, QList<QDateTime>> m_recentHandOffs; // live only: flapping
     QSet<QByteArray> m_flapping;
     int m_generation = 0; // a stop or reload orphans the replies of earlier loads

@@ -1,9 +1,10 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
-// The Overview against a real etcd (issue 23): a hand-off moves the election card's highlight
-// to the new leader within a second, sliding there; a TTL ring's fill matches the lease's real
-// countdown within 5 %; the keyboard reaches every card and folds groups; Enter opens the
-// recipe in the Recipes view.
+// The Overview and the timeline picture against a real etcd (issue 23): a hand-off moves the
+// election card's highlight to the new leader within a second, sliding there; a TTL ring's
+// fill matches the lease's real countdown within 5 %; the keyboard reaches every card and
+// folds groups; Enter opens the recipe in the Recipes view; a term shorter than the
+// coalescing window is still a bar of its own.
 #include "../integration/testutil.h"
 
 #include <etcdtestserver.h>
@@ -12,6 +13,8 @@
 #include <overviewpage.h>
 #include <pages.h>
 #include <recipemodel.h>
+#include <termschart.h>
+#include <timelinemodel.h>
 
 #include <QtCore/qelapsedtimer.h>
 #include <QtCore/qrandom.h>
@@ -195,6 +198,42 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!page.isAnimating("/e"), 4 * OverviewPage::kSlideMs);
         page.setView(viewLedBy(u"b"_s, 20)); // no hand-off, no animation
         QVERIFY(!page.isAnimating("/e"));
+    }
+
+    // Three writes in a few milliseconds, well inside one 100 ms coalescing window: a term
+    // starts, ends, and the next begins. The views before and after show only the second
+    // leader; the events show both terms, and each is a bar.
+    void termShorterThanTheWindowIsItsOwnBar()
+    {
+        const QByteArray election = m_prefix + "blink";
+        const QByteArray leader = election + "/LEADER";
+        const auto grant = await(m_a->grantLease(10s));
+        QVERIFY_OK(grant.status);
+        EtcdPutOptions put;
+        put.lease = grant->leaseId();
+        QVERIFY_OK(await(m_a->put(leader, "brief:abcdefg", put)).status);
+        QVERIFY_OK(await(m_a->remove(leader)).status);
+        QVERIFY_OK(await(m_a->put(leader, "steady:hijklmn", put)).status);
+        TimelinePage *page = nullptr;
+        for (TimelinePage *p : m_window->findChildren<TimelinePage *>())
+            page = p;
+        QVERIFY(page);
+        m_window->tabs()->setCurrentIndex(MainWindow::TimelineView);
+        QVERIFY(!page->showsTable()); // the picture is the first mode
+        TermsChart *chart = page->chart();
+        QTRY_COMPARE_WITH_TIMEOUT(chart->terms(election).size(), 2, kWaitMs);
+        const QList<TermsChart::Term> terms = chart->terms(election);
+        QCOMPARE(terms[0].owner, u"brief"_s);
+        QCOMPARE(terms[1].owner, u"steady"_s);
+        QVERIFY(terms[0].end.isValid() && !terms[1].end.isValid());
+        QVERIFY(terms[0].start.msecsTo(terms[0].end) < 100); // shorter than the window
+        QVERIFY(chart->barRect(election, 0).width() >= 2.0);
+        QVERIFY(chart->barRect(election, 0).right() <= chart->barRect(election, 1).left() + 2.0);
+        page->showAsTable(true);
+        QVERIFY(!chart->isVisible());
+        page->showAsTable(false);
+        m_window->tabs()->setCurrentIndex(MainWindow::OverviewView);
+        QVERIFY_OK(await(m_a->revokeLease(grant->leaseId())).status);
     }
 
 private:
