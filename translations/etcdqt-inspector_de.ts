@@ -101,6 +101,78 @@
     </message>
 </context>
 <context>
+    <name>Inspector::ChartsPage</name>
+    <message>
+        <source>New leaders per minute</source>
+        <translation>Neue Leader pro Minute</translation>
+    </message>
+    <message>
+        <source>Lock wait and hold, median (ms)</source>
+        <translation>Warten auf und Halten von Sperren, Median (ms)</translation>
+    </message>
+    <message>
+        <source>Watch events per second</source>
+        <translation>Watch-Ereignisse pro Sekunde</translation>
+    </message>
+    <message>
+        <source>Leases by granted TTL</source>
+        <translation>Leases nach gewährter TTL</translation>
+    </message>
+    <message>
+        <source>minutes ago</source>
+        <translation>Minuten zuvor</translation>
+    </message>
+    <message>
+        <source>wait</source>
+        <translation>warten</translation>
+    </message>
+    <message>
+        <source>hold</source>
+        <translation>halten</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>ms</translation>
+    </message>
+    <message>
+        <source>events/s</source>
+        <translation>Ereignisse/s</translation>
+    </message>
+    <message>
+        <source>seconds ago</source>
+        <translation>Sekunden zuvor</translation>
+    </message>
+    <message>
+        <source>leases</source>
+        <translation>Leases</translation>
+    </message>
+    <message>
+        <source>?</source>
+        <comment>granted TTL not known yet</comment>
+        <translation>?</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 min</translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <translation>%1 h</translation>
+    </message>
+    <message>
+        <source>more</source>
+        <translation>mehr</translation>
+    </message>
+    <message>
+        <source>granted TTL, up to</source>
+        <translation>gewährte TTL, bis</translation>
+    </message>
+</context>
+<context>
     <name>Inspector::ClusterModel</name>
     <message>
         <source>learner</source>
@@ -776,6 +848,10 @@
     <message>
         <source>&amp;Overview</source>
         <translation>Ü&amp;bersicht</translation>
+    </message>
+    <message>
+        <source>&amp;Charts</source>
+        <translation>Dia&amp;gramme</translation>
     </message>
 </context>
 <context>

@@ -101,6 +101,78 @@
     </message>
 </context>
 <context>
+    <name>Inspector::ChartsPage</name>
+    <message>
+        <source>New leaders per minute</source>
+        <translation>Nouveaux leaders par minute</translation>
+    </message>
+    <message>
+        <source>Lock wait and hold, median (ms)</source>
+        <translation>Attente et détention des verrous, médiane (ms)</translation>
+    </message>
+    <message>
+        <source>Watch events per second</source>
+        <translation>Événements de watch par seconde</translation>
+    </message>
+    <message>
+        <source>Leases by granted TTL</source>
+        <translation>Baux par TTL accordé</translation>
+    </message>
+    <message>
+        <source>minutes ago</source>
+        <translation>minutes avant</translation>
+    </message>
+    <message>
+        <source>wait</source>
+        <translation>attente</translation>
+    </message>
+    <message>
+        <source>hold</source>
+        <translation>détention</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>ms</translation>
+    </message>
+    <message>
+        <source>events/s</source>
+        <translation>événements/s</translation>
+    </message>
+    <message>
+        <source>seconds ago</source>
+        <translation>secondes avant</translation>
+    </message>
+    <message>
+        <source>leases</source>
+        <translation>baux</translation>
+    </message>
+    <message>
+        <source>?</source>
+        <comment>granted TTL not known yet</comment>
+        <translation>?</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 min</translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <translation>%1 h</translation>
+    </message>
+    <message>
+        <source>more</source>
+        <translation>plus</translation>
+    </message>
+    <message>
+        <source>granted TTL, up to</source>
+        <translation>TTL accordé, jusqu&apos;à</translation>
+    </message>
+</context>
+<context>
     <name>Inspector::ClusterModel</name>
     <message>
         <source>learner</source>
@@ -776,6 +848,10 @@
     <message>
         <source>&amp;Overview</source>
         <translation>&amp;Vue d&apos;ensemble</translation>
+    </message>
+    <message>
+        <source>&amp;Charts</source>
+        <translation>&amp;Graphiques</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "mainwindow.h"
 
+#include "chartspage.h"
 #include "clustermodel.h"
 #include "connectdialog.h"
 #include "eventlogmodel.h"
@@ -37,7 +38,9 @@ MainWindow::MainWindow(const LaunchOptions &options, QWidget *parent)
       m_recipes(new RecipeModel(this)), m_leases(new LeaseModel(this)),
       m_timeline(new TimelineModel(this)), m_log(new EventLogModel(this)),
       m_raw(new RawKeyModel(this)), m_cluster(new ClusterModel(this)), m_tabs(new QTabWidget(this)),
-      m_overview(new OverviewPage(this)), m_recipesPage(new RecipesPage(m_recipes, this)),
+      m_overview(new OverviewPage(this)),
+      m_charts(new ChartsPage(m_timeline, m_log, m_leases, &m_session->leaseClock(), this)),
+      m_recipesPage(new RecipesPage(m_recipes, this)),
       m_leasesPage(new FilteredPage(m_leases, true, this)),
       m_timelinePage(new TimelinePage(m_timeline, this)), m_logPage(new LogPage(m_log, this)),
       m_rawPage(new FilteredPage(m_raw, false, this)),
@@ -53,6 +56,7 @@ MainWindow::MainWindow(const LaunchOptions &options, QWidget *parent)
     m_tabs->addTab(m_logPage, tr("&Event log"));
     m_tabs->addTab(m_rawPage, tr("Ra&w keys"));
     m_tabs->addTab(m_clusterPage, tr("Cl&uster"));
+    m_tabs->addTab(m_charts, tr("&Charts"));
     setCentralWidget(m_tabs);
     m_recipesPage->setColumnWidths({30, 28, 26, 7, 17, 8});
     m_leasesPage->setColumnWidths({40, 9, 10, 34, 24});
@@ -107,6 +111,7 @@ void MainWindow::buildMenus()
     addPageAction(view, tr("&Event log"), LogView, QKeySequence(Qt::CTRL | Qt::Key_5));
     addPageAction(view, tr("Ra&w keys"), RawView, QKeySequence(Qt::CTRL | Qt::Key_6));
     addPageAction(view, tr("Cl&uster"), ClusterView, QKeySequence(Qt::CTRL | Qt::Key_7));
+    addPageAction(view, tr("&Charts"), ChartsView, QKeySequence(Qt::CTRL | Qt::Key_8));
     view->addSeparator();
     view->addAction(tr("&Find"), QKeySequence::Find, this, &MainWindow::focusFilter);
     m_dark = view->addAction(tr("&Dark theme"));
@@ -192,6 +197,8 @@ void MainWindow::wireSession()
         &MainWindow::updateActions);
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateActions);
     connect(m_overview, &OverviewPage::recipeActivated, this, &MainWindow::showRecipe);
+    connect(
+        m_session, &InspectorSession::watchEventsApplied, m_charts, &ChartsPage::noteWatchEvents);
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
         if (m_tabs->currentWidget() == m_overview)
             m_overview->setView(m_session->view(), false);

@@ -1,9 +1,10 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
-// The inspector's window: seven views of one InspectorSession (an overview of cards, recipes,
-// leases, timeline, event log, raw keys, and the cluster's members), the connection state in the status bar, and the
-// write actions, which exist only when started with --read-only=false and always show their blast
-// radius first. With --sandbox it also owns the private etcd and demo workload it shows.
+// The inspector's window: eight views of one InspectorSession (an overview of cards, recipes,
+// leases, timeline, event log, raw keys, the cluster's members, and charts), the connection state
+// in the status bar, and the write actions, which exist only when started with --read-only=false
+// and always show their blast radius first. With --sandbox it also owns the private etcd and demo
+// workload it shows.
 #pragma once
 
 #include "inspectorsession.h"
@@ -18,6 +19,7 @@ class QTabWidget;
 
 namespace Inspector {
 
+class ChartsPage;
 class ClusterModel;
 class ClusterPoller;
 class EventLogModel;
@@ -43,7 +45,8 @@ public:
         TimelineView,
         LogView,
         RawView,
-        ClusterView
+        ClusterView,
+        ChartsView
     };
 
     explicit MainWindow(const LaunchOptions &options, QWidget *parent = nullptr);
@@ -62,6 +65,7 @@ public:
     [[nodiscard]] ClusterModel *clusterModel() const { return m_cluster; }
     [[nodiscard]] RecipesPage *recipesPage() const { return m_recipesPage; }
     [[nodiscard]] OverviewPage *overviewPage() const { return m_overview; }
+    [[nodiscard]] ChartsPage *chartsPage() const { return m_charts; }
     void showRecipe(const QByteArray &path); // the Recipes view, that recipe selected
     [[nodiscard]] QMessageBox *pendingConfirmation() const { return m_confirm; }
     [[nodiscard]] QLabel *connectionLabel() const { return m_connection; }
@@ -112,6 +116,7 @@ private:
     ClusterPoller *m_clusterPoller = nullptr; // the session's: made anew with each connection
     QTabWidget *m_tabs;
     OverviewPage *m_overview;
+    ChartsPage *m_charts;
     RecipesPage *m_recipesPage;
     FilteredPage *m_leasesPage;
     TimelinePage *m_timelinePage;

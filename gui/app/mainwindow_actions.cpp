@@ -4,6 +4,8 @@
 // blast-radius confirmation, and the screenshot capture.
 #include "mainwindow.h"
 
+#include <QtCore/qcoreapplication.h>
+
 #include "eventlogmodel.h"
 #include "modelclock.h"
 #include "modelroles.h"
@@ -220,11 +222,14 @@ bool MainWindow::saveScreenshots(const QString &directory)
     if (!QDir().mkpath(directory))
         return false;
     static const char *const names[]
-        = {"overview", "recipes", "leases", "timeline", "log", "raw", "cluster"};
+        = {"overview", "recipes", "leases", "timeline", "log", "raw", "cluster", "charts"};
     const int before = m_tabs->currentIndex();
     bool ok = true;
     for (int i = 0; i < m_tabs->count(); ++i) {
         m_tabs->setCurrentIndex(i);
+        // A page shown for the first time lays out on the next turn of the event loop (the
+        // charts place their axes and legends there): let it, before the picture is taken.
+        QCoreApplication::processEvents();
         const QString file
             = QDir(directory).filePath(QLatin1String(names[i]) + QStringLiteral(".png"));
         ok = grab().save(file) && ok;

@@ -292,6 +292,7 @@ void InspectorSession::onResyncRequested(qint64 compactRevision)
 void InspectorSession::onEvents(const QList<EtcdWatchEvent> &events)
 {
     QList<HandOff> replayed;
+    int live = 0;
     for (const EtcdWatchEvent &e : events) {
         if (e.revision <= m_loadedRevision) {
             if (auto h = m_history->feed(e))
@@ -300,8 +301,11 @@ void InspectorSession::onEvents(const QList<EtcdWatchEvent> &events)
             m_heldBack.append(e);
         } else if (e.revision > m_baseRevision) {
             applyEvent(e); // (a lagging watch may repeat what a reload already read)
+            ++live;
         }
     }
+    if (live > 0)
+        Q_EMIT watchEventsApplied(live);
     if (!replayed.isEmpty())
         Q_EMIT handOffsDerived(replayed);
     if (!m_liveHandOffs.isEmpty()) {

@@ -76,6 +76,7 @@ Q_SIGNALS:
     void handOffsDerived(const QList<Inspector::HandOff> &handOffs);
     void leasesReconciled();
     void errorOccurred(const QString &message);
+    void watchEventsApplied(int count); // live watch events, per delivery (the events/s chart)
 
 private:
     void setPhase(Phase phase);

@@ -8,6 +8,7 @@
 #include <EtcdQt/etcdwatch.h>
 
 #include "historyreplay.h"
+#include "inspectorstats.h"
 #include "leaseclock.h"
 #include "recipeactions.h"
 #include "viewdiff.h"
@@ -17,6 +18,7 @@
 #include <QtTest/qtest.h>
 
 #include <algorithm>
+#include <numeric>
 
 using namespace Qt::StringLiterals;
 using namespace Etcd::Decode;
@@ -248,6 +250,10 @@ class tst_InspectorCore : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    void statsHandOffsPerMinute();
+    void statsLockWaitsAndHolds();
+    void statsLeasesByGrantedTtl();
+    void statsEventRate();
     // viewdiff
     void diffViews_data();
     void diffViews();
@@ -1043,6 +1049,93 @@ void tst_InspectorCore::revivedAfterGoingUnrenewedJumpedUp()
     QCOMPARE(healthy.reconcile(kLeaseA, 9, 10, 0, true), unsigned(LeaseClock::None));
     QCOMPARE(healthy.reconcile(kLeaseA, 7, 10, 2000, true), unsigned(LeaseClock::None));
     QCOMPARE(healthy.reconcile(kLeaseA, 10, 10, 3000, true), unsigned(LeaseClock::None));
+}
+
+// The Charts view's figures (issue 23 item 4).
+void tst_InspectorCore::statsHandOffsPerMinute()
+{
+    const QDateTime now = QDateTime::fromSecsSinceEpoch(1'800'000'000 + 30); // mid-minute
+    const auto handOff = [&](const char *election, const char *to, int secondsAgo) {
+        HandOff h;
+        h.election = election;
+        h.to = QString::fromLatin1(to);
+        h.time = now.addSecs(-secondsAgo);
+        return h;
+    };
+    HandOff replayed = handOff("/e", "old", 10);
+    replayed.time = {}; // rebuilt from history: no time, not counted
+    const QList<HandOff> all = {handOff("/e", "a", 5), handOff("/e", "b", 20),
+        handOff("/e", "", 25), handOff("/e", "c", 90), handOff("/f", "x", 60 * 40), replayed};
+    const auto counts = Inspector::Stats::handOffsPerMinute(all, now, 30);
+    QCOMPARE(counts.value("/e").size(), 30);
+    QCOMPARE(counts.value("/e").last(), 2); // a and b; the end of a term is no new leader
+    QCOMPARE(counts.value("/e").at(28), 1); // c, 90 s before half past: the minute before
+    QCOMPARE(counts.value("/e").at(27), 0);
+    QVERIFY(!counts.contains("/f")); // 40 minutes ago: outside the window
+}
+
+void tst_InspectorCore::statsLockWaitsAndHolds()
+{
+    using T = RecipeEvent::Type;
+    const QDateTime t0 = QDateTime::fromSecsSinceEpoch(1'800'000'000);
+    const auto event = [&](T type, const char *who, int ms) {
+        RecipeEvent e;
+        e.type = type;
+        e.path = "/locks/db";
+        e.actor = QString::fromLatin1(who);
+        e.time = t0.addMSecs(ms);
+        return e;
+    };
+    RecipeEvent backfilled = event(T::Released, "a", 50);
+    backfilled.backfilled = true;
+    const QList<RecipeEvent> events = {event(T::Acquired, "a", 0), event(T::Queued, "b", 10),
+        backfilled, event(T::Released, "a", 400), event(T::Acquired, "b", 410),
+        event(T::Released, "b", 1410)};
+    const auto locks = Inspector::Stats::lockTimes(events);
+    QCOMPARE(locks.size(), 1);
+    QCOMPARE(locks[0].path, QByteArray("/locks/db"));
+    QCOMPARE(locks[0].waitsMs, QList<qint64>({400})); // b queued at 10, acquired at 410
+    QCOMPARE(locks[0].holdsMs, QList<qint64>({400, 1000}));
+    QCOMPARE(Inspector::Stats::median({400, 1000, 7}), qint64(400));
+    QCOMPARE(Inspector::Stats::median({}), qint64(0));
+}
+
+void tst_InspectorCore::statsLeasesByGrantedTtl()
+{
+    LeaseClock clock;
+    clock.reconcile(1, 2, 2, 0, true);
+    clock.reconcile(2, 4, 6, 0, true);
+    clock.reconcile(3, 25, 30, 0, true);
+    clock.reconcile(4, 100, 3600, 0, true);
+    const auto buckets = Inspector::Stats::leasesByGrantedTtl({1, 2, 3, 4, 5}, clock);
+    const auto countUpTo = [&](qint64 bound) {
+        for (const auto &b : buckets) {
+            if (b.upToSeconds == bound)
+                return b.count;
+        }
+        return -1;
+    };
+    QCOMPARE(countUpTo(2), 1);
+    QCOMPARE(countUpTo(5), 0);
+    QCOMPARE(countUpTo(10), 1); // granted 6 s
+    QCOMPARE(countUpTo(30), 1);
+    QCOMPARE(countUpTo(3600), 1);
+    QCOMPARE(countUpTo(0), 1); // lease 5: never asked
+}
+
+void tst_InspectorCore::statsEventRate()
+{
+    Inspector::Stats::EventRate rate(10);
+    rate.add(3, 100'000);
+    rate.add(2, 100'900); // the same second
+    rate.add(7, 103'000);
+    rate.add(9, 80'000); // long ago: dropped
+    const QList<int> perSecond = rate.perSecond(104'500);
+    QCOMPARE(perSecond.size(), 10);
+    QCOMPARE(perSecond.at(9), 0); // second 104
+    QCOMPARE(perSecond.at(8), 7); // 103
+    QCOMPARE(perSecond.at(5), 5); // 100
+    QCOMPARE(std::accumulate(perSecond.cbegin(), perSecond.cend(), 0), 12);
 }
 
 QTEST_GUILESS_MAIN(tst_InspectorCore)

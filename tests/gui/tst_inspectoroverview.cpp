@@ -9,6 +9,8 @@
 
 #include <etcdtestserver.h>
 
+#include <chartspage.h>
+#include <leasemodel.h>
 #include <mainwindow.h>
 #include <overviewpage.h>
 #include <pages.h>
@@ -17,10 +19,12 @@
 #include <timelinemodel.h>
 
 #include <QtCore/qelapsedtimer.h>
+
 #include <QtCore/qrandom.h>
 #include <QtCore/qsortfilterproxymodel.h>
 #include <QtWidgets/qabstractitemview.h>
 #include <QtWidgets/qtabwidget.h>
+#include <numeric>
 
 using namespace Inspector;
 using namespace std::chrono_literals;
@@ -234,6 +238,27 @@ private Q_SLOTS:
         page->showAsTable(false);
         m_window->tabs()->setCurrentIndex(MainWindow::OverviewView);
         QVERIFY_OK(await(m_a->revokeLease(grant->leaseId())).status);
+    }
+
+    // The Charts view draws what the session saw: this run's hand-offs in the current minute,
+    // watch events per second, every lease in view in a TTL bucket.
+    void chartsShowWhatTheSessionSaw()
+    {
+        m_window->tabs()->setCurrentIndex(MainWindow::ChartsView);
+        ChartsPage *charts = m_window->chartsPage();
+        const QByteArray election = m_prefix + "election"; // handed off by the first test
+        QTRY_VERIFY_WITH_TIMEOUT(
+            charts->handOffsShown().value(election).size() == ChartsPage::kMinutes, kWaitMs);
+        const QList<int> perMinute = charts->handOffsShown().value(election);
+        QVERIFY(std::accumulate(perMinute.cbegin(), perMinute.cend(), 0) >= 2); // first, second
+        QVERIFY(perMinute.last() + perMinute.at(ChartsPage::kMinutes - 2) >= 1);
+        const QList<int> rate = charts->eventRateShown();
+        QVERIFY(std::accumulate(rate.cbegin(), rate.cend(), 0) > 0);
+        int leases = 0;
+        for (const auto &b : charts->bucketsShown())
+            leases += b.count;
+        QCOMPARE(leases, int(m_window->leaseModel()->leases().size()));
+        m_window->tabs()->setCurrentIndex(MainWindow::OverviewView);
     }
 
 private:

@@ -1,8 +1,9 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// The library's own translations (translations/etcdqt_<lang>.ts, built into the library):
-// complete (no unfinished entry, every placeholder kept), and what EtcdQt::installTranslator()
+// The library's own translations (translations/etcdqt_<lang>.ts, built into the library) and
+// the inspector's: complete (no unfinished entry, every placeholder kept in every plural
+// form), and what EtcdQt::installTranslator()
 // installs is exactly what the .ts files say, also in a message the library makes itself.
 // ETCDQT_TS_DIR (set by CMake) names the folder of the .ts files.
 
@@ -22,9 +23,26 @@ struct Message
 {
     QString context;
     QString source;
-    QString translation;
+    QStringList translations; // one, or each plural form of a %n message
     bool unfinished = false;
 };
+
+// A <translation>'s text, or the text of each of its <numerusform> children.
+QStringList translationForms(QXmlStreamReader &xml)
+{
+    QStringList forms;
+    QString text;
+    while (!xml.atEnd()) {
+        const auto token = xml.readNext();
+        if (token == QXmlStreamReader::StartElement && xml.name() == u"numerusform")
+            forms.append(xml.readElementText());
+        else if (token == QXmlStreamReader::Characters)
+            text += xml.text();
+        else if (token == QXmlStreamReader::EndElement && xml.name() == u"translation")
+            break;
+    }
+    return forms.isEmpty() ? QStringList {text} : forms;
+}
 
 QList<Message> readTs(const QString &path, QString *error)
 {
@@ -48,7 +66,7 @@ QList<Message> readTs(const QString &path, QString *error)
         else if (xml.name() == u"translation" && !messages.isEmpty()) {
             messages.last().unfinished
                 = xml.attributes().value(QStringLiteral("type")) == QLatin1String("unfinished");
-            messages.last().translation = xml.readElementText();
+            messages.last().translations = translationForms(xml);
         }
     }
     if (xml.hasError())
@@ -66,10 +84,10 @@ QStringList placeholders(const QString &text)
     return found;
 }
 
-QString tsPath(const char *language)
+QString tsPath(const char *language, const char *catalogue = "etcdqt")
 {
-    return qEnvironmentVariable("ETCDQT_TS_DIR") + u"/etcdqt_"_s + QLatin1String(language)
-        + u".ts"_s;
+    return qEnvironmentVariable("ETCDQT_TS_DIR") + u'/' + QLatin1String(catalogue) + u'_'
+        + QLatin1String(language) + u".ts"_s;
 }
 } // namespace
 
@@ -90,6 +108,9 @@ void tst_Translations::complete_data()
     QTest::addColumn<QString>("path");
     QTest::newRow("de") << tsPath("de");
     QTest::newRow("fr") << tsPath("fr");
+    // The inspector's catalogues too (issue 23: German and French complete).
+    QTest::newRow("inspector de") << tsPath("de", "etcdqt-inspector");
+    QTest::newRow("inspector fr") << tsPath("fr", "etcdqt-inspector");
 }
 
 void tst_Translations::complete()
@@ -101,9 +122,12 @@ void tst_Translations::complete()
     QVERIFY2(messages.size() > 100, qPrintable(QString::number(messages.size())));
     for (const Message &m : messages) {
         const QString where = m.context + u": "_s + m.source;
-        QVERIFY2(!m.unfinished && !m.translation.isEmpty(), qPrintable(u"unfinished: "_s + where));
-        QVERIFY2(placeholders(m.translation) == placeholders(m.source),
-            qPrintable(u"placeholders differ: "_s + where));
+        QVERIFY2(!m.unfinished && !m.translations.isEmpty(), qPrintable(u"unfinished: "_s + where));
+        for (const QString &form : m.translations) {
+            QVERIFY2(!form.trimmed().isEmpty(), qPrintable(u"unfinished: "_s + where));
+            QVERIFY2(placeholders(form) == placeholders(m.source),
+                qPrintable(u"placeholders differ: "_s + where));
+        }
     }
 }
 
@@ -126,7 +150,7 @@ void tst_Translations::installedTranslatorSaysWhatTheTsFileSays()
     for (const Message &m : messages) {
         const QString shown = QCoreApplication::translate(
             m.context.toUtf8().constData(), m.source.toUtf8().constData());
-        QVERIFY2(shown == m.translation, qPrintable(m.context + u": "_s + m.source));
+        QVERIFY2(shown == m.translations.value(0), qPrintable(m.context + u": "_s + m.source));
     }
 }
 
