@@ -853,6 +853,10 @@
         <source>&amp;Charts</source>
         <translation>Dia&amp;gramme</translation>
     </message>
+    <message>
+        <source>Under %1 (shown as …/)</source>
+        <translation>Unter %1 (als …/ gezeigt)</translation>
+    </message>
 </context>
 <context>
     <name>Inspector::Overview</name>

@@ -853,6 +853,10 @@
         <source>&amp;Charts</source>
         <translation>&amp;Graphiques</translation>
     </message>
+    <message>
+        <source>Under %1 (shown as …/)</source>
+        <translation>Sous %1 (affiché comme …/)</translation>
+    </message>
 </context>
 <context>
     <name>Inspector::Overview</name>

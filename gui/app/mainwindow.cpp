@@ -248,6 +248,13 @@ void MainWindow::onViewUpdated()
         m_overview->setView(view);
     m_leases->setView(view);
     m_raw->setView(view);
+    const QString under = view.prefix.size() > 1
+        ? tr("Under %1 (shown as …/)").arg(QString::fromUtf8(view.prefix))
+        : QString();
+    m_recipesPage->setBreadcrumb(under);
+    m_rawPage->setBreadcrumb(under);
+    for (FilteredPage *page : {static_cast<FilteredPage *>(m_recipesPage), m_leasesPage, m_rawPage})
+        page->fitColumnsOnce();
     updateStatus();
     updateDetails();
     updateActions();

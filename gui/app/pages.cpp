@@ -61,9 +61,12 @@ QAbstractItemView *itemView(bool tree, QWidget *parent)
 } // namespace
 
 FilteredPage::FilteredPage(QAbstractItemModel *model, bool tree, QWidget *parent)
-    : QWidget(parent), m_filter(filterBox(this)), m_proxy(new QSortFilterProxyModel(this)),
-      m_view(itemView(tree, this))
+    : QWidget(parent), m_breadcrumb(new QLabel(this)), m_filter(filterBox(this)),
+      m_proxy(new QSortFilterProxyModel(this)), m_view(itemView(tree, this))
 {
+    m_breadcrumb->setTextFormat(Qt::PlainText); // a prefix is etcd's text, not markup
+    m_breadcrumb->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    m_breadcrumb->hide();
     m_proxy->setSourceModel(model);
     m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
     m_proxy->setFilterKeyColumn(-1);
@@ -71,6 +74,7 @@ FilteredPage::FilteredPage(QAbstractItemModel *model, bool tree, QWidget *parent
     m_view->setModel(m_proxy);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_breadcrumb);
     layout->addWidget(m_filter);
     layout->addWidget(m_view);
     connect(
@@ -158,8 +162,8 @@ TimelinePage::TimelinePage(TimelineModel *model, QWidget *parent)
     m_banner->hide();
     auto *box = static_cast<QVBoxLayout *>(layout());
     box->insertWidget(0, m_banner);
-    box->insertWidget(2, m_asTable);
-    box->insertWidget(3, m_chart, 1);
+    box->insertWidget(3, m_asTable); // after the banner, breadcrumb and filter
+    box->insertWidget(4, m_chart, 1);
     m_asTable->setToolTip(tr("The chart: Ctrl+wheel or +/- zooms, wheel, drag or arrows pan, "
                              "Home fits every term, End follows the present."));
     connect(m_asTable, &QCheckBox::toggled, this, &TimelinePage::showAsTable);
@@ -177,6 +181,29 @@ void TimelinePage::showAsTable(bool table)
 bool TimelinePage::showsTable() const
 {
     return m_asTable->isChecked();
+}
+
+// Once, when the first rows arrive: each column but the last as wide as its content, within
+// a bound (a long value would push the rest out of sight); the user's widths stay after that.
+void FilteredPage::fitColumnsOnce()
+{
+    if (m_fitted || m_proxy->rowCount() == 0)
+        return;
+    m_fitted = true;
+    QHeaderView *header = headerOf(m_view);
+    // The first column names the row and gets the most room; the rest share what is left
+    // of a 1100-pixel window (the recipes' token, lease and TTL stay in view).
+    const int unit = m_view->fontMetrics().averageCharWidth();
+    for (int c = 0; c + 1 < header->count(); ++c) {
+        const int hint = std::max(header->sectionSizeHint(c), m_view->sizeHintForColumn(c));
+        header->resizeSection(c, std::min(hint + 8, unit * (c == 0 ? 40 : 26)));
+    }
+}
+
+void FilteredPage::setBreadcrumb(const QString &text)
+{
+    m_breadcrumb->setText(text);
+    m_breadcrumb->setVisible(!text.isEmpty());
 }
 
 void TimelinePage::showFlapping(const QStringList &elections)

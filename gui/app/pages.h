@@ -39,8 +39,14 @@ public:
     void setColumnWidths(const QList<int> &characters);
     // Trees only: open each top-level row as it arrives while there are few of them.
     void expandWhileSmall();
+    // Says once, above the view, the prefix its rows share (empty: nothing shown).
+    void setBreadcrumb(const QString &text);
+    void fitColumnsOnce(); // each column as wide as its content, the first time rows show
+    [[nodiscard]] QLabel *breadcrumb() const { return m_breadcrumb; }
 
 protected:
+    bool m_fitted = false;
+    QLabel *m_breadcrumb;
     QLineEdit *m_filter;
     QSortFilterProxyModel *m_proxy;
     QAbstractItemView *m_view;

@@ -52,6 +52,14 @@ RawKeyModel::RawKeyModel(QObject *parent) : QAbstractTableModel(parent) { }
 
 void RawKeyModel::setView(const Etcd::Decode::View &view)
 {
+    // Another prefix: every key shown reads differently (rows on screen start again).
+    if (view.prefix != m_prefix && !m_rows.isEmpty()
+        && std::max(view.prefix.size(), m_prefix.size()) > 1) {
+        beginResetModel();
+        m_rows.clear();
+        endResetModel();
+    }
+    m_prefix = view.prefix;
     Edit edit(this, view.raw);
     applyRowDiff(edit);
 }
@@ -75,7 +83,7 @@ QVariant RawKeyModel::data(const QModelIndex &index, int role) const
     case Qt::DisplayRole:
         switch (Column(index.column())) {
         case KeyColumn:
-            return RecipeText::printable(kv.key);
+            return RecipeText::underPrefix(kv.key, m_prefix);
         case ValueColumn:
             return RecipeText::printable(kv.value);
         case CreateRevisionColumn:

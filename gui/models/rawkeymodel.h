@@ -40,6 +40,7 @@ private:
     class Edit;
 
     QList<EtcdKeyValue> m_rows; // in the view's order: by key
+    QByteArray m_prefix; // the view's: keys below it are shown without it
 };
 
 } // namespace Inspector

@@ -191,6 +191,14 @@ RecipeModel::~RecipeModel() = default;
 
 void RecipeModel::setView(const View &view)
 {
+    // Another prefix: every path shown reads differently (rows on screen start again).
+    if (view.prefix != m_prefix && !m_nodes.empty()
+        && std::max(view.prefix.size(), m_prefix.size()) > 1) {
+        beginResetModel();
+        m_nodes.clear();
+        endResetModel();
+    }
+    m_prefix = view.prefix;
     TopEdit edit(this, view.recipes);
     applyRowDiff(edit);
 }
@@ -287,7 +295,7 @@ QVariant RecipeModel::recipeData(const Node &node, int column, int role) const
         switch (Column(column)) {
         case RecipeColumn:
             return tr("%1 (%2)", "recipe path (kind)")
-                .arg(QString::fromUtf8(r.path), RecipeText::kind(r.kind));
+                .arg(RecipeText::underPrefix(r.path, m_prefix), RecipeText::kind(r.kind));
         case OwnerColumn:
             return RecipeText::summary(r, m_wallNow());
         case NotesColumn: {
@@ -335,7 +343,7 @@ QVariant RecipeModel::entryData(const Entry &e, int column, int role) const
         case OwnerColumn:
             return RecipeText::who(e);
         case KeyColumn:
-            return RecipeText::printable(e.key);
+            return RecipeText::underPrefix(e.key, m_prefix);
         case TokenColumn:
             return e.createRevision;
         case LeaseColumn:

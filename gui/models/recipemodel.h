@@ -69,6 +69,7 @@ private:
     [[nodiscard]] unsigned anomaliesOf(qint64 lease) const;
 
     const LeaseClock *m_clock = nullptr;
+    QByteArray m_prefix; // the view's: paths and keys below it are shown without it
     std::function<qint64()> m_now;
     std::function<qint64()> m_wallNow;
 };

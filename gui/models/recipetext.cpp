@@ -145,6 +145,14 @@ QString queueWho(const Entry &e)
 }
 } // namespace
 
+QString RecipeText::underPrefix(const QByteArray &key, const QByteArray &prefix)
+{
+    if (prefix.size() <= 1 || key.size() <= prefix.size() || !key.startsWith(prefix))
+        return printable(key);
+    const bool slash = prefix.endsWith('/');
+    return (slash ? QStringLiteral("…/") : QStringLiteral("…")) + printable(key.mid(prefix.size()));
+}
+
 QString RecipeText::who(const Entry &entry)
 {
     if (entry.service)

@@ -44,6 +44,9 @@ public:
     // Text when the bytes are valid UTF-8 without control characters, else spaced hex;
     // cut to maxChars with an ellipsis.
     static QString printable(const QByteArray &bytes, qsizetype maxChars = 200);
+    // A key or path below the inspected prefix as "…/<the rest>": every row shares that
+    // prefix, and in a narrow column it was all that showed. Full keys go in tool tips.
+    static QString underPrefix(const QByteArray &key, const QByteArray &prefix);
     static QString leaseHex(qint64 lease); // lowercase hex as etcdctl prints it, "—" for none
     // "4 s", "expired", or "?" while the clock knows nothing of the lease; "—" for no lease.
     static QString ttl(const LeaseClock *clock, qint64 lease, qint64 nowMs);
