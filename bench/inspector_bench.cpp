@@ -42,6 +42,7 @@
 #include "launchoptions.h"
 #include "leasemodel.h"
 #include "mainwindow.h"
+#include "overviewpage.h"
 #include "recipemodel.h"
 #include "theme.h"
 #include "viewdiff.h"
@@ -575,6 +576,11 @@ QJsonObject profileCalls(
     };
     ms.insert(u"recipes_set_view"_s, flip(recipes));
     ms.insert(u"leases_set_view"_s, flip(leases));
+    tabs->setCurrentIndex(Inspector::MainWindow::OverviewView);
+    runFor(100ms);
+    ms.insert(u"overview_set_view"_s, flip(window->overviewPage()));
+    tabs->setCurrentIndex(Inspector::MainWindow::RecipesView);
+    runFor(100ms);
     runFor(300ms); // laid out and painted, as between two of the poller's ticks
     ms.insert(
         u"recipes_refresh_lease_columns"_s, medianMs([&] { recipes->refreshLeaseColumns(); }));
@@ -609,7 +615,9 @@ int main(int argc, char **argv)
     const QCommandLineOption keysOpt(u"keys"_s, u"keys under the prefix"_s, u"n"_s, u"10000"_s);
     const QCommandLineOption leasesOpt(u"leases"_s, u"leases"_s, u"n"_s, u"1000"_s);
     const QCommandLineOption rateOpt(u"rate"_s, u"changes per second"_s, u"n"_s, u"200"_s);
-    parser.addOptions({endpointsOpt, secondsOpt, keysOpt, leasesOpt, rateOpt});
+    const QCommandLineOption pageOpt(u"page"_s,
+        u"keep this view showing (overview, recipes, ...) instead of taking turns"_s, u"name"_s);
+    parser.addOptions({endpointsOpt, secondsOpt, keysOpt, leasesOpt, rateOpt, pageOpt});
     parser.process(app);
     QString endpoint = parser.value(endpointsOpt);
     if (endpoint.isEmpty() && !parser.positionalArguments().isEmpty())
@@ -623,13 +631,17 @@ int main(int argc, char **argv)
     const int keys = std::max(1000, parser.value(keysOpt).toInt());
     const int leaseCount = std::max(4, parser.value(leasesOpt).toInt());
     const double rate = parser.value(rateOpt).toDouble();
-    if (!url.isValid() || seconds <= 0 || rate <= 0)
+    static const QStringList pageNames = {u"overview"_s, u"recipes"_s, u"leases"_s, u"timeline"_s,
+        u"log"_s, u"raw"_s, u"cluster"_s, u"charts"_s}; // in MainWindow::Page order
+    const int page = parser.isSet(pageOpt) ? int(pageNames.indexOf(parser.value(pageOpt))) : -1;
+    if (!url.isValid() || seconds <= 0 || rate <= 0 || (parser.isSet(pageOpt) && page < 0))
         parser.showHelp(2);
     Inspector::applyTheme(false);
 
     QJsonObject out {{u"scenario"_s, u"inspector_ui_stall"_s}, {u"peer"_s, QJsonValue::Null},
         {u"keys"_s, keys}, {u"leases"_s, leaseCount}, {u"seconds"_s, seconds},
-        {u"target_changes_per_s"_s, rate}};
+        {u"target_changes_per_s"_s, rate},
+        {u"page"_s, page < 0 ? QJsonValue(u"all in turn"_s) : QJsonValue(pageNames.at(page))}};
     const auto fail = [&out](const QString &why) {
         out.insert(u"ok"_s, false);
         out.insert(u"error"_s, why);
@@ -738,7 +750,10 @@ int main(int argc, char **argv)
         QTabWidget *tabs = window->tabs();
         tabs->setCurrentIndex((tabs->currentIndex() + 1) % tabs->count());
     });
-    pages.start(2s);
+    if (page >= 0)
+        window->tabs()->setCurrentIndex(page); // and it stays
+    else
+        pages.start(2s);
     QTimer repaint;
     repaint.setObjectName(u"page repaint"_s);
     QObject::connect(&repaint, &QTimer::timeout, &repaint, [&] {

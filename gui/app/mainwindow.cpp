@@ -251,8 +251,8 @@ void MainWindow::onViewUpdated()
     const QString under = view.prefix.size() > 1
         ? tr("Under %1 (shown as …/)").arg(QString::fromUtf8(view.prefix))
         : QString();
-    m_recipesPage->setBreadcrumb(under);
-    m_rawPage->setBreadcrumb(under);
+    for (FilteredPage *page : {static_cast<FilteredPage *>(m_recipesPage), m_leasesPage, m_rawPage})
+        page->setBreadcrumb(under);
     for (FilteredPage *page : {static_cast<FilteredPage *>(m_recipesPage), m_leasesPage, m_rawPage})
         page->fitColumnsOnce();
     updateStatus();

@@ -134,6 +134,14 @@ LeaseModel::~LeaseModel() = default;
 
 void LeaseModel::setView(const View &view)
 {
+    // Another prefix: every key shown reads differently (rows on screen start again).
+    if (view.prefix != m_prefix && !m_nodes.empty()
+        && std::max(view.prefix.size(), m_prefix.size()) > 1) {
+        beginResetModel();
+        m_nodes.clear();
+        endResetModel();
+    }
+    m_prefix = view.prefix;
     // Group by lease in one pass, then order leases by id and their keys by key.
     QHash<qint64, QList<Attached>> byLease;
     for (const Recipe &r : view.recipes) {
@@ -276,9 +284,9 @@ QVariant LeaseModel::keyData(const Node &node, const Attached &key, int column, 
     case Qt::DisplayRole:
         switch (Column(column)) {
         case LeaseColumn:
-            return RecipeText::printable(key.key);
+            return RecipeText::underPrefix(key.key, m_prefix);
         case KeysColumn:
-            return key.raw ? tr("(raw key)") : QString::fromUtf8(key.path);
+            return key.raw ? tr("(raw key)") : RecipeText::underPrefix(key.path, m_prefix);
         case RoleColumn:
             if (key.raw)
                 return QString();

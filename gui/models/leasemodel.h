@@ -68,6 +68,7 @@ private:
     [[nodiscard]] unsigned anomaliesOf(qint64 lease) const;
 
     const LeaseClock *m_clock = nullptr;
+    QByteArray m_prefix; // the view's: keys and paths below it are shown without it
     std::function<qint64()> m_now;
 };
 

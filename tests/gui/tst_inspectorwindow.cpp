@@ -313,7 +313,8 @@ void tst_InspectorWindow::viewsFillAndAHandOffReachesTheTimeline()
     QVERIFY(w.recipesPage()->details()->toPlainText().contains(QStringLiteral("locks/db")));
     w.tabs()->setCurrentIndex(MainWindow::TimelineView);
     QVERIFY(w.saveScreenshots(screenshotDir(QStringLiteral("en"))));
-    for (const char *name : {"recipes", "leases", "timeline", "log", "raw"}) {
+    for (const char *name :
+        {"overview", "recipes", "leases", "timeline", "log", "raw", "cluster", "charts"}) {
         const QImage shot(QDir(screenshotDir(QStringLiteral("en")))
                               .filePath(QLatin1String(name) + QStringLiteral(".png")));
         QVERIFY2(!shot.isNull(), name);
@@ -322,7 +323,15 @@ void tst_InspectorWindow::viewsFillAndAHandOffReachesTheTimeline()
     applyTheme(true); // the window repaints once the palette change reaches it
     QTRY_VERIFY(w.palette().color(QPalette::Window).lightness() < 80);
     QVERIFY(w.saveScreenshots(screenshotDir(QStringLiteral("dark"))));
+    // And on a large screen (issue 23: 1100x680 and 1600x1000), light and dark.
+    const QSize small = w.size();
+    w.resize(1600, 1000);
+    QTRY_COMPARE(w.size(), QSize(1600, 1000));
+    QVERIFY(w.saveScreenshots(screenshotDir(QStringLiteral("dark-1600"))));
     applyTheme(false);
+    QTRY_VERIFY(w.palette().color(QPalette::Window).lightness() > 180);
+    QVERIFY(w.saveScreenshots(screenshotDir(QStringLiteral("en-1600"))));
+    w.resize(small);
     QTRY_VERIFY(w.palette().color(QPalette::Window).lightness() > 180);
 }
 
@@ -352,6 +361,9 @@ void tst_InspectorWindow::germanUiHasNoEnglishLeftovers()
     }
     QVERIFY(waitTtls(w));
     QVERIFY(w.saveScreenshots(screenshotDir(QStringLiteral("de"))));
+    w.resize(1600, 1000);
+    QTRY_COMPARE(w.size(), QSize(1600, 1000));
+    QVERIFY(w.saveScreenshots(screenshotDir(QStringLiteral("de-1600"))));
     QCoreApplication::removeTranslator(&german);
     QVERIFY2(leftovers.isEmpty(), qPrintable(leftovers.join(QStringLiteral(" | "))));
     QVERIFY(germanTexts.size() > 40);
