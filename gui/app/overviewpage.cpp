@@ -129,6 +129,11 @@ void OverviewPage::relayout()
         }
         m_groups[groupIndex.value(g)].cards.append(i);
     }
+    for (const Group &g : std::as_const(m_groups)) {
+        if (!m_knownGroups.contains(g.prefix) && g.cards.size() > kFoldAbove)
+            m_collapsed.insert(g.prefix);
+        m_knownGroups.insert(g.prefix);
+    }
     const QSize card = cardSize();
     const int headerHeight = QFontMetrics(font()).height() + kPad;
     const int cols = columns();

@@ -29,6 +29,9 @@ class OverviewPage : public QAbstractScrollArea
 public:
     static constexpr int kSlideMs = 350; // how long a hand-off's highlight takes to move
     static constexpr int kDrainMs = 250; // how often the TTL rings are redrawn
+    // A group first seen with more cards than this starts folded: a few hundred recipes read
+    // as a list of groups, each opened when wanted.
+    static constexpr int kFoldAbove = 24;
 
     explicit OverviewPage(QWidget *parent = nullptr);
 
@@ -107,6 +110,7 @@ private:
     QList<Group> m_groups;
     QList<Item> m_items; // in reading order: each group's header, then its cards
     QSet<QByteArray> m_collapsed;
+    QSet<QByteArray> m_knownGroups; // seen before: folded or not as the user left it
     QHash<QByteArray, Slide> m_slides;
     int m_current = -1; // into m_items
     QByteArray m_currentPath; // kept across updates: the focus stays on its card

@@ -18,6 +18,7 @@
 #include <termschart.h>
 #include <timelinemodel.h>
 
+#include <QtCore/qdir.h>
 #include <QtCore/qelapsedtimer.h>
 
 #include <QtCore/qrandom.h>
@@ -259,6 +260,46 @@ private Q_SLOTS:
             leases += b.count;
         QCOMPARE(leases, int(m_window->leaseModel()->leases().size()));
         m_window->tabs()->setCurrentIndex(MainWindow::OverviewView);
+    }
+
+    // 200 recipes in ten groups: every group is a header, the big one starts folded (and
+    // opens with Space), the screenshot reads (tests/gui/screenshots/overview-200.png).
+    void twoHundredRecipesStayReadable()
+    {
+        const QByteArray many = m_prefix + "many/";
+        for (int g = 0; g < 9; ++g) {
+            EtcdTxn txn;
+            for (int i = 0; i < 16; ++i)
+                txn.success.append(EtcdTxnOp::put(
+                    many + "g" + QByteArray::number(g) + "/c" + QByteArray::number(i),
+                    QByteArray("\0\0\0\0\0\0\0\x01", 8)));
+            QVERIFY_OK(await(m_a->txn(txn)).status);
+        }
+        EtcdTxn big;
+        for (int i = 0; i < OverviewPage::kFoldAbove + 32; ++i)
+            big.success.append(EtcdTxnOp::put(
+                many + "big/c" + QByteArray::number(i), QByteArray("\0\0\0\0\0\0\0\x02", 8)));
+        QVERIFY_OK(await(m_a->txn(big)).status);
+        OverviewPage *overview = m_window->overviewPage();
+        QTRY_VERIFY_WITH_TIMEOUT(overview->cardCount() >= 200, kWaitMs);
+        QVERIFY(overview->isCollapsed(many + "big/"));
+        QVERIFY(!overview->isCollapsed(many + "g3/"));
+        const QSize was = m_window->size();
+        m_window->resize(1100, 680);
+        QVERIFY(m_window->grab().save(QDir(QCoreApplication::applicationDirPath())
+                                          .filePath(u"screenshots/overview-200.png"_s)));
+        m_window->resize(was);
+        overview->setCollapsed(many + "big/", false);
+        QVERIFY(overview->setCurrentPath(many + "big/c7"));
+        QTest::keyClick(overview, Qt::Key_Space);
+        QVERIFY(overview->isCollapsed(many + "big/"));
+        QVERIFY_OK(await(m_a->remove(many,
+                             [] {
+                                 EtcdDeleteOptions o;
+                                 o.prefix = true;
+                                 return o;
+                             }()))
+                       .status);
     }
 
 private:
