@@ -197,6 +197,10 @@ void MainWindow::wireSession()
         &MainWindow::updateActions);
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateActions);
     connect(m_overview, &OverviewPage::recipeActivated, this, &MainWindow::showRecipe);
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
+        if (m_clusterPoller)
+            m_clusterPoller->setActive(m_tabs->currentWidget() == m_clusterPage);
+    });
     connect(
         m_session, &InspectorSession::watchEventsApplied, m_charts, &ChartsPage::noteWatchEvents);
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
@@ -236,7 +240,10 @@ void MainWindow::watchCluster()
     m_clusterPoller = new ClusterPoller(m_session->client(), m_session->options(), this);
     connect(m_clusterPoller, &ClusterPoller::membersChanged, this,
         [this] { m_cluster->setMembers(m_clusterPoller->members()); });
-    m_clusterPoller->setActive(true);
+    // Asked once now, then only while someone looks: member health has no events to follow,
+    // and a busy GUI thread (a 10,000-key session) need not answer polls nobody reads.
+    m_clusterPoller->setActive(m_tabs->currentWidget() == m_clusterPage);
+    m_clusterPoller->askOnce();
 }
 
 void MainWindow::onViewUpdated()

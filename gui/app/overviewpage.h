@@ -85,6 +85,7 @@ private:
     };
 
     void relayout();
+    static bool samePaths(const QList<CardFace> &a, const QList<CardFace> &b);
     void startSlides(const QList<CardFace> &before);
     void moveCurrent(int item);
     void ensureVisible(const QRect &rect);
@@ -92,6 +93,7 @@ private:
     void toggle(int group);
     [[nodiscard]] int itemAt(const QPoint &viewportPoint) const;
     [[nodiscard]] int cardIndex(const QByteArray &path) const;
+    [[nodiscard]] QRect cardRect(const QByteArray &path) const;
     [[nodiscard]] int columns() const;
     [[nodiscard]] QSize cardSize() const;
     [[nodiscard]] qint64 nowMs() const;
@@ -106,9 +108,10 @@ private:
 
     QByteArray m_prefix; // the inspected prefix
     QList<CardFace> m_faces;
-    QHash<QByteArray, int> m_byPath;
+    FaceCache m_faceCache;
     QList<Group> m_groups;
     QList<Item> m_items; // in reading order: each group's header, then its cards
+    QList<int> m_itemOfCard; // card -> its item, -1 while its group is folded
     QSet<QByteArray> m_collapsed;
     QSet<QByteArray> m_knownGroups; // seen before: folded or not as the user left it
     QHash<QByteArray, Slide> m_slides;

@@ -31,6 +31,11 @@ void ClusterPoller::setActive(bool active)
     tick();
 }
 
+void ClusterPoller::askOnce()
+{
+    tick();
+}
+
 QString ClusterPoller::stateText(MemberHealth::State state)
 {
     switch (state) {

@@ -44,6 +44,7 @@ public:
     ~ClusterPoller() override;
 
     void setActive(bool active);
+    void askOnce(); // one round now (what the view shows before anyone opens it)
     [[nodiscard]] const QList<MemberHealth> &members() const { return m_members; }
 
     static QString stateText(MemberHealth::State state);

@@ -134,6 +134,44 @@ QString CardFace::ownerLabel() const
     return i < 0 ? QString() : chips[i].label;
 }
 
+namespace {
+// Everything of a recipe its face is made from.
+size_t signatureOf(const Recipe &r)
+{
+    size_t seed = qHashMulti(0, int(r.kind), r.number.has_value(), r.number.value_or(0));
+    for (const Entry &e : r.entries)
+        seed = qHashMulti(seed, int(e.role), int(e.side), e.key, e.createRevision, e.modRevision,
+            e.version, e.lease, e.ttl);
+    return seed;
+}
+
+bool agesWithTheClock(Kind kind)
+{
+    return kind == Kind::Queue || kind == Kind::PriorityQueue || kind == Kind::WorkQueue;
+}
+} // namespace
+
+QList<CardFace> FaceCache::facesOf(const View &view, qint64 wallNowMs)
+{
+    QList<CardFace> faces;
+    QList<size_t> signatures;
+    faces.reserve(view.recipes.size());
+    signatures.reserve(view.recipes.size());
+    qsizetype old = 0;
+    for (const Recipe &r : view.recipes) {
+        while (old < m_faces.size() && m_faces[old].path < r.path)
+            ++old; // gone since the last view
+        const size_t signature = signatureOf(r);
+        const bool same = old < m_faces.size() && m_faces[old].path == r.path
+            && m_signatures[old] == signature && !agesWithTheClock(r.kind);
+        faces.append(same ? m_faces[old] : faceOf(r, wallNowMs));
+        signatures.append(signature);
+    }
+    m_faces = faces;
+    m_signatures = std::move(signatures);
+    return faces;
+}
+
 QByteArray groupOf(const QByteArray &path)
 {
     const qsizetype slash = path.lastIndexOf('/', path.endsWith('/') ? path.size() - 2 : -1);

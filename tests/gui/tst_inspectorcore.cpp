@@ -10,6 +10,7 @@
 #include "historyreplay.h"
 #include "inspectorstats.h"
 #include "leaseclock.h"
+#include "overviewface.h"
 #include "recipeactions.h"
 #include "viewdiff.h"
 
@@ -250,6 +251,7 @@ class tst_InspectorCore : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    void faceCacheMakesOnlyChangedFaces();
     void statsHandOffsPerMinute();
     void statsLockWaitsAndHolds();
     void statsLeasesByGrantedTtl();
@@ -1049,6 +1051,40 @@ void tst_InspectorCore::revivedAfterGoingUnrenewedJumpedUp()
     QCOMPARE(healthy.reconcile(kLeaseA, 9, 10, 0, true), unsigned(LeaseClock::None));
     QCOMPARE(healthy.reconcile(kLeaseA, 7, 10, 2000, true), unsigned(LeaseClock::None));
     QCOMPARE(healthy.reconcile(kLeaseA, 10, 10, 3000, true), unsigned(LeaseClock::None));
+}
+
+// The Overview's faces: a recipe whose keys did not change keeps its face; one that did gets
+// a new one; counted by what faceOf() would say.
+void tst_InspectorCore::faceCacheMakesOnlyChangedFaces()
+{
+    const auto election = [](const QByteArray &path, const QString &leader, qint64 revision) {
+        Recipe r;
+        r.kind = Kind::Election;
+        r.path = path;
+        Entry e;
+        e.role = Role::Leader;
+        e.owner = leader;
+        e.key = path + "/LEADER";
+        e.createRevision = revision;
+        e.modRevision = revision;
+        r.entries = {e};
+        return r;
+    };
+    View v;
+    v.prefix = "/";
+    v.recipes = {election("/a", u"x"_s, 5), election("/b", u"y"_s, 6)};
+    Inspector::FaceCache cache;
+    const QList<CardFace> first = cache.facesOf(v, 0);
+    QCOMPARE(first.size(), 2);
+    QCOMPARE(first[0].ownerLabel(), u"x"_s);
+    v.recipes[1] = election("/b", u"z"_s, 9); // a hand-off in /b only
+    const QList<CardFace> second = cache.facesOf(v, 0);
+    QCOMPARE(second[1].ownerLabel(), u"z"_s);
+    QCOMPARE(second[1].token, Inspector::faceOf(v.recipes[1]).token);
+    // /a's face was kept, not made again: the very same string data.
+    QVERIFY(second[0].footer.constData() == first[0].footer.constData());
+    v.recipes.removeFirst();
+    QCOMPARE(cache.facesOf(v, 0).size(), 1);
 }
 
 // The Charts view's figures (issue 23 item 4).
