@@ -68,16 +68,20 @@ ChartsPage::ChartsPage(TimelineModel *timeline, EventLogModel *log, LeaseModel *
     setObjectName(QStringLiteral("charts"));
     auto *grid = new QGridLayout(this);
     grid->setContentsMargins(4, 4, 4, 4);
+    m_refresh.setInterval(kRefreshMs);
+    connect(&m_refresh, &QTimer::timeout, this, &ChartsPage::refresh);
+}
+
+// The charts (four graphics scenes) are made the first time the page shows, and redrawn only
+// while it shows: a hidden page costs the busy GUI thread nothing but the events/s count.
+void ChartsPage::buildCharts()
+{
+    if (!m_views.isEmpty())
+        return;
     addChart(tr("New leaders per minute"), 0, 0);
     addChart(tr("Lock wait and hold, median (ms)"), 0, 1);
     addChart(tr("Watch events per second"), 1, 0);
     addChart(tr("Leases by granted TTL"), 1, 1);
-    m_refresh.setInterval(kRefreshMs);
-    connect(&m_refresh, &QTimer::timeout, this, [this] {
-        if (isVisible())
-            refresh();
-    });
-    m_refresh.start();
 }
 
 QChartView *ChartsPage::addChart(const QString &title, int row, int column)
@@ -102,11 +106,20 @@ void ChartsPage::noteWatchEvents(int count)
 void ChartsPage::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
+    buildCharts();
     refresh();
+    m_refresh.start();
+}
+
+void ChartsPage::hideEvent(QHideEvent *event)
+{
+    QWidget::hideEvent(event);
+    m_refresh.stop();
 }
 
 void ChartsPage::refresh()
 {
+    buildCharts();
     QList<HandOff> handOffs;
     for (int row = 0; row < m_timeline->rowCount(); ++row)
         handOffs.append(m_timeline->handOffAt(row));

@@ -41,8 +41,10 @@ public:
 
 protected:
     void showEvent(QShowEvent *event) override;
+    void hideEvent(QHideEvent *event) override;
 
 private:
+    void buildCharts();
     QChartView *addChart(const QString &title, int row, int column);
     void drawHandOffs();
     void drawLocks();

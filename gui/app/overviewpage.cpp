@@ -37,9 +37,8 @@ OverviewPage::OverviewPage(QWidget *parent) : QAbstractScrollArea(parent)
         if (m_slides.isEmpty())
             m_frame.stop();
     });
-    m_drain.setInterval(kDrainMs);
+    m_drain.setInterval(kDrainMs); // running while the page shows (showEvent, hideEvent)
     connect(&m_drain, &QTimer::timeout, viewport(), qOverload<>(&QWidget::update));
-    m_drain.start();
     m_clockStart.start();
 }
 
@@ -272,6 +271,18 @@ std::optional<double> OverviewPage::ringFill(const QByteArray &path, const QStri
             return fillOf(c);
     }
     return std::nullopt;
+}
+
+void OverviewPage::showEvent(QShowEvent *event)
+{
+    QAbstractScrollArea::showEvent(event);
+    m_drain.start();
+}
+
+void OverviewPage::hideEvent(QHideEvent *event)
+{
+    QAbstractScrollArea::hideEvent(event);
+    m_drain.stop();
 }
 
 void OverviewPage::resizeEvent(QResizeEvent *event)

@@ -40,10 +40,21 @@ TermsChart::TermsChart(TimelineModel *model, QWidget *parent)
     setMinimumHeight(120);
     connect(model, &QAbstractItemModel::rowsInserted, this, &TermsChart::rebuild);
     connect(model, &QAbstractItemModel::modelReset, this, &TermsChart::rebuild);
-    m_tick.setInterval(1000); // open terms grow, and the present moves on
+    m_tick.setInterval(1000); // open terms grow, and the present moves on (while shown)
     connect(&m_tick, &QTimer::timeout, this, qOverload<>(&QWidget::update));
-    m_tick.start();
     rebuild();
+}
+
+void TermsChart::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    m_tick.start();
+}
+
+void TermsChart::hideEvent(QHideEvent *event)
+{
+    QWidget::hideEvent(event);
+    m_tick.stop();
 }
 
 void TermsChart::setFilter(const QString &text)
