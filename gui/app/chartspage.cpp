@@ -5,6 +5,7 @@
 #include "eventlogmodel.h"
 #include "leasemodel.h"
 #include "modelclock.h"
+#include "recipetext.h"
 #include "timelinemodel.h"
 
 #include <QtCharts/qbarcategoryaxis.h>
@@ -28,12 +29,6 @@ namespace Inspector {
 namespace {
 constexpr int kElectionsDrawn = 6; // the busiest; a legend of dozens reads as noise
 constexpr int kLocksDrawn = 8;
-
-QString lastSegment(const QByteArray &path)
-{
-    const QByteArray trimmed = path.endsWith('/') ? path.chopped(1) : path;
-    return QString::fromUtf8(trimmed.mid(trimmed.lastIndexOf('/') + 1));
-}
 
 // The chart's axes go with its series: replaced whole on every redraw.
 void resetAxes(QChart *chart)
@@ -166,7 +161,7 @@ void ChartsPage::drawHandOffs()
     auto *x = valueAxis(chart, Qt::AlignBottom, -(kMinutes - 1), 0, tr("minutes ago"));
     for (const QByteArray &e : std::as_const(busiest)) {
         auto *series = new QLineSeries(chart);
-        series->setName(lastSegment(e));
+        series->setName(RecipeText::lastSegment(e));
         const QList<int> &counts = m_handOffs[e];
         for (int i = 0; i < counts.size(); ++i) {
             series->append(i - (kMinutes - 1), counts[i]);
@@ -194,7 +189,7 @@ void ChartsPage::drawLocks()
     QStringList names;
     qint64 most = 1;
     for (const Stats::LockTimes &t : std::as_const(locks)) {
-        names.append(lastSegment(t.path));
+        names.append(RecipeText::lastSegment(t.path));
         const qint64 w = Stats::median(t.waitsMs);
         const qint64 h = Stats::median(t.holdsMs);
         *wait << double(w);

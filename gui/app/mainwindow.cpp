@@ -197,16 +197,20 @@ void MainWindow::wireSession()
         &MainWindow::updateActions);
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateActions);
     connect(m_overview, &OverviewPage::recipeActivated, this, &MainWindow::showRecipe);
-    connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
-        if (m_clusterPoller)
-            m_clusterPoller->setActive(m_tabs->currentWidget() == m_clusterPage);
-    });
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::pageChanged);
     connect(
         m_session, &InspectorSession::watchEventsApplied, m_charts, &ChartsPage::noteWatchEvents);
-    connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
-        if (m_tabs->currentWidget() == m_overview)
-            m_overview->setView(m_session->view(), false);
-    });
+}
+
+// What only the page on show needs: the Overview catches up (without replaying hand-offs),
+// and the cluster is polled only while its view shows.
+void MainWindow::pageChanged()
+{
+    QWidget *page = m_tabs->currentWidget();
+    if (page == m_overview)
+        m_overview->setView(m_session->view(), false);
+    if (m_clusterPoller)
+        m_clusterPoller->setActive(page == m_clusterPage);
 }
 
 void MainWindow::showRecipe(const QByteArray &path)
@@ -227,8 +231,15 @@ void MainWindow::connectTo(const InspectorSession::Options &options)
     // A connection that cannot start leaves the current one (and its cluster view) as it is.
     if (InspectorSession::validate(options).isEmpty())
         delete std::exchange(m_clusterPoller, nullptr); // it uses the client start() replaces
-    if (m_session->start(options))
+    if (m_session->start(options)) {
         watchCluster();
+        const QByteArray &prefix = m_session->options().prefix;
+        const QString under = prefix.size() > 1
+            ? tr("Under %1 (shown as …/)").arg(QString::fromUtf8(prefix))
+            : QString();
+        for (FilteredPage *page : prefixedPages())
+            page->setBreadcrumb(under);
+    }
     updateStatus();
 }
 
@@ -246,6 +257,12 @@ void MainWindow::watchCluster()
     m_clusterPoller->askOnce();
 }
 
+// The pages whose rows show keys or paths below the session's prefix.
+QList<FilteredPage *> MainWindow::prefixedPages() const
+{
+    return {m_recipesPage, m_leasesPage, m_rawPage};
+}
+
 void MainWindow::onViewUpdated()
 {
     const Etcd::Decode::View &view = m_session->view();
@@ -255,12 +272,7 @@ void MainWindow::onViewUpdated()
         m_overview->setView(view);
     m_leases->setView(view);
     m_raw->setView(view);
-    const QString under = view.prefix.size() > 1
-        ? tr("Under %1 (shown as …/)").arg(QString::fromUtf8(view.prefix))
-        : QString();
-    for (FilteredPage *page : {static_cast<FilteredPage *>(m_recipesPage), m_leasesPage, m_rawPage})
-        page->setBreadcrumb(under);
-    for (FilteredPage *page : {static_cast<FilteredPage *>(m_recipesPage), m_leasesPage, m_rawPage})
+    for (FilteredPage *page : prefixedPages())
         page->fitColumnsOnce();
     updateStatus();
     updateDetails();

@@ -83,6 +83,8 @@ private:
     void buildStatusBar();
     QAction *addPageAction(QMenu *menu, const QString &text, int page, const QKeySequence &key);
     void wireSession();
+    void pageChanged();
+    [[nodiscard]] QList<FilteredPage *> prefixedPages() const;
     void watchCluster();
     void onViewUpdated();
     void onConnectionState(EtcdClient::State state);

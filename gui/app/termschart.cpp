@@ -79,6 +79,7 @@ QDateTime TermsChart::now() const
 void TermsChart::rebuild()
 {
     m_terms.clear();
+    m_firstStart = {};
     for (int row = 0; row < m_model->rowCount(); ++row) {
         const HandOff &h = m_model->handOffAt(row);
         if (!h.time.isValid())
@@ -86,8 +87,11 @@ void TermsChart::rebuild()
         QList<Term> &terms = m_terms[h.election];
         if (!terms.isEmpty() && !terms.last().end.isValid())
             terms.last().end = h.time;
-        if (!h.to.isEmpty())
-            terms.append(Term {h.to, h.time, {}, h.termToken});
+        if (h.to.isEmpty())
+            continue;
+        terms.append(Term {h.to, h.time, {}, h.termToken});
+        if (!m_firstStart.isValid() || h.time < m_firstStart)
+            m_firstStart = h.time;
     }
     m_shown.clear();
     for (auto it = m_terms.cbegin(); it != m_terms.cend(); ++it) {
@@ -152,12 +156,7 @@ qint64 TermsChart::spanMs() const
 {
     if (!m_autoSpan)
         return m_spanMs;
-    QDateTime first;
-    for (const QList<Term> &terms : std::as_const(m_terms)) {
-        if (!terms.isEmpty() && (!first.isValid() || terms.first().start < first))
-            first = terms.first().start;
-    }
-    const qint64 since = first.isValid() ? first.msecsTo(now()) : 0;
+    const qint64 since = m_firstStart.isValid() ? m_firstStart.msecsTo(now()) : 0;
     return std::clamp(since * 5 / 4, kAutoMinSpanMs, kAutoMaxSpanMs);
 }
 
@@ -175,16 +174,11 @@ void TermsChart::zoomBy(double factor)
 
 void TermsChart::fit()
 {
-    QDateTime first;
-    for (const QList<Term> &terms : std::as_const(m_terms)) {
-        if (!terms.isEmpty() && (!first.isValid() || terms.first().start < first))
-            first = terms.first().start;
-    }
-    if (!first.isValid())
+    if (!m_firstStart.isValid())
         return;
     m_following = true;
     m_autoSpan = false;
-    m_spanMs = std::clamp(first.msecsTo(now()) * 11 / 10 + 1000, kMinSpanMs, kMaxSpanMs);
+    m_spanMs = std::clamp(m_firstStart.msecsTo(now()) * 11 / 10 + 1000, kMinSpanMs, kMaxSpanMs);
     update();
 }
 

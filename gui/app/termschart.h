@@ -67,6 +67,9 @@ private:
     TimelineModel *m_model;
     QList<QByteArray> m_shown;
     QHash<QByteArray, QList<Term>> m_terms;
+    // The earliest hand-off drawn: the automatic span reaches back to it (asked at every bar
+    // drawn, so found once per rebuild).
+    QDateTime m_firstStart;
     QString m_filter;
     std::function<QDateTime()> m_now;
     qint64 m_spanMs = 5 * 60 * 1000;

@@ -7,8 +7,6 @@
 
 #include <QtCore/qcoreapplication.h>
 
-using namespace std::chrono_literals;
-
 namespace Inspector {
 
 ClusterPoller::ClusterPoller(

@@ -13,6 +13,11 @@ bool HistoryReplay::isLeaderKey(const QByteArray &key)
     return key.size() > kLeaderSuffix.size() && key.endsWith(kLeaderSuffix);
 }
 
+QByteArray HistoryReplay::electionOf(const QByteArray &leaderKey)
+{
+    return leaderKey.chopped(kLeaderSuffix.size());
+}
+
 // "<id>:<7 random characters>": the id may itself contain ':' (DistributedBarrier:KCnw8ul).
 QString HistoryReplay::ownerOf(const QByteArray &leaderValue)
 {
@@ -25,7 +30,7 @@ std::optional<HandOff> HistoryReplay::feed(const EtcdWatchEvent &event)
     const QByteArray &key = event.keyValue.key;
     if (!isLeaderKey(key))
         return std::nullopt;
-    const QByteArray election = key.left(key.size() - kLeaderSuffix.size());
+    const QByteArray election = electionOf(key);
     HandOff h;
     h.election = election;
     h.revision = event.revision;

@@ -25,6 +25,7 @@ public:
     std::optional<HandOff> feed(const EtcdWatchEvent &event);
 
     static bool isLeaderKey(const QByteArray &key);
+    static QByteArray electionOf(const QByteArray &leaderKey); // "<election>/LEADER" -> election
     static QString ownerOf(const QByteArray &leaderValue);
 
 private:

@@ -292,7 +292,7 @@ void InspectorSession::onResyncRequested(qint64 compactRevision)
 void InspectorSession::onEvents(const QList<EtcdWatchEvent> &events)
 {
     QList<HandOff> replayed;
-    int live = 0;
+    int applied = 0;
     for (const EtcdWatchEvent &e : events) {
         if (e.revision <= m_loadedRevision) {
             if (auto h = m_history->feed(e))
@@ -301,11 +301,11 @@ void InspectorSession::onEvents(const QList<EtcdWatchEvent> &events)
             m_heldBack.append(e);
         } else if (e.revision > m_baseRevision) {
             applyEvent(e); // (a lagging watch may repeat what a reload already read)
-            ++live;
+            ++applied;
         }
     }
-    if (live > 0)
-        Q_EMIT watchEventsApplied(live);
+    if (applied > 0)
+        Q_EMIT watchEventsApplied(applied);
     if (!replayed.isEmpty())
         Q_EMIT handOffsDerived(replayed);
     if (!m_liveHandOffs.isEmpty()) {
@@ -331,7 +331,7 @@ void InspectorSession::primeLiveTerms()
         current.keyValue.version = std::max<qint64>(2, kv.version); // no new term: a reading
         current.revision = kv.modRevision;
         m_liveTerms->feed(current);
-        m_leaderKeyElections.insert(kv.key.chopped(int(qstrlen("/LEADER"))));
+        m_leaderKeyElections.insert(HistoryReplay::electionOf(kv.key));
     }
 }
 
@@ -352,7 +352,7 @@ QList<HandOff> InspectorSession::withoutLiveTerms(const QList<HandOff> &handOffs
 void InspectorSession::applyEvent(const EtcdWatchEvent &e)
 {
     if (HistoryReplay::isLeaderKey(e.keyValue.key)) {
-        m_leaderKeyElections.insert(e.keyValue.key.chopped(int(qstrlen("/LEADER"))));
+        m_leaderKeyElections.insert(HistoryReplay::electionOf(e.keyValue.key));
         if (std::optional<HandOff> h = m_liveTerms->feed(e)) {
             h->backfilled = false;
             h->time = QDateTime::currentDateTime();

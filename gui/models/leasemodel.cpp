@@ -135,8 +135,7 @@ LeaseModel::~LeaseModel() = default;
 void LeaseModel::setView(const View &view)
 {
     // Another prefix: every key shown reads differently (rows on screen start again).
-    if (view.prefix != m_prefix && !m_nodes.empty()
-        && std::max(view.prefix.size(), m_prefix.size()) > 1) {
+    if (!m_nodes.empty() && RecipeText::shortensDifferently(view.prefix, m_prefix)) {
         beginResetModel();
         m_nodes.clear();
         endResetModel();

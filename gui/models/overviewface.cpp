@@ -182,8 +182,7 @@ CardFace faceOf(const Recipe &r, qint64 wallNowMs)
 {
     CardFace f;
     f.path = r.path;
-    const QByteArray trimmed = r.path.endsWith('/') ? r.path.chopped(1) : r.path;
-    f.title = QString::fromUtf8(trimmed.mid(trimmed.lastIndexOf('/') + 1));
+    f.title = RecipeText::lastSegment(r.path);
     if (f.title.isEmpty())
         f.title = QString::fromUtf8(r.path);
     f.kind = RecipeText::kind(r.kind);

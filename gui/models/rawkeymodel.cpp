@@ -53,8 +53,7 @@ RawKeyModel::RawKeyModel(QObject *parent) : QAbstractTableModel(parent) { }
 void RawKeyModel::setView(const Etcd::Decode::View &view)
 {
     // Another prefix: every key shown reads differently (rows on screen start again).
-    if (view.prefix != m_prefix && !m_rows.isEmpty()
-        && std::max(view.prefix.size(), m_prefix.size()) > 1) {
+    if (!m_rows.isEmpty() && RecipeText::shortensDifferently(view.prefix, m_prefix)) {
         beginResetModel();
         m_rows.clear();
         endResetModel();

@@ -192,8 +192,7 @@ RecipeModel::~RecipeModel() = default;
 void RecipeModel::setView(const View &view)
 {
     // Another prefix: every path shown reads differently (rows on screen start again).
-    if (view.prefix != m_prefix && !m_nodes.empty()
-        && std::max(view.prefix.size(), m_prefix.size()) > 1) {
+    if (!m_nodes.empty() && RecipeText::shortensDifferently(view.prefix, m_prefix)) {
         beginResetModel();
         m_nodes.clear();
         endResetModel();

@@ -153,6 +153,17 @@ QString RecipeText::underPrefix(const QByteArray &key, const QByteArray &prefix)
     return (slash ? QStringLiteral("…/") : QStringLiteral("…")) + printable(key.mid(prefix.size()));
 }
 
+bool RecipeText::shortensDifferently(const QByteArray &prefix, const QByteArray &other)
+{
+    return prefix != other && std::max(prefix.size(), other.size()) > 1;
+}
+
+QString RecipeText::lastSegment(const QByteArray &path)
+{
+    const QByteArray trimmed = path.endsWith('/') ? path.chopped(1) : path;
+    return QString::fromUtf8(trimmed.mid(trimmed.lastIndexOf('/') + 1));
+}
+
 QString RecipeText::who(const Entry &entry)
 {
     if (entry.service)

@@ -47,6 +47,11 @@ public:
     // A key or path below the inspected prefix as "…/<the rest>": every row shares that
     // prefix, and in a narrow column it was all that showed. Full keys go in tool tips.
     static QString underPrefix(const QByteArray &key, const QByteArray &prefix);
+    // Whether underPrefix() shows keys differently under the two prefixes (a model showing
+    // rows under one must redraw them all for the other).
+    static bool shortensDifferently(const QByteArray &prefix, const QByteArray &other);
+    // A path's last segment ("/app/locks/db/" -> "db"): a card's title, a chart's legend.
+    static QString lastSegment(const QByteArray &path);
     static QString leaseHex(qint64 lease); // lowercase hex as etcdctl prints it, "—" for none
     // "4 s", "expired", or "?" while the clock knows nothing of the lease; "—" for no lease.
     static QString ttl(const LeaseClock *clock, qint64 lease, qint64 nowMs);

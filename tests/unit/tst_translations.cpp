@@ -3,8 +3,8 @@
 //
 // The library's own translations (translations/etcdqt_<lang>.ts, built into the library) and
 // the inspector's: complete (no unfinished entry, every placeholder kept in every plural
-// form), and what EtcdQt::installTranslator()
-// installs is exactly what the .ts files say, also in a message the library makes itself.
+// form). And what EtcdQt::installTranslator() installs is exactly what the library's .ts files
+// say, also in a message the library makes itself.
 // ETCDQT_TS_DIR (set by CMake) names the folder of the .ts files.
 
 #include <EtcdQt/etcdclient.h>

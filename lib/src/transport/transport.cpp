@@ -146,7 +146,7 @@ TransportPrivate::TransportPrivate(const QList<Endpoint> &eps, const TlsMaterial
     // their completions acquire it before they touch it (CallBase::onDone, BidiStream::OnDone).
     // The hand-over of each call alone did not order every completion after this object's
     // allocation: tst_docsnippets under TSan reported noteOutcome()'s first write, in a gRPC
-    // thread started while the first transport was made, in 3 runs of 3 (0 of 3 with this).
+    // thread started while the first transport was made, in 3 runs of 3 (0 of 4 with this).
     handOverRelease(this);
 }
 
