@@ -28,7 +28,9 @@
 //      between its timeouts; stall = gap - 10 ms (p50, p99, max, and how many over 100 ms).
 //      Meanwhile the pages take turns every 2 s and the current one is repainted once a
 //      second. Also: the session's derived events/s and view updates/s, the writer's achieved
-//      changes/s, the UI thread's and the process's CPU;
+//      changes/s, the UI thread's and the process's CPU. Each gap over 50 ms gets a stderr
+//      line: how long the UI thread ran and waited for a CPU in it (/proc schedstat), and the
+//      deliveries it was made of (time outside them is the caller's, e.g. main()'s own code);
 //   5. stops the writer and times the UI thread's recurring calls one by one on the keys the
 //      prefix then holds ("call_ms": decode, diff_views, the window's models' setView and
 //      refreshLeaseColumns): which call costs what, for whoever has to make it cheaper;
@@ -51,6 +53,8 @@
 #include <recipeview.h>
 
 #include <QtCore/qcommandlineparser.h>
+#include <QtCore/qdeadlinetimer.h>
+#include <QtCore/qfile.h>
 #include <QtCore/qmetaobject.h>
 #include <QtCore/qsettings.h>
 #include <QtCore/qtemporarydir.h>
@@ -473,6 +477,7 @@ public:
             if (parent)
                 what += u" in "_s + QString::fromLatin1(parent);
             deliveries[what].push_back(ms);
+            sinceTick.emplace_back(ms, std::move(what));
         }
         return handled;
     }
@@ -497,7 +502,41 @@ public:
 
     bool recording = false;
     std::map<QString, std::vector<double>> deliveries;
+    // The deliveries since the stall monitor's last tick: what a long gap was made of.
+    std::vector<std::pair<double, QString>> sinceTick;
 };
+
+// The UI thread's time on a CPU and waiting for one (ns, /proc/<tid>/schedstat): whether a
+// gap was work, or a thread ready to run that the scheduler did not run.
+std::pair<qint64, qint64> schedStat(pid_t tid)
+{
+    QFile f(u"/proc/self/task/%1/schedstat"_s.arg(tid));
+    if (!f.open(QIODevice::ReadOnly))
+        return {0, 0};
+    const QList<QByteArray> fields = f.readAll().simplified().split(' ');
+    return {fields.value(0).toLongLong(), fields.value(1).toLongLong()};
+}
+
+// One stderr line per gap over `thresholdMs`: its length, how much of it the UI thread ran
+// and waited for a CPU, and the deliveries it was made of (longest first).
+void describeGap(
+    double gapMs, qint64 ranNs, qint64 waitedNs, std::vector<std::pair<double, QString>> &made)
+{
+    std::sort(made.rbegin(), made.rend());
+    double sum = 0;
+    for (const auto &d : made)
+        sum += d.first;
+    QStringList top;
+    for (size_t i = 0; i < made.size() && i < 4; ++i)
+        top.append(u"%1 ms %2"_s.arg(made[i].first, 0, 'f', 1).arg(made[i].second));
+    std::fprintf(stderr,
+        "inspector_ui_stall: gap %.0f ms ending at %.3f s (CLOCK_MONOTONIC): ran %.0f ms, waited "
+        "for a CPU %.0f ms; %zu deliveries "
+        "%.0f ms: %s\n",
+        gapMs, double(QDeadlineTimer::current(Qt::PreciseTimer).deadlineNSecs()) / 1e9,
+        double(ranNs) / 1e6, double(waitedNs) / 1e6, made.size(), sum,
+        qPrintable(top.join(u"; "_s)));
+}
 
 qsizetype keysInView(const Etcd::Decode::View &view)
 {
@@ -700,9 +739,19 @@ int main(int argc, char **argv)
     monitor.setObjectName(u"stall monitor"_s);
     monitor.setTimerType(Qt::PreciseTimer);
     qint64 last = 0;
+    const pid_t uiThread = pid_t(syscall(SYS_gettid));
+    std::fprintf(stderr, "inspector_ui_stall: UI thread %d\n", int(uiThread)); // for a profiler
+    std::pair<qint64, qint64> sched = schedStat(uiThread);
     QObject::connect(&monitor, &QTimer::timeout, &monitor, [&] {
         const qint64 t = ticks.nsecsElapsed();
-        into->push_back(std::max(0.0, double(t - last) / 1e6 - kStallTickMs));
+        const double stall = std::max(0.0, double(t - last) / 1e6 - kStallTickMs);
+        into->push_back(stall);
+        const std::pair<qint64, qint64> now = schedStat(uiThread);
+        if (app.recording && stall > 50)
+            describeGap(double(t - last) / 1e6, now.first - sched.first, now.second - sched.second,
+                app.sinceTick);
+        app.sinceTick.clear();
+        sched = now;
         last = t;
     });
     ticks.start();
@@ -742,6 +791,15 @@ int main(int argc, char **argv)
     out.insert(u"load_ms"_s, loadMs);
 
     // 4. The measurement.
+    std::fprintf(stderr, "inspector_ui_stall: measuring from %.3f s (CLOCK_MONOTONIC)\n",
+        double(QDeadlineTimer::current(Qt::PreciseTimer).deadlineNSecs()) / 1e9);
+    // The gap in progress is the load's: the window's first complete view came during it. (It
+    // was counted as the window's first stall until session 26: 100-160 ms "stalls" that no
+    // delivery in the window accounted for, 5 ms after the window began.)
+    const qint64 loadEnd = ticks.nsecsElapsed();
+    loadStalls.push_back(std::max(0.0, double(loadEnd - last) / 1e6 - kStallTickMs));
+    last = loadEnd;
+    sched = schedStat(uiThread);
     into = &stalls;
     app.recording = true;
     QTimer pages;
@@ -762,7 +820,6 @@ int main(int argc, char **argv)
     });
     repaint.start(1s);
     const long hz = sysconf(_SC_CLK_TCK);
-    const pid_t uiThread = pid_t(syscall(SYS_gettid));
     const long ui0 = threadTicks(uiThread), cpu0 = cpuTicks();
     const qint64 done0 = writer.done(), updates0 = viewUpdates, events0 = events;
     clock.restart();
