@@ -26,6 +26,7 @@
 #include <random>
 
 #include <arpa/inet.h>
+#include <malloc.h>
 #include <netinet/in.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -108,6 +109,35 @@ inline int threadCount()
     return -1;
 }
 
+// The heap in use (every arena, mmapped chunks included), in bytes.
+inline qint64 heapInUse()
+{
+    const struct mallinfo2 m = mallinfo2();
+    return qint64(m.uordblks + m.hblkhd);
+}
+
+inline qint64 rssBytes()
+{
+    QFile f(u"/proc/self/statm"_s);
+    if (!f.open(QIODevice::ReadOnly))
+        return -1;
+    return f.readAll().split(' ').value(1).toLongLong() * sysconf(_SC_PAGESIZE);
+}
+
+// Threads in all, and those of EtcdQt's engine (one per client); the rest are gRPC's own pools,
+// which grow and shrink as gRPC sees fit.
+inline QJsonObject threadFields()
+{
+    int engine = 0;
+    const QDir tasks(u"/proc/self/task"_s);
+    for (const QString &tid : tasks.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        QFile comm(tasks.filePath(tid + u"/comm"_s));
+        if (comm.open(QIODevice::ReadOnly) && comm.readAll().startsWith("etcdqt-engine"))
+            ++engine;
+    }
+    return {{u"threads"_s, threadCount()}, {u"engine_threads"_s, engine}};
+}
+
 inline void emitLine(QJsonObject o)
 {
     o.insert(u"impl"_s, u"etcdqt"_s);
@@ -163,6 +193,13 @@ void benchLockRpcPattern(const QUrl &url, int n);
 void benchCacheLoad(const QUrl &url, const QString &scenario, int children, int reps);
 void benchCacheEventLatency(const QUrl &url, int n);
 void benchCacheMemory(const QUrl &url, int children);
+
+// The scale curves (scale_bench.cpp; the cache's in cache_bench.cpp), x the size of the point.
+void benchScaleLeases(const QUrl &url, int x, std::chrono::seconds window);
+void benchScaleWatches(const QUrl &url, int x, int samples);
+void benchScaleElectionCandidates(const QUrl &url, int x, int handoffs);
+void benchScaleLockWaiters(const QUrl &url, int x, int handoffs);
+void benchScaleCacheChildren(const QUrl &url, int x, int reps);
 
 // The queue scenarios (queue_bench.cpp).
 void benchQueueThroughput(const QUrl &url, std::chrono::seconds window);

@@ -9,7 +9,7 @@
 #include <atomic>
 #include <ctime>
 
-#include <malloc.h>
+#include <malloc.h> // malloc_trim
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
@@ -118,21 +118,6 @@ Load loadOnce(EtcdClient &client, const QByteArray &path)
     cache.start(EtcdPathChildrenCache::StartMode::PostInitializedEvent);
     spinUntil([&] { return startedAt != 0; });
     return {msBetween(t0, initializedAt), msBetween(t0, startedAt), cpu - cpu0, cache.count()};
-}
-
-// The heap in use (every arena, mmapped chunks included), in bytes.
-qint64 heapInUse()
-{
-    const struct mallinfo2 m = mallinfo2();
-    return qint64(m.uordblks + m.hblkhd);
-}
-
-qint64 rssBytes()
-{
-    QFile f(u"/proc/self/statm"_s);
-    if (!f.open(QIODevice::ReadOnly))
-        return -1;
-    return f.readAll().split(' ').value(1).toLongLong() * sysconf(_SC_PAGESIZE);
 }
 
 } // namespace
@@ -306,6 +291,48 @@ void benchCacheMemory(const QUrl &url, int children)
         {u"key_value_b"_s, kv}, {u"name_value_b"_s, nv}, {u"target_b"_s, 2 * kv + 100},
         {u"ratio_to_target"_s, perChild / (2 * kv + 100)},
         {u"ratio_to_target_by_name"_s, perChild / (2 * nv + 100)}});
+}
+
+// scale_cache_children: cache_load's loads at `children` (p50 over `reps` after an untimed
+// one), then the heap and RSS one loaded cache holds per child, and this process's threads
+// with it loaded (they should not grow with the size). Seeded on cache_load's paths.
+void benchScaleCacheChildren(const QUrl &url, int children, int reps)
+{
+    EtcdClient client({url});
+    client.connectToEndpoints();
+    const QByteArray path = "/bench/cache/"_ba + QByteArray::number(children);
+    seed(client, path, children);
+    loadOnce(client, path);
+    settle();
+    std::vector<double> initialized, cpu;
+    for (int i = 0; i < reps; ++i) {
+        const Load load = loadOnce(client, path);
+        if (load.count != children)
+            qFatal("scale_cache_children: %d children cached, %d expected", load.count, children);
+        initialized.push_back(load.initializedMs);
+        cpu.push_back(load.cpuMs);
+        settle();
+    }
+    malloc_trim(0);
+    const qint64 heap0 = heapInUse(), rss0 = rssBytes();
+    EtcdPathChildrenCache cache(&client, path);
+    bool started = false;
+    QObject::connect(&cache, &EtcdPathChildrenCache::started, &cache, [&] { started = true; });
+    cache.start(EtcdPathChildrenCache::StartMode::BuildInitialCache);
+    spinUntil([&] { return started; });
+    settle();
+    QJsonObject line {{u"scenario"_s, u"scale_cache_children"_s}, {u"x"_s, children},
+        {u"reps"_s, reps}, {u"p50_ms"_s, percentile(initialized, 0.5)},
+        {u"cpu_p50_ms"_s, percentile(cpu, 0.5)},
+        {u"load_us_per_child"_s, 1e3 * percentile(initialized, 0.5) / children},
+        {u"cpu_us_per_child"_s, 1e3 * percentile(cpu, 0.5) / children},
+        {u"heap_per_child_b"_s, double(heapInUse() - heap0) / children},
+        {u"rss_per_child_b"_s, double(rssBytes() - rss0) / children},
+        {u"rss_mb"_s, double(rssBytes()) / 1e6}};
+    const QJsonObject threads = threadFields();
+    for (auto it = threads.begin(); it != threads.end(); ++it)
+        line.insert(it.key(), it.value());
+    emitLine(line);
 }
 
 } // namespace Bench

@@ -106,6 +106,27 @@
 //   queue_latency         one consumer parked on an empty EtcdQueue, one producer: enqueue()
 //                         -> the dequeue() reply, min(N, 1000) items, 2 ms apart (the peers'
 //                         q2; its floor is the raw watch, the peers' s5)
+// The scale curves (bench/scale_bench.cpp, issue 21 item 4; bench/run --scale): N is the point's
+// size x, one point per process; each line has "x", "threads" and "engine_threads" (this
+// process's; EtcdQt's engine has one per client, and neither may grow with x). No Go beside
+// them: the peers' harness has no scale parameters.
+//   scale_leases          N leases (TTL 10 s) kept alive by EtcdKeepAlive on one client (one
+//                         LeaseKeepAlive stream) for SCALE_SECONDS (default 10): this process's
+//                         CPU over the window (and per thread name), rss_mb, heap and RSS per
+//                         lease; all revoked after, leases_left (etcd's lease list) must be 0
+//   scale_watches         N EtcdWatch objects on one client (one Watch stream), a key each: heap
+//                         and RSS per watch, setup_ms (every watch Active), and put from a
+//                         second client -> eventsReceived in the owner thread, 200 puts
+//   scale_election_candidates  a leader and N candidates behind it (EtcdLeaderSelector, TTL 60
+//                         s, 10 clients whatever N, all in this thread; started 100 at a time):
+//                         10 hand-offs, resign() -> the next elected(); per hand-off etcd's
+//                         requests (keep-alives left out; median, max, by method) and this
+//                         process's CPU (cpu_per_handoff_ms: until 50 ms after the election)
+//   scale_lock_waiters    an EtcdMutex holder and N waiters queued on one path (TTL 60 s, 10
+//                         clients): 10 hand-offs, release() -> the next acquired(), measured as
+//                         the election's
+//   scale_cache_children  cache_load with N children (seeded on its path): p50 of 5 loads, heap
+//                         and RSS per child of one loaded cache
 //   etcdqt-bench ENDPOINT_URL election_candidate PATH TTL_S   child mode of the crash scenario:
 #include "benchutil.h"
 
@@ -297,6 +318,14 @@ std::chrono::seconds queueWindow()
     return std::chrono::seconds(
         qEnvironmentVariableIsSet("Q_SECONDS") ? qEnvironmentVariableIntValue("Q_SECONDS") : 10);
 }
+
+// scale_leases' window: SCALE_SECONDS, default 10 s.
+std::chrono::seconds scaleWindow()
+{
+    return std::chrono::seconds(qEnvironmentVariableIsSet("SCALE_SECONDS")
+            ? qEnvironmentVariableIntValue("SCALE_SECONDS")
+            : 10);
+}
 } // namespace
 
 int main(int argc, char **argv)
@@ -377,6 +406,16 @@ int main(int argc, char **argv)
             benchDiscoveryLookup(client.endpoints().first());
         else if (scenario == u"discovery_heal")
             benchDiscoveryHeal(client.endpoints().first(), std::min(n, 20));
+        else if (scenario == u"scale_leases")
+            benchScaleLeases(client.endpoints().first(), n, scaleWindow());
+        else if (scenario == u"scale_watches")
+            benchScaleWatches(client.endpoints().first(), n, 200);
+        else if (scenario == u"scale_election_candidates")
+            benchScaleElectionCandidates(client.endpoints().first(), n, 10);
+        else if (scenario == u"scale_lock_waiters")
+            benchScaleLockWaiters(client.endpoints().first(), n, 10);
+        else if (scenario == u"scale_cache_children")
+            benchScaleCacheChildren(client.endpoints().first(), n, 5);
         else
             qFatal("unknown scenario %s", qPrintable(scenario));
     }

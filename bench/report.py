@@ -9,6 +9,8 @@ writes DIR/report.md (per scenario: each implementation's medians, then EtcdQt's
 to each peer) and DIR/ratios.png (per scenario with a raw gRPC floor: the p50 of EtcdQt and of
 Go's recipes as multiples of that floor, medians of the runs' ratios). Debian's
 python3-matplotlib draws the chart (scripts/setup-deps --bench-report), hence /usr/bin/python3.
+The scale curves (bench/run --scale, summarize.py's lines per x) get a table each in report.md
+and a chart each, DIR/scale-<scenario>.png: each measure against x, both axes log.
 """
 import json
 import os
@@ -22,6 +24,29 @@ GO = "go-concurrency"
 FLOOR_OF = {"lock_uncontended_worker": "lock_uncontended", "cache_event_latency": "watch_latency"}
 COLUMNS = (("p50_ms", "p50 ms"), ("p99_ms", "p99 ms"), ("ops_per_s", "ops/s"),
            ("client_cpu_pct", "client CPU %"))
+# Per scale curve, what is drawn against x (and tabled, with TABLED_TOO).
+THREADS = (("threads", "threads"), ("engine_threads", "EtcdQt engine threads"))
+HANDOFF = (("p50_ms", "hand-off p50 ms"), ("requests_per_handoff", "requests per hand-off"),
+           ("requests_per_handoff_max", "requests, the dearest hand-off"),
+           ("cpu_per_handoff_ms", "client CPU per hand-off ms")) + THREADS
+SCALE = {
+    "scale_leases": (("client_cpu_pct", "client CPU %"), ("heap_per_lease_b", "heap per lease B"),
+                     ("rss_mb", "RSS MB")) + THREADS,
+    "scale_watches": (("p50_ms", "event p50 ms"), ("p99_ms", "event p99 ms"),
+                      ("heap_per_watch_b", "heap per watch B"), ("rss_mb", "RSS MB")) + THREADS,
+    "scale_election_candidates": HANDOFF,
+    "scale_lock_waiters": HANDOFF,
+    "scale_cache_children": (("p50_ms", "load p50 ms"), ("load_us_per_child", "load µs per child"),
+                             ("cpu_us_per_child", "client CPU µs per child"),
+                             ("heap_per_child_b", "heap per child B")) + THREADS,
+}
+TABLED_TOO = (("p99_ms", "p99 ms"), ("setup_ms", "setup ms"), ("expired", "expired"),
+              ("leases_left", "leases left"), ("startup_ms", "startup ms"),
+              ("rss_per_child_b", "RSS per child B"))
+
+
+def is_scale(s):
+    return s["scenario"] in SCALE and "x" in s
 
 
 def read_lines(path):
@@ -54,10 +79,39 @@ def floor_ratios(raw):
     return out
 
 
+def scale_curves(summary):
+    """{scale scenario: its lines, smallest x first}."""
+    curves = defaultdict(list)
+    for s in summary:
+        if is_scale(s):
+            curves[s["scenario"]].append(s)
+    return {k: sorted(v, key=lambda s: s["x"]) for k, v in sorted(curves.items())}
+
+
+def scale_markdown(curves):
+    lines = ["## Scale curves", "",
+             "Medians per point (x). Threads should not grow with x; no Go beside these (the "
+             "peers' harness has no scale parameters).", ""]
+    for scenario, points in curves.items():
+        shown = []  # what is drawn, then the rest; each key once
+        for k, t in SCALE[scenario] + TABLED_TOO:
+            if k not in {s for s, _ in shown} and any(k in p for p in points):
+                shown.append((k, t))
+        lines += [f"### {scenario}", "", f"![{scenario} against x](scale-{scenario}.png)", "",
+                  "| x | runs | " + " | ".join(t for _, t in shown) + " |",
+                  "|---|---|" + "---|" * len(shown)]
+        for p in points:
+            cells = " | ".join(fmt(p.get(k)) for k, _ in shown)
+            lines.append(f"| {p['x']:,} | {p.get('runs')} | {cells} |")
+        lines.append("")
+    return lines
+
+
 def markdown(summary, ratios):
     by_scenario = defaultdict(list)
     for s in summary:
-        by_scenario[s["scenario"]].append(s)
+        if not is_scale(s):
+            by_scenario[s["scenario"]].append(s)
     runs = max((s.get("runs", 0) for s in summary), default=0)
     lines = ["# EtcdQt benchmark report", "",
              f"Medians of {runs} runs of `bench/run` (one etcd, every implementation in the "
@@ -85,6 +139,9 @@ def markdown(summary, ratios):
             lines += ["", "EtcdQt, paired: " + ", ".join(
                 f"{k[len('paired_ratio_'):]} {fmt(ours[k])}" for k in paired)]
         lines.append("")
+    curves = scale_curves(summary)
+    if curves:
+        lines += scale_markdown(curves)
     return "\n".join(lines)
 
 
@@ -114,6 +171,44 @@ def chart(ratios, path):
     fig.savefig(path, dpi=100)
 
 
+def scale_chart(scenario, points, path):
+    """One panel per measure against x, both axes log (a flat line is a constant)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import FormatStrFormatter
+
+    measures = [(k, t) for k, t in SCALE[scenario] if any(k in p for p in points)]
+    fig, axes = plt.subplots(1, len(measures), figsize=(3.2 * len(measures), 3.2), squeeze=False)
+    for ax, (key, title) in zip(axes[0], measures):
+        xs = [p["x"] for p in points if p.get(key) is not None]
+        ys = [p[key] for p in points if p.get(key) is not None]
+        ax.plot(xs, ys, marker="o", color="#2a6fdb")
+        for x, y in zip(xs, ys):  # a log axis has few labels: each point says its value
+            ax.annotate(f"{y:,.0f}" if y >= 1000 else f"{y:.3g}", (x, y),
+                        textcoords="offset points", xytext=(0, 6),
+                        ha="center", fontsize=7)
+        ax.set_xscale("log")
+        positive = [y for y in ys if y > 0]
+        # A zero (no CPU measured at one lease) has no place on a log axis: symlog keeps it.
+        if positive and len(positive) == len(ys):
+            ax.set_yscale("log")
+        elif positive:
+            ax.set_yscale("symlog", linthresh=min(positive))
+        ax.yaxis.set_major_formatter(FormatStrFormatter("%g"))
+        ax.yaxis.set_minor_formatter(FormatStrFormatter(""))
+        if positive and max(positive) < 10 * min(positive) and ax.get_yscale() == "log":
+            ax.set_ylim(min(positive) / 3, max(positive) * 3)  # flat reads flat, not magnified
+        ax.margins(y=0.2)  # room for the top point's label
+        ax.set_title(title, fontsize=9)
+        ax.set_xlabel("x")
+        ax.grid(True, which="major", linewidth=0.3)
+    fig.suptitle(f"{scenario} (EtcdQt; medians per point)", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
@@ -125,6 +220,8 @@ def main():
         f.write(markdown(summary, ratios) + "\n")
     if ratios:
         chart(ratios, os.path.join(out, "ratios.png"))
+    for scenario, points in scale_curves(summary).items():
+        scale_chart(scenario, points, os.path.join(out, f"scale-{scenario}.png"))
     print(f"report: {os.path.join(out, 'report.md')}", file=sys.stderr)
 
 

@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
 """Medians over runs, one JSON line per (scenario, impl), with etcdqt/peer ratios.
+The scale curves (scenarios "scale_*", bench/run --scale): one line per (scenario, impl, x),
+their medians per point; no peer has them, so no ratios.
 
 usage: summarize.py raw.jsonl
 Each output line: {"summary": true, "scenario", "impl", "runs", "p50_ms", "p99_ms", ...
@@ -21,15 +23,22 @@ def is_number(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
-rows = defaultdict(list)
+def point(r):
+    """A scale curve's point (its "x"); None for every other scenario."""
+    return r.get("x") if r["scenario"].startswith("scale_") else None
+
+
+rows = defaultdict(list)  # (scenario, impl) -> lines; scale curves: (scenario, impl, x)
 for line in open(sys.argv[1]):
     line = line.strip()
     if line:
         r = json.loads(line)
-        rows[(r["scenario"], r["impl"])].append(r)
+        x = point(r)
+        rows[(r["scenario"], r["impl"]) + (() if x is None else (x,))].append(r)
 
 medians = {}
-for (scenario, impl), runs in sorted(rows.items()):
+for key, runs in sorted(rows.items()):
+    scenario, impl = key[:2]
     out = {"summary": True, "scenario": scenario, "impl": impl, "runs": len(runs)}
     for field in sorted({k for r in runs for k in r}):
         if field == "run":
@@ -44,7 +53,7 @@ for (scenario, impl), runs in sorted(rows.items()):
         elif objects:
             keys = sorted({k for o in objects for k in o if is_number(o[k])})
             out[field] = {k: round(statistics.median(o.get(k, 0) for o in objects), 4) for k in keys}
-    medians[(scenario, impl)] = out
+    medians[key] = out
 
 def paired(scenario, peer, field):
     """Median over runs of etcdqt/peer for `field`, pairing runs by their number."""
@@ -65,17 +74,18 @@ FLOORS = {"queue_latency": ("watch_latency", "cpp-grpc-raw")}
 RATIOS = (("p50_ms", "p50"), ("p99_ms", "p99"), ("ops_per_s", "ops"), ("client_cpu_pct", "cpu"),
           ("cpu_p50_ms", "cpu_ms"))
 
-for (scenario, impl), out in medians.items():
-    if impl == "etcdqt":
+for key, out in medians.items():
+    scenario, impl = key[:2]
+    if impl == "etcdqt" and len(key) == 2:
         theirs = PEERS_OF.get(scenario, scenario)
-        for (s2, peer) in list(medians):
+        for (s2, peer, *_) in list(medians):
             if s2 != theirs or peer == impl:
                 continue
             for field, name in RATIOS:
                 value = paired(scenario, peer, field)
                 if value is not None:
                     out["paired_ratio_%s_vs_%s" % (name, peer)] = value
-        for (s2, peer), other in medians.items():
+        for (s2, peer, *_), other in medians.items():
             if s2 != theirs or peer == impl:
                 continue
             for field, name in RATIOS:
