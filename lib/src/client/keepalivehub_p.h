@@ -64,11 +64,13 @@ private:
     void onAck(const KeepAliveAck &ack);
     void onStreamDone(const EtcdStatus &status);
     void onTimer();
+    void renew(Entry &e, SteadyTime now);
     SteadyTime renewAt(const Entry &e) const;
     void expire(quint64 id, const EtcdStatus &reason);
     void report(EtcdMetrics::KeepAlive event) const;
     void suspendAll(const EtcdStatus &reason);
     void arm();
+    void armFor(SteadyTime at);
 
     Transport &m_transport;
     EtcdRetryPolicy m_recovery;
@@ -79,6 +81,7 @@ private:
     quint64 m_generation = 0;
     std::map<quint64, Entry> m_entries;
     QTimer m_timer;
+    SteadyTime m_timerAt; // when m_timer fires, while it is active
     QTimer m_reconnect;
     std::optional<SteadyTime> m_awaitingAckSince; // a renewal went out, nothing came back yet
     int m_failures = 0;
