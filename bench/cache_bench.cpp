@@ -55,42 +55,14 @@ void seed(EtcdClient &client, const QByteArray &path, int count)
     if (await(client.get(prefix, countOnly))->count() == count)
         return;
     await(client.remove(prefix, {.prefix = true}));
-    int issued = 0, done = 0;
     const int txns = (count + kTxnOps - 1) / kTxnOps;
-    std::function<void()> issue = [&] {
-        const int first = issued++ * kTxnOps;
+    const QByteArray what = "seeding " + path;
+    windowed(what.constData(), txns, kSeedInFlight, [&](int t) {
         EtcdTxn txn;
-        for (int i = first; i < std::min(count, first + kTxnOps); ++i)
+        for (int i = t * kTxnOps; i < std::min(count, (t + 1) * kTxnOps); ++i)
             txn.success.append(EtcdTxnOp::put(prefix + childName(i), childValue(i)));
-        auto *reply = client.txn(txn);
-        QObject::connect(reply, &EtcdReply::finished, &client, [&, reply](const EtcdStatus &s) {
-            if (!s.isOk())
-                qFatal("seeding %s: %s", path.constData(), qPrintable(s.toString()));
-            ++done;
-            if (issued < txns)
-                issue();
-        });
-    };
-    for (int i = 0; i < std::min(kSeedInFlight, txns); ++i)
-        issue();
-    spinUntil([&] { return done == txns; });
-}
-
-// Lets the replies and watches deleted later go (their memory is not the cache's).
-void settle()
-{
-    for (int i = 0; i < 3; ++i) {
-        QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
-        runFor(20ms);
-    }
-}
-
-// This process's CPU time (every thread), in ms.
-double cpuMs()
-{
-    timespec ts {};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
+        return client.txn(txn);
+    });
 }
 
 struct Load
@@ -108,12 +80,12 @@ Load loadOnce(EtcdClient &client, const QByteArray &path)
     double cpu = 0;
     QObject::connect(&cache, &EtcdPathChildrenCache::initialized, &cache, [&] {
         initializedAt = now();
-        cpu = cpuMs();
+        cpu = processCpuMs();
     });
     QObject::connect(&cache, &EtcdPathChildrenCache::started, &cache, [&] { startedAt = now(); });
     QObject::connect(&cache, &EtcdPathChildrenCache::failed, &cache,
         [](const EtcdStatus &s) { qFatal("cache failed: %s", qPrintable(s.toString())); });
-    const double cpu0 = cpuMs();
+    const double cpu0 = processCpuMs();
     const qint64 t0 = now();
     cache.start(EtcdPathChildrenCache::StartMode::PostInitializedEvent);
     spinUntil([&] { return startedAt != 0; });

@@ -29,37 +29,17 @@ QByteArray scalePath(const char *name)
     return "/bench/scale/"_ba + name + '/' + QByteArray::number(qint64(::getpid()));
 }
 
-// Issues `issue(i)` for i in [0, count), at most kInFlight outstanding, and runs the loop
-// until every reply has finished; `done(i, reply)` sees each (fatal unless it succeeded).
-void windowed(int count, const std::function<EtcdReply *(int)> &issue,
+// At most kInFlight outstanding (grants, revokes), as an application would.
+void windowed(const std::function<EtcdReply *(int)> &issue, int count,
     const std::function<void(int, EtcdReply *)> &done = {})
 {
-    int issued = 0, finished = 0;
-    std::function<void()> next = [&] {
-        const int i = issued++;
-        EtcdReply *reply = issue(i);
-        QObject::connect(reply, &EtcdReply::finished, reply, [&, i, reply](const EtcdStatus &s) {
-            if (!s.isOk())
-                qFatal("scale bench: request %d failed: %s", i, qPrintable(s.toString()));
-            if (done)
-                done(i, reply);
-            ++finished;
-            if (issued < count)
-                next();
-        });
-    };
-    for (int i = 0; i < std::min(kInFlight, count); ++i)
-        next();
-    spinUntil([&] { return finished == count; });
+    Bench::windowed("scale bench", count, kInFlight, issue, done);
 }
 
-// Lets deleted replies go before memory is read.
+// Lets deleted replies go, and freed memory back, before memory is read.
 void settleHeap()
 {
-    for (int i = 0; i < 3; ++i) {
-        QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
-        runFor(20ms);
-    }
+    settle();
     malloc_trim(0);
 }
 
@@ -68,16 +48,14 @@ QList<qint64> leasesInEtcd(EtcdClient &client)
 {
     QList<qint64> ids;
     auto *reply = client.leases();
-    windowed(
-        1, [&](int) { return reply; }, [&](int, EtcdReply *) { ids = reply->leaseIds(); });
+    windowed([&](int) { return reply; }, 1, [&](int, EtcdReply *) { ids = reply->leaseIds(); });
     return ids;
 }
 
 std::vector<qint64> grantLeases(EtcdClient &client, int count, std::chrono::seconds ttl)
 {
     std::vector<qint64> ids(size_t(count), 0);
-    windowed(
-        count, [&](int) { return client.grantLease(ttl); },
+    windowed([&](int) { return client.grantLease(ttl); }, count,
         [&](int i, EtcdReply *r) {
             ids[size_t(i)] = static_cast<EtcdLeaseGrantReply *>(r)->leaseId();
         });
@@ -86,15 +64,7 @@ std::vector<qint64> grantLeases(EtcdClient &client, int count, std::chrono::seco
 
 void revokeLeases(EtcdClient &client, const std::vector<qint64> &ids)
 {
-    windowed(int(ids.size()), [&](int i) { return client.revokeLease(ids[size_t(i)]); });
-}
-
-// This process's CPU time (every thread), in ms.
-double processCpuMs()
-{
-    timespec ts {};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
+    windowed([&](int i) { return client.revokeLease(ids[size_t(i)]); }, int(ids.size()));
 }
 
 void merge(QJsonObject &into, const QJsonObject &from)
