@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
 #include "chartspage.h"
+#include "pages.h"
 
 #include "eventlogmodel.h"
 #include "leasemodel.h"
@@ -65,6 +66,7 @@ ChartsPage::ChartsPage(TimelineModel *timeline, EventLogModel *log, LeaseModel *
     grid->setContentsMargins(4, 4, 4, 4);
     m_refresh.setInterval(kRefreshMs);
     connect(&m_refresh, &QTimer::timeout, this, &ChartsPage::refresh);
+    runWhileShown(&m_refresh, this);
 }
 
 // The charts (four graphics scenes) are made the first time the page shows, and redrawn only
@@ -103,13 +105,6 @@ void ChartsPage::showEvent(QShowEvent *event)
     QWidget::showEvent(event);
     buildCharts();
     refresh();
-    m_refresh.start();
-}
-
-void ChartsPage::hideEvent(QHideEvent *event)
-{
-    QWidget::hideEvent(event);
-    m_refresh.stop();
 }
 
 void ChartsPage::refresh()

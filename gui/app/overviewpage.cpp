@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
 #include "overviewpage.h"
+#include "pages.h"
 
 #include "overviewmetrics.h"
 
@@ -37,8 +38,9 @@ OverviewPage::OverviewPage(QWidget *parent) : QAbstractScrollArea(parent)
         if (m_slides.isEmpty())
             m_frame.stop();
     });
-    m_drain.setInterval(kDrainMs); // running while the page shows (showEvent, hideEvent)
+    m_drain.setInterval(kDrainMs);
     connect(&m_drain, &QTimer::timeout, viewport(), qOverload<>(&QWidget::update));
+    runWhileShown(&m_drain, this);
     m_clockStart.start();
 }
 
@@ -271,18 +273,6 @@ std::optional<double> OverviewPage::ringFill(const QByteArray &path, const QStri
             return fillOf(c);
     }
     return std::nullopt;
-}
-
-void OverviewPage::showEvent(QShowEvent *event)
-{
-    QAbstractScrollArea::showEvent(event);
-    m_drain.start();
-}
-
-void OverviewPage::hideEvent(QHideEvent *event)
-{
-    QAbstractScrollArea::hideEvent(event);
-    m_drain.stop();
 }
 
 void OverviewPage::resizeEvent(QResizeEvent *event)

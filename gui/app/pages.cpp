@@ -10,6 +10,7 @@
 
 #include <QtCore/qcoreapplication.h>
 #include <QtCore/qsortfilterproxymodel.h>
+#include <QtCore/qtimer.h>
 #include <QtGui/qkeysequence.h>
 #include <QtWidgets/qboxlayout.h>
 #include <QtWidgets/qcheckbox.h>
@@ -27,6 +28,24 @@ namespace Inspector {
 
 namespace {
 constexpr int kExpandBelow = 100;
+
+// Starts and stops a timer (its parent) with the showing of the widget it watches.
+class ShownTimer : public QObject
+{
+public:
+    explicit ShownTimer(QTimer *timer) : QObject(timer), m_timer(timer) { }
+    bool eventFilter(QObject *watched, QEvent *event) override
+    {
+        if (event->type() == QEvent::Show)
+            m_timer->start();
+        else if (event->type() == QEvent::Hide)
+            m_timer->stop();
+        return QObject::eventFilter(watched, event);
+    }
+
+private:
+    QTimer *m_timer;
+};
 
 QLineEdit *filterBox(QWidget *parent)
 {
@@ -59,6 +78,13 @@ QAbstractItemView *itemView(bool tree, QWidget *parent)
     return t;
 }
 } // namespace
+
+void runWhileShown(QTimer *timer, QWidget *widget)
+{
+    widget->installEventFilter(new ShownTimer(timer));
+    if (widget->isVisible())
+        timer->start();
+}
 
 FilteredPage::FilteredPage(QAbstractItemModel *model, bool tree, QWidget *parent)
     : QWidget(parent), m_breadcrumb(new QLabel(this)), m_filter(filterBox(this)),

@@ -16,8 +16,13 @@ class QSortFilterProxyModel;
 class QTextBrowser;
 class QTreeView;
 class QTableView;
+class QTimer;
 
 namespace Inspector {
+
+// Runs `timer` only while `widget` shows (started on its show, stopped on its hide): a hidden
+// page's periodic redraw costs the GUI thread nothing.
+void runWhileShown(QTimer *timer, QWidget *widget);
 
 class EventFilterProxy;
 class TermsChart;

@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
 #include "termschart.h"
+#include "pages.h"
 
 #include "modelstyle.h"
 #include "timelinemodel.h"
@@ -42,19 +43,8 @@ TermsChart::TermsChart(TimelineModel *model, QWidget *parent)
     connect(model, &QAbstractItemModel::modelReset, this, &TermsChart::rebuild);
     m_tick.setInterval(1000); // open terms grow, and the present moves on (while shown)
     connect(&m_tick, &QTimer::timeout, this, qOverload<>(&QWidget::update));
+    runWhileShown(&m_tick, this);
     rebuild();
-}
-
-void TermsChart::showEvent(QShowEvent *event)
-{
-    QWidget::showEvent(event);
-    m_tick.start();
-}
-
-void TermsChart::hideEvent(QHideEvent *event)
-{
-    QWidget::hideEvent(event);
-    m_tick.stop();
 }
 
 void TermsChart::setFilter(const QString &text)
