@@ -250,10 +250,8 @@ void KeepAliveHub::arm()
         const SteadyTime deadline = e.route->shared->deadline();
         next = std::min({next, deadline, m_stream ? renewAt(e) : deadline});
     }
-    if (m_stream && m_awaitingAckSince)
-        next = std::min(next, *m_awaitingAckSince + m_liveness);
     m_timer.stop();
-    armFor(next);
+    armFor(next); // which also wakes on time to notice a silent stream
 }
 
 // The timer fires at `at` unless it is armed for earlier already.
