@@ -4,6 +4,7 @@
 //  W A R N I N G: internal header, not part of the EtcdQt API. Includes gRPC.
 #pragma once
 
+#include "completionqueue_p.h"
 #include "handover_p.h"
 #include "statusmapping_p.h"
 #include "streams_p.h"
@@ -13,17 +14,18 @@
 
 namespace Etcd::Internal {
 
-// A bidirectional stream on gRPC's callback API. Writes may come from the engine thread at
-// any time (hence the hold); they are queued and sent one at a time. Reads are re-armed from
-// the read reaction. The registry in TransportPrivate owns it while it runs, so shutdown can
-// cancel it and wait for OnDone.
+// A bidirectional stream on the completion queue. Writes may come from the engine thread at any
+// time; they are queued and sent one at a time. A read is always outstanding, re-armed when it
+// is answered; the first failed read ends the stream (Finish), and done() comes once every
+// operation is back. The registry in TransportPrivate owns it while it runs, so shutdown can
+// cancel it and wait for it. Every completion runs in the one completion thread.
 template <class Request, class Response>
-class BidiStream : public grpc::ClientBidiReactor<Request, Response>
+class BidiStream
 {
 public:
-    using Starter
-        = void (*)(Stubs &, grpc::ClientContext *, grpc::ClientBidiReactor<Request, Response> *);
-    using ReadHandler = std::function<void(const Response &)>; // gRPC thread: copy and post
+    using Rpc = grpc::ClientAsyncReaderWriter<Request, Response>;
+    using Starter = std::unique_ptr<Rpc> (*)(Stubs &, grpc::ClientContext *, grpc::CompletionQueue *);
+    using ReadHandler = std::function<void(const Response &)>; // completion thread: copy and post
     using DoneHandler = std::function<void(const EtcdStatus &)>;
 
     BidiStream(std::shared_ptr<TransportPrivate> transport, ReadHandler onRead, DoneHandler onDone)
@@ -39,20 +41,14 @@ public:
             return false;
         m_transport->authenticate(m_context);
         m_endpoint = m_transport->current.load();
-        handOverRelease(this); // to the reactions, in gRPC's threads
-        {
-            const GrpcCallSection grpcCall;
-            starter(m_transport->stubs[m_endpoint], &m_context, this);
-            this->AddHold();
-            this->StartRead(&m_response);
-            this->StartCall();
-        }
-        // Registered before it was bound: a shutdown may have stopped it meanwhile, and left
-        // the hold for here (it cannot be removed from a reactor not yet bound to its call).
-        std::lock_guard lock(m_mutex);
-        m_started = true;
-        if (m_released)
-            this->RemoveHold();
+        std::lock_guard lock(m_mutex); // the completions wait for the last start below
+        const GrpcCallSection grpcCall;
+        m_rpc = starter(m_transport->stubs[m_endpoint], &m_context, completionQueue());
+        m_pending = 2;
+        handOverRelease(&m_startTag);
+        m_rpc->StartCall(&m_startTag);
+        handOverRelease(&m_readTag);
+        m_rpc->Read(&m_response, &m_readTag);
         return true;
     }
 
@@ -62,7 +58,7 @@ public:
         if (m_released)
             return;
         m_queue.push_back(std::move(request));
-        if (!m_writing) {
+        if (m_open && !m_writing) {
             m_writing = true;
             startWrite();
         }
@@ -70,48 +66,98 @@ public:
 
     void stop()
     {
-        m_context.TryCancel();
-        release();
+        m_context.TryCancel(); // the outstanding read fails, and that ends the stream
+        std::lock_guard lock(m_mutex);
+        m_released = true;
     }
 
-    void OnWriteDone(bool ok) override
+private:
+    struct Tag final : QueueTag
     {
-        handOverAcquire(this);
+        Tag(BidiStream *s, void (BidiStream::*f)(bool)) : stream(s), fn(f) { }
+        void completed(bool ok) override { (stream->*fn)(ok); }
+        BidiStream *const stream;
+        void (BidiStream::*const fn)(bool);
+    };
+
+    void onStarted(bool ok)
+    {
         {
             std::lock_guard lock(m_mutex);
+            --m_pending;
+            m_open = ok; // not: the read fails too, and ends the stream
+            m_writing = ok && !m_released && !m_queue.empty();
+            if (m_writing)
+                startWrite();
+        }
+        settle();
+    }
+
+    void onRead(bool ok)
+    {
+        if (ok) {
+            {
+                // The response is gRPC's: gRPC wrote it in its own code, out of TSan's sight.
+                const GrpcCallSection grpcCall;
+                m_onRead(m_response);
+            }
+            std::lock_guard lock(m_mutex);
+            const GrpcCallSection grpcCall;
+            m_rpc->Read(&m_response, &m_readTag);
+            return;
+        }
+        std::lock_guard lock(m_mutex);
+        m_released = true; // nothing more is written to a stream that ends
+        const GrpcCallSection grpcCall;
+        m_rpc->Finish(&m_status, &m_finishTag); // takes the read's place in m_pending
+    }
+
+    void onWritten(bool ok)
+    {
+        {
+            std::lock_guard lock(m_mutex);
+            --m_pending;
             m_queue.pop_front();
             m_writing = ok && !m_released && !m_queue.empty();
             if (m_writing)
                 startWrite();
         }
-        // gRPC runs OnDone after every other reaction, in any of its threads; whoever ends the
-        // stream after OnDone then owns what the reactions wrote (the queue, at destruction).
-        handOverRelease(this);
+        settle();
     }
 
-    void OnReadDone(bool ok) override
+    void onFinished(bool)
     {
-        handOverAcquire(this);
-        if (!ok) {
-            release();
-            handOverRelease(this); // to OnDone (see OnWriteDone)
-            return;
-        }
         {
-            // The response is gRPC's: its next read overwrites it in another of gRPC's
-            // threads, ordered inside gRPC, before this stream's reaction could acquire.
-            const GrpcCallSection grpcCall;
-            m_onRead(m_response);
+            std::lock_guard lock(m_mutex);
+            --m_pending;
+            m_finished = true;
         }
-        handOverRelease(this); // the next read may be answered in another of gRPC's threads
-        const GrpcCallSection grpcCall;
-        this->StartRead(&m_response);
+        settle();
     }
 
-    void OnDone(const grpc::Status &s) override
+    // With more requests queued behind this one, let gRPC hold it back and send the batch in
+    // one go (the last write of a batch, without the hint, flushes). Under m_mutex.
+    void startWrite()
     {
-        handOverAcquire(this);
+        grpc::WriteOptions options;
+        if (m_queue.size() > 1)
+            options.set_buffer_hint();
+        ++m_pending;
+        handOverRelease(&m_writeTag);
+        const GrpcCallSection grpcCall;
+        m_rpc->Write(m_queue.front(), options, &m_writeTag);
+    }
+
+    // The stream is done once Finish answered and every other operation is back.
+    void settle()
+    {
+        {
+            std::lock_guard lock(m_mutex);
+            if (!m_finished || m_pending > 0)
+                return;
+        }
         handOverAcquire(m_transport.get()); // see the end of TransportPrivate's constructor
+        const grpc::Status &s = m_status;
         const EtcdStatus status
             = statusFromGrpc(s.error_code(), QString::fromStdString(s.error_message()));
         if (status.code() == Etcd::ErrorCode::InvalidAuthToken && m_transport->hasCredentials())
@@ -120,43 +166,35 @@ public:
             m_transport->noteOutcome(m_endpoint, s.error_code(), status);
         else if (!s.ok()) // broken or silent (cancelled by liveness): try the next endpoint
             m_transport->moveOffEndpoint(m_endpoint);
+        {
+            const GrpcCallSection grpcCall;
+            m_rpc.reset(); // lives in the call's arena, which goes with m_context
+        }
         m_onDone(status);
         // Last: the registry may hold the only reference left.
         m_transport->end(m_self);
-    }
-
-private:
-    // With more requests queued behind this one, let gRPC hold it back and send the batch in
-    // one go (the last write of a batch, without the hint, flushes).
-    void startWrite()
-    {
-        grpc::WriteOptions options;
-        if (m_queue.size() > 1)
-            options.set_buffer_hint();
-        handOverRelease(this);
-        const GrpcCallSection grpcCall;
-        this->StartWrite(&m_queue.front(), options);
-    }
-
-    void release()
-    {
-        std::lock_guard lock(m_mutex);
-        if (!std::exchange(m_released, true) && m_started)
-            this->RemoveHold();
     }
 
     std::shared_ptr<TransportPrivate> m_transport;
     ReadHandler m_onRead;
     DoneHandler m_onDone;
     grpc::ClientContext m_context;
+    std::unique_ptr<Rpc> m_rpc; // after m_context: destroyed before it
     Response m_response;
+    grpc::Status m_status;
+    Tag m_startTag {this, &BidiStream::onStarted};
+    Tag m_readTag {this, &BidiStream::onRead};
+    Tag m_writeTag {this, &BidiStream::onWritten};
+    Tag m_finishTag {this, &BidiStream::onFinished};
     int m_endpoint = 0;
     CallHandle *m_self = nullptr; // the registry's key for this stream
     std::mutex m_mutex;
     std::deque<Request> m_queue;
+    int m_pending = 0; // operations gRPC has not handed back
+    bool m_open = false; // started: writes may go
     bool m_writing = false;
-    bool m_released = false;
-    bool m_started = false; // bound to its call and holding
+    bool m_released = false; // stopped or ending: no more writes
+    bool m_finished = false;
 };
 
 } // namespace Etcd::Internal

@@ -12,7 +12,7 @@
 
 namespace Etcd::Internal {
 
-// What a unary response carries, decoded on the gRPC thread into plain Qt values. One struct
+// What a unary response carries, decoded in the completion thread into plain Qt values. One struct
 // serves every reply type; each typed reply reads the fields its RPC fills.
 struct ReplyData
 {

@@ -1,6 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
-// The Watch and LeaseKeepAlive streams: decode on the gRPC thread, post to the engine.
+// The Watch and LeaseKeepAlive streams: decode in the completion thread, post to the engine.
 #include "bidistream_p.h"
 #include "convert_p.h"
 #include "keyspace_p.h"
@@ -35,7 +35,7 @@ WatchResponseData decode(const pb::WatchResponse &r)
     return d;
 }
 
-// Responses decoded on the gRPC thread wait in a batch; only the first of a batch wakes the
+// Responses decoded in the completion thread wait in a batch; only the first of a batch wakes the
 // engine thread, which then takes them all, in order. Under load (1,000 keep-alive acks every
 // few seconds) that is a handful of wake-ups instead of one per response.
 template <class Data>
@@ -140,9 +140,8 @@ std::shared_ptr<WatchStream> Transport::openWatch(StreamCallbacks<WatchResponseD
 {
     auto stream = std::make_shared<WatchStreamImpl>(d, poster(cb, &decode), finisher(cb));
     const bool started = stream->start(
-        [](Stubs &s, grpc::ClientContext *c,
-            grpc::ClientBidiReactor<pb::WatchRequest, pb::WatchResponse> *r) {
-            s.watch->async()->Watch(c, r);
+        [](Stubs &s, grpc::ClientContext *c, grpc::CompletionQueue *q) {
+            return s.watch->PrepareAsyncWatch(c, q);
         },
         stream);
     return started ? stream : nullptr;
@@ -152,9 +151,8 @@ std::shared_ptr<KeepAliveStream> Transport::openKeepAlive(StreamCallbacks<KeepAl
 {
     auto stream = std::make_shared<KeepAliveStreamImpl>(d, poster(cb, &decodeAck), finisher(cb));
     const bool started = stream->start(
-        [](Stubs &s, grpc::ClientContext *c,
-            grpc::ClientBidiReactor<pb::LeaseKeepAliveRequest, pb::LeaseKeepAliveResponse> *r) {
-            s.lease->async()->LeaseKeepAlive(c, r);
+        [](Stubs &s, grpc::ClientContext *c, grpc::CompletionQueue *q) {
+            return s.lease->PrepareAsyncLeaseKeepAlive(c, q);
         },
         stream);
     return started ? stream : nullptr;

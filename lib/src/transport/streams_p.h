@@ -13,7 +13,7 @@
 #include <functional>
 
 // The engine's view of the two bidirectional streams: plain Qt values in, plain Qt values out.
-// Implemented in transport/ on gRPC's callback reactors.
+// Implemented in transport/ on our completion queue (completionqueue_p.h).
 namespace Etcd::Internal {
 
 struct WatchCreate
@@ -27,7 +27,7 @@ struct WatchCreate
     bool noDelete = false;
 };
 
-// One WatchResponse, decoded on the gRPC thread. Keys are as etcd sent them (prefix included).
+// One WatchResponse, decoded in the completion thread. Keys are as etcd sent them (prefix included).
 struct WatchResponseData
 {
     qint64 watchId = 0;
@@ -63,7 +63,7 @@ public:
     virtual void renew(qint64 leaseId) = 0;
 };
 
-// `intercept`, when set, sees each response first, on the gRPC thread, and consumes it by
+// `intercept`, when set, sees each response first, in the completion thread, and consumes it by
 // returning true (the hot path: watch events, keep-alive acks). The rest run in the engine
 // thread (posted through the mailbox), in stream order; `done` comes once, last.
 template <class Response>

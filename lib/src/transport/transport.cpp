@@ -21,33 +21,14 @@ namespace {
 
 // gRPC stays initialised for the rest of the process once a client has connected. Channels
 // alone would take it through grpc_init/grpc_shutdown cycles as clients come and go, and
-// gRPC 1.51 double-frees its callback completion queue when a shutdown overlaps a new init.
-//
-// For the same reason one channel lives as long as the process and has made one callback
-// call: gRPC 1.51 shuts its shared callback completion queue down when the last channel that
-// used it goes away, and double-frees it when that overlaps a new channel starting to use it
-// or the process exiting (seen once under ASan, at the exit of a test that creates and drops
-// clients quickly). With this reference the queue is never shut down.
-struct CallbackQueueAnchor
-{
-    std::shared_ptr<grpc::Channel> channel = grpc::CreateChannel(
-        "unix:/nonexistent/etcdqt-anchor", grpc::InsecureChannelCredentials());
-    std::unique_ptr<pb::KV::Stub> stub = pb::KV::NewStub(channel);
-    grpc::ClientContext context;
-    pb::RangeRequest request;
-    pb::RangeResponse response;
-};
-
+// gRPC 1.51 double-frees internal state when a shutdown overlaps a new init. (Calls and streams
+// go through our own completion queue, which lives as long as the process too: gRPC's
+// callback API, used before, needed an anchor call to keep its shared queue from the same
+// double free.)
 void keepGrpcRuntime()
 {
     static std::once_flag once;
-    std::call_once(once, [] {
-        grpc_init();
-        // Never freed (it must outlive everything) yet reachable: not a leak to LSan.
-        static auto *anchor = new CallbackQueueAnchor;
-        anchor->stub->async()->Range(
-            &anchor->context, &anchor->request, &anchor->response, [](grpc::Status) {});
-    });
+    std::call_once(once, [] { grpc_init(); });
 }
 
 std::shared_ptr<grpc::ChannelCredentials> credentials(
@@ -128,8 +109,8 @@ Transport::Handle start(const std::shared_ptr<TransportPrivate> &d, const CallOp
     return call;
 }
 
-using Done = std::function<void(grpc::Status)>;
 using Ctx = grpc::ClientContext;
+using Queue = grpc::CompletionQueue;
 
 } // namespace
 
@@ -355,8 +336,7 @@ void TransportPrivate::refreshToken(std::function<void(const EtcdStatus &)> done
         return finished(EtcdStatus(Etcd::ErrorCode::Cancelled, {}), {});
     start<pb::AuthenticateRequest, pb::AuthenticateResponse>(
         self, options, CallTarget {context, finished}, std::move(request),
-        [](Stubs &s, Ctx *x, const pb::AuthenticateRequest *q, pb::AuthenticateResponse *a,
-            Done f) { s.auth->async()->Authenticate(x, q, a, std::move(f)); },
+        [](Stubs &s, Ctx *x, const pb::AuthenticateRequest &q, Queue *cq) { return s.auth->PrepareAsyncAuthenticate(x, q, cq); },
         &Convert::authenticate);
 }
 
@@ -377,9 +357,7 @@ Transport::Handle Transport::range(
     Convert::fill(r, KeySpace(c.prefix), key, o);
     return start<pb::RangeRequest, pb::RangeResponse>(
         d, c, std::move(t), std::move(r),
-        [](Stubs &s, Ctx *x, const pb::RangeRequest *q, pb::RangeResponse *a, Done f) {
-            s.kv->async()->Range(x, q, a, std::move(f));
-        },
+        [](Stubs &s, Ctx *x, const pb::RangeRequest &q, Queue *cq) { return s.kv->PrepareAsyncRange(x, q, cq); },
         &Convert::range);
 }
 
@@ -390,9 +368,7 @@ Transport::Handle Transport::put(const QByteArray &key, const QByteArray &value,
     Convert::fill(r, KeySpace(c.prefix), key, value, o);
     return start<pb::PutRequest, pb::PutResponse>(
         d, c, std::move(t), std::move(r),
-        [](Stubs &s, Ctx *x, const pb::PutRequest *q, pb::PutResponse *a, Done f) {
-            s.kv->async()->Put(x, q, a, std::move(f));
-        },
+        [](Stubs &s, Ctx *x, const pb::PutRequest &q, Queue *cq) { return s.kv->PrepareAsyncPut(x, q, cq); },
         &Convert::put);
 }
 
@@ -403,9 +379,7 @@ Transport::Handle Transport::remove(
     Convert::fill(r, KeySpace(c.prefix), key, o);
     return start<pb::DeleteRangeRequest, pb::DeleteRangeResponse>(
         d, c, std::move(t), std::move(r),
-        [](Stubs &s, Ctx *x, const pb::DeleteRangeRequest *q, pb::DeleteRangeResponse *a, Done f) {
-            s.kv->async()->DeleteRange(x, q, a, std::move(f));
-        },
+        [](Stubs &s, Ctx *x, const pb::DeleteRangeRequest &q, Queue *cq) { return s.kv->PrepareAsyncDeleteRange(x, q, cq); },
         &Convert::remove);
 }
 
@@ -415,9 +389,7 @@ Transport::Handle Transport::txn(const EtcdTxn &txn, const CallOptions &c, CallT
     Convert::fill(r, KeySpace(c.prefix), txn);
     return start<pb::TxnRequest, pb::TxnResponse>(
         d, c, std::move(t), std::move(r),
-        [](Stubs &s, Ctx *x, const pb::TxnRequest *q, pb::TxnResponse *a, Done f) {
-            s.kv->async()->Txn(x, q, a, std::move(f));
-        },
+        [](Stubs &s, Ctx *x, const pb::TxnRequest &q, Queue *cq) { return s.kv->PrepareAsyncTxn(x, q, cq); },
         &Convert::txn);
 }
 
@@ -429,9 +401,7 @@ Transport::Handle Transport::compact(
     r.set_physical(physical);
     return start<pb::CompactionRequest, pb::CompactionResponse>(
         d, c, std::move(t), std::move(r),
-        [](Stubs &s, Ctx *x, const pb::CompactionRequest *q, pb::CompactionResponse *a, Done f) {
-            s.kv->async()->Compact(x, q, a, std::move(f));
-        },
+        [](Stubs &s, Ctx *x, const pb::CompactionRequest &q, Queue *cq) { return s.kv->PrepareAsyncCompact(x, q, cq); },
         &Convert::compact);
 }
 
@@ -442,9 +412,7 @@ Transport::Handle Transport::leaseGrant(qint64 ttl, qint64 id, const CallOptions
     r.set_id(id);
     return start<pb::LeaseGrantRequest, pb::LeaseGrantResponse>(
         d, c, std::move(t), std::move(r),
-        [](Stubs &s, Ctx *x, const pb::LeaseGrantRequest *q, pb::LeaseGrantResponse *a, Done f) {
-            s.lease->async()->LeaseGrant(x, q, a, std::move(f));
-        },
+        [](Stubs &s, Ctx *x, const pb::LeaseGrantRequest &q, Queue *cq) { return s.lease->PrepareAsyncLeaseGrant(x, q, cq); },
         &Convert::leaseGrant);
 }
 
@@ -454,9 +422,7 @@ Transport::Handle Transport::leaseRevoke(qint64 id, const CallOptions &c, CallTa
     r.set_id(id);
     return start<pb::LeaseRevokeRequest, pb::LeaseRevokeResponse>(
         d, c, std::move(t), std::move(r),
-        [](Stubs &s, Ctx *x, const pb::LeaseRevokeRequest *q, pb::LeaseRevokeResponse *a, Done f) {
-            s.lease->async()->LeaseRevoke(x, q, a, std::move(f));
-        },
+        [](Stubs &s, Ctx *x, const pb::LeaseRevokeRequest &q, Queue *cq) { return s.lease->PrepareAsyncLeaseRevoke(x, q, cq); },
         &Convert::leaseRevoke);
 }
 
@@ -468,8 +434,7 @@ Transport::Handle Transport::leaseTimeToLive(
     r.set_keys(keys);
     return start<pb::LeaseTimeToLiveRequest, pb::LeaseTimeToLiveResponse>(
         d, c, std::move(t), std::move(r),
-        [](Stubs &s, Ctx *x, const pb::LeaseTimeToLiveRequest *q, pb::LeaseTimeToLiveResponse *a,
-            Done f) { s.lease->async()->LeaseTimeToLive(x, q, a, std::move(f)); },
+        [](Stubs &s, Ctx *x, const pb::LeaseTimeToLiveRequest &q, Queue *cq) { return s.lease->PrepareAsyncLeaseTimeToLive(x, q, cq); },
         &Convert::leaseTimeToLive);
 }
 
@@ -477,9 +442,7 @@ Transport::Handle Transport::leaseList(const CallOptions &c, CallTarget t)
 {
     return start<pb::LeaseLeasesRequest, pb::LeaseLeasesResponse>(
         d, c, std::move(t), {},
-        [](Stubs &s, Ctx *x, const pb::LeaseLeasesRequest *q, pb::LeaseLeasesResponse *a, Done f) {
-            s.lease->async()->LeaseLeases(x, q, a, std::move(f));
-        },
+        [](Stubs &s, Ctx *x, const pb::LeaseLeasesRequest &q, Queue *cq) { return s.lease->PrepareAsyncLeaseLeases(x, q, cq); },
         &Convert::leaseList);
 }
 
@@ -487,9 +450,7 @@ Transport::Handle Transport::memberList(const CallOptions &c, CallTarget t)
 {
     return start<pb::MemberListRequest, pb::MemberListResponse>(
         d, c, std::move(t), {},
-        [](Stubs &s, Ctx *x, const pb::MemberListRequest *q, pb::MemberListResponse *a, Done f) {
-            s.cluster->async()->MemberList(x, q, a, std::move(f));
-        },
+        [](Stubs &s, Ctx *x, const pb::MemberListRequest &q, Queue *cq) { return s.cluster->PrepareAsyncMemberList(x, q, cq); },
         &Convert::memberList);
 }
 
@@ -497,9 +458,7 @@ Transport::Handle Transport::status(const CallOptions &c, CallTarget t)
 {
     return start<pb::StatusRequest, pb::StatusResponse>(
         d, c, std::move(t), {},
-        [](Stubs &s, Ctx *x, const pb::StatusRequest *q, pb::StatusResponse *a, Done f) {
-            s.maintenance->async()->Status(x, q, a, std::move(f));
-        },
+        [](Stubs &s, Ctx *x, const pb::StatusRequest &q, Queue *cq) { return s.maintenance->PrepareAsyncStatus(x, q, cq); },
         &Convert::status);
 }
 
@@ -511,9 +470,7 @@ Transport::Handle Transport::lock(
     r.set_lease(lease);
     return start<v3lockpb::LockRequest, v3lockpb::LockResponse>(
         d, c, std::move(t), std::move(r),
-        [](Stubs &s, Ctx *x, const v3lockpb::LockRequest *q, v3lockpb::LockResponse *a, Done f) {
-            s.lock->async()->Lock(x, q, a, std::move(f));
-        },
+        [](Stubs &s, Ctx *x, const v3lockpb::LockRequest &q, Queue *cq) { return s.lock->PrepareAsyncLock(x, q, cq); },
         &Convert::lock);
 }
 
@@ -523,8 +480,7 @@ Transport::Handle Transport::unlock(const QByteArray &key, const CallOptions &c,
     r.set_key(KeySpace(c.prefix).key(key).toStdString());
     return start<v3lockpb::UnlockRequest, v3lockpb::UnlockResponse>(
         d, c, std::move(t), std::move(r),
-        [](Stubs &s, Ctx *x, const v3lockpb::UnlockRequest *q, v3lockpb::UnlockResponse *a,
-            Done f) { s.lock->async()->Unlock(x, q, a, std::move(f)); },
+        [](Stubs &s, Ctx *x, const v3lockpb::UnlockRequest &q, Queue *cq) { return s.lock->PrepareAsyncUnlock(x, q, cq); },
         &Convert::unlock);
 }
 

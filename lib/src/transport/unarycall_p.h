@@ -4,6 +4,8 @@
 //  W A R N I N G: internal header, not part of the EtcdQt API. Includes gRPC.
 #pragma once
 
+#include "completionqueue_p.h"
+#include "handover_p.h"
 #include "keyspace_p.h"
 #include "transport_grpc_p.h"
 
@@ -12,7 +14,8 @@
 
 namespace Etcd::Internal {
 
-// One unary RPC with its attempts. gRPC threads run onDone(): copy, decide, post; never block.
+// One unary RPC with its attempts. The completion thread runs onDone(): copy, decide, post;
+// never block.
 class CallBase : public CallHandle, public std::enable_shared_from_this<CallBase>
 {
 public:
@@ -47,11 +50,28 @@ private:
     int m_authRefreshes = 0; // token refreshes this call asked for (each then repeats it)
 };
 
+// One attempt's completion: gRPC's reader for it, the status it fills in, and what to do then.
+template <class Response>
+struct UnaryAttempt final : QueueTag
+{
+    explicit UnaryAttempt(std::function<void(grpc::Status)> d) : done(std::move(d)) { }
+    void completed(bool) override
+    {
+        reader.reset(); // lives in its call's arena: goes before the next attempt's context
+        done(std::move(status));
+        delete this;
+    }
+    std::function<void(grpc::Status)> done;
+    grpc::Status status;
+    std::unique_ptr<grpc::ClientAsyncResponseReader<Response>> reader;
+};
+
 template <class Request, class Response>
 class UnaryCall final : public CallBase
 {
 public:
-    using Invoker = void (*)(Stubs &, grpc::ClientContext *, const Request *, Response *, Done);
+    using Invoker = std::unique_ptr<grpc::ClientAsyncResponseReader<Response>> (*)(
+        Stubs &, grpc::ClientContext *, const Request &, grpc::CompletionQueue *);
     using Decoder = ReplyData (*)(const Response &, const KeySpace &);
 
     UnaryCall(std::shared_ptr<TransportPrivate> transport, const CallOptions &options,
@@ -64,7 +84,11 @@ protected:
     void invoke(Stubs &stubs, grpc::ClientContext *context, Done done) override
     {
         m_response.Clear();
-        m_invoker(stubs, context, &m_request, &m_response, std::move(done));
+        auto *attempt = new UnaryAttempt<Response>(std::move(done));
+        attempt->reader = m_invoker(stubs, context, m_request, completionQueue());
+        attempt->reader->StartCall();
+        handOverRelease(attempt); // not touched here after Finish(): it may be gone already
+        attempt->reader->Finish(&m_response, &attempt->status, attempt);
     }
     ReplyData decode() override { return m_decoder(m_response, keySpace); }
 
