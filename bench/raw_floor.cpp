@@ -14,6 +14,9 @@
 //                   REPS reads (default 5) after one untimed; p50/min/max of the reads. The
 //                   keys are those cache_bench.cpp seeds (24-byte names, 64-byte values);
 //                   seeded here the same way if they are not there.
+//   put_paths       diagnosis, not in bench/run: the put round trip waited for in three ways
+//                   (synchronous, gRPC's callback API, a completion queue of our own), REPS
+//                   puts each (default 3,000); see put_paths.cpp
 //   queue_latency   the floor of queue_latency, paced as it is (2 ms apart, REPS x 200
 //                   items, default 1,000): a put on one channel -> the event on a watch of
 //                   the queue's prefix on a second channel -> that channel's transaction
@@ -181,6 +184,8 @@ void benchLoad(pb::KV::Stub &kv, const std::string &scenario, int children, int 
 
 } // namespace
 
+void benchPutPaths(const std::string &target, int n); // put_paths.cpp
+
 void benchQueueLatency(const std::string &target, int n)
 {
     auto producer
@@ -260,6 +265,8 @@ int main(int argc, char **argv)
             benchLoad(*kv, scenario, 10000, reps);
         else if (scenario == "cache_load_100k")
             benchLoad(*kv, scenario, 100000, reps);
+        else if (scenario == "put_paths")
+            benchPutPaths(argv[1], argc > 3 ? reps : 3000);
         else if (scenario == "queue_latency")
             benchQueueLatency(argv[1], argc > 3 ? reps * 200 : 1000);
         else if (!scenario.empty()) {
