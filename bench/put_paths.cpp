@@ -6,7 +6,7 @@
 // owner thread sleeps in its event loop, except on the synchronous path (the floor), where
 // the calling thread polls for its own answer:
 //   sync      kv.Put() on the calling thread
-//   callback  gRPC's callback API; the callback releases the waiter (what lib/ does today)
+//   callback  gRPC's callback API; the callback releases the waiter (lib/ before its own queue)
 //   cq        a completion queue drained by one thread of ours; it releases the waiter
 // The paths take turns in blocks of 100, so load on the machine falls on each alike.
 // PUT_PATHS (default 012) picks which take part: gRPC starts its callback threads (two
