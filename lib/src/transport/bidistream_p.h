@@ -24,7 +24,8 @@ class BidiStream
 {
 public:
     using Rpc = grpc::ClientAsyncReaderWriter<Request, Response>;
-    using Starter = std::unique_ptr<Rpc> (*)(Stubs &, grpc::ClientContext *, grpc::CompletionQueue *);
+    using Starter
+        = std::unique_ptr<Rpc> (*)(Stubs &, grpc::ClientContext *, grpc::CompletionQueue *);
     using ReadHandler = std::function<void(const Response &)>; // completion thread: copy and post
     using DoneHandler = std::function<void(const EtcdStatus &)>;
 

@@ -139,11 +139,10 @@ public:
 std::shared_ptr<WatchStream> Transport::openWatch(StreamCallbacks<WatchResponseData> cb)
 {
     auto stream = std::make_shared<WatchStreamImpl>(d, poster(cb, &decode), finisher(cb));
-    const bool started = stream->start(
-        [](Stubs &s, grpc::ClientContext *c, grpc::CompletionQueue *q) {
-            return s.watch->PrepareAsyncWatch(c, q);
-        },
-        stream);
+    const bool started
+        = stream->start([](Stubs &s, grpc::ClientContext *c,
+                            grpc::CompletionQueue *q) { return s.watch->PrepareAsyncWatch(c, q); },
+            stream);
     return started ? stream : nullptr;
 }
 

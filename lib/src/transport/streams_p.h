@@ -27,7 +27,8 @@ struct WatchCreate
     bool noDelete = false;
 };
 
-// One WatchResponse, decoded in the completion thread. Keys are as etcd sent them (prefix included).
+// One WatchResponse, decoded in the completion thread. Keys are as etcd sent them (prefix
+// included).
 struct WatchResponseData
 {
     qint64 watchId = 0;

@@ -336,7 +336,9 @@ void TransportPrivate::refreshToken(std::function<void(const EtcdStatus &)> done
         return finished(EtcdStatus(Etcd::ErrorCode::Cancelled, {}), {});
     start<pb::AuthenticateRequest, pb::AuthenticateResponse>(
         self, options, CallTarget {context, finished}, std::move(request),
-        [](Stubs &s, Ctx *x, const pb::AuthenticateRequest &q, Queue *cq) { return s.auth->PrepareAsyncAuthenticate(x, q, cq); },
+        [](Stubs &s, Ctx *x, const pb::AuthenticateRequest &q, Queue *cq) {
+            return s.auth->PrepareAsyncAuthenticate(x, q, cq);
+        },
         &Convert::authenticate);
 }
 
@@ -357,7 +359,9 @@ Transport::Handle Transport::range(
     Convert::fill(r, KeySpace(c.prefix), key, o);
     return start<pb::RangeRequest, pb::RangeResponse>(
         d, c, std::move(t), std::move(r),
-        [](Stubs &s, Ctx *x, const pb::RangeRequest &q, Queue *cq) { return s.kv->PrepareAsyncRange(x, q, cq); },
+        [](Stubs &s, Ctx *x, const pb::RangeRequest &q, Queue *cq) {
+            return s.kv->PrepareAsyncRange(x, q, cq);
+        },
         &Convert::range);
 }
 
@@ -368,7 +372,9 @@ Transport::Handle Transport::put(const QByteArray &key, const QByteArray &value,
     Convert::fill(r, KeySpace(c.prefix), key, value, o);
     return start<pb::PutRequest, pb::PutResponse>(
         d, c, std::move(t), std::move(r),
-        [](Stubs &s, Ctx *x, const pb::PutRequest &q, Queue *cq) { return s.kv->PrepareAsyncPut(x, q, cq); },
+        [](Stubs &s, Ctx *x, const pb::PutRequest &q, Queue *cq) {
+            return s.kv->PrepareAsyncPut(x, q, cq);
+        },
         &Convert::put);
 }
 
@@ -379,7 +385,9 @@ Transport::Handle Transport::remove(
     Convert::fill(r, KeySpace(c.prefix), key, o);
     return start<pb::DeleteRangeRequest, pb::DeleteRangeResponse>(
         d, c, std::move(t), std::move(r),
-        [](Stubs &s, Ctx *x, const pb::DeleteRangeRequest &q, Queue *cq) { return s.kv->PrepareAsyncDeleteRange(x, q, cq); },
+        [](Stubs &s, Ctx *x, const pb::DeleteRangeRequest &q, Queue *cq) {
+            return s.kv->PrepareAsyncDeleteRange(x, q, cq);
+        },
         &Convert::remove);
 }
 
@@ -389,7 +397,9 @@ Transport::Handle Transport::txn(const EtcdTxn &txn, const CallOptions &c, CallT
     Convert::fill(r, KeySpace(c.prefix), txn);
     return start<pb::TxnRequest, pb::TxnResponse>(
         d, c, std::move(t), std::move(r),
-        [](Stubs &s, Ctx *x, const pb::TxnRequest &q, Queue *cq) { return s.kv->PrepareAsyncTxn(x, q, cq); },
+        [](Stubs &s, Ctx *x, const pb::TxnRequest &q, Queue *cq) {
+            return s.kv->PrepareAsyncTxn(x, q, cq);
+        },
         &Convert::txn);
 }
 
@@ -401,7 +411,9 @@ Transport::Handle Transport::compact(
     r.set_physical(physical);
     return start<pb::CompactionRequest, pb::CompactionResponse>(
         d, c, std::move(t), std::move(r),
-        [](Stubs &s, Ctx *x, const pb::CompactionRequest &q, Queue *cq) { return s.kv->PrepareAsyncCompact(x, q, cq); },
+        [](Stubs &s, Ctx *x, const pb::CompactionRequest &q, Queue *cq) {
+            return s.kv->PrepareAsyncCompact(x, q, cq);
+        },
         &Convert::compact);
 }
 
@@ -412,7 +424,9 @@ Transport::Handle Transport::leaseGrant(qint64 ttl, qint64 id, const CallOptions
     r.set_id(id);
     return start<pb::LeaseGrantRequest, pb::LeaseGrantResponse>(
         d, c, std::move(t), std::move(r),
-        [](Stubs &s, Ctx *x, const pb::LeaseGrantRequest &q, Queue *cq) { return s.lease->PrepareAsyncLeaseGrant(x, q, cq); },
+        [](Stubs &s, Ctx *x, const pb::LeaseGrantRequest &q, Queue *cq) {
+            return s.lease->PrepareAsyncLeaseGrant(x, q, cq);
+        },
         &Convert::leaseGrant);
 }
 
@@ -422,7 +436,9 @@ Transport::Handle Transport::leaseRevoke(qint64 id, const CallOptions &c, CallTa
     r.set_id(id);
     return start<pb::LeaseRevokeRequest, pb::LeaseRevokeResponse>(
         d, c, std::move(t), std::move(r),
-        [](Stubs &s, Ctx *x, const pb::LeaseRevokeRequest &q, Queue *cq) { return s.lease->PrepareAsyncLeaseRevoke(x, q, cq); },
+        [](Stubs &s, Ctx *x, const pb::LeaseRevokeRequest &q, Queue *cq) {
+            return s.lease->PrepareAsyncLeaseRevoke(x, q, cq);
+        },
         &Convert::leaseRevoke);
 }
 
@@ -434,7 +450,9 @@ Transport::Handle Transport::leaseTimeToLive(
     r.set_keys(keys);
     return start<pb::LeaseTimeToLiveRequest, pb::LeaseTimeToLiveResponse>(
         d, c, std::move(t), std::move(r),
-        [](Stubs &s, Ctx *x, const pb::LeaseTimeToLiveRequest &q, Queue *cq) { return s.lease->PrepareAsyncLeaseTimeToLive(x, q, cq); },
+        [](Stubs &s, Ctx *x, const pb::LeaseTimeToLiveRequest &q, Queue *cq) {
+            return s.lease->PrepareAsyncLeaseTimeToLive(x, q, cq);
+        },
         &Convert::leaseTimeToLive);
 }
 
@@ -442,7 +460,9 @@ Transport::Handle Transport::leaseList(const CallOptions &c, CallTarget t)
 {
     return start<pb::LeaseLeasesRequest, pb::LeaseLeasesResponse>(
         d, c, std::move(t), {},
-        [](Stubs &s, Ctx *x, const pb::LeaseLeasesRequest &q, Queue *cq) { return s.lease->PrepareAsyncLeaseLeases(x, q, cq); },
+        [](Stubs &s, Ctx *x, const pb::LeaseLeasesRequest &q, Queue *cq) {
+            return s.lease->PrepareAsyncLeaseLeases(x, q, cq);
+        },
         &Convert::leaseList);
 }
 
@@ -450,7 +470,9 @@ Transport::Handle Transport::memberList(const CallOptions &c, CallTarget t)
 {
     return start<pb::MemberListRequest, pb::MemberListResponse>(
         d, c, std::move(t), {},
-        [](Stubs &s, Ctx *x, const pb::MemberListRequest &q, Queue *cq) { return s.cluster->PrepareAsyncMemberList(x, q, cq); },
+        [](Stubs &s, Ctx *x, const pb::MemberListRequest &q, Queue *cq) {
+            return s.cluster->PrepareAsyncMemberList(x, q, cq);
+        },
         &Convert::memberList);
 }
 
@@ -458,7 +480,9 @@ Transport::Handle Transport::status(const CallOptions &c, CallTarget t)
 {
     return start<pb::StatusRequest, pb::StatusResponse>(
         d, c, std::move(t), {},
-        [](Stubs &s, Ctx *x, const pb::StatusRequest &q, Queue *cq) { return s.maintenance->PrepareAsyncStatus(x, q, cq); },
+        [](Stubs &s, Ctx *x, const pb::StatusRequest &q, Queue *cq) {
+            return s.maintenance->PrepareAsyncStatus(x, q, cq);
+        },
         &Convert::status);
 }
 
@@ -470,7 +494,9 @@ Transport::Handle Transport::lock(
     r.set_lease(lease);
     return start<v3lockpb::LockRequest, v3lockpb::LockResponse>(
         d, c, std::move(t), std::move(r),
-        [](Stubs &s, Ctx *x, const v3lockpb::LockRequest &q, Queue *cq) { return s.lock->PrepareAsyncLock(x, q, cq); },
+        [](Stubs &s, Ctx *x, const v3lockpb::LockRequest &q, Queue *cq) {
+            return s.lock->PrepareAsyncLock(x, q, cq);
+        },
         &Convert::lock);
 }
 
@@ -480,7 +506,9 @@ Transport::Handle Transport::unlock(const QByteArray &key, const CallOptions &c,
     r.set_key(KeySpace(c.prefix).key(key).toStdString());
     return start<v3lockpb::UnlockRequest, v3lockpb::UnlockResponse>(
         d, c, std::move(t), std::move(r),
-        [](Stubs &s, Ctx *x, const v3lockpb::UnlockRequest &q, Queue *cq) { return s.lock->PrepareAsyncUnlock(x, q, cq); },
+        [](Stubs &s, Ctx *x, const v3lockpb::UnlockRequest &q, Queue *cq) {
+            return s.lock->PrepareAsyncUnlock(x, q, cq);
+        },
         &Convert::unlock);
 }
 
