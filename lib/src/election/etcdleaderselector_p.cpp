@@ -50,10 +50,8 @@ EtcdLeaderSelectorPrivate::EtcdLeaderSelectorPrivate(
     // in one process made each hand-off cost a thousand compare-and-sets in vain without this
     // (bench/run --scale, scale_election_candidates: their timers fired before the new
     // leader's event reached them).
-    QObject::connect(&turnTimer, &QTimer::timeout, &turnTimer, [this] {
-        QMetaObject::invokeMethod(
-            &turnTimer, [this] { holder.isEmpty() ? campaign() : void(); }, Qt::QueuedConnection);
-    });
+    QObject::connect(&turnTimer, &QTimer::timeout, &turnTimer,
+        [this] { postQueued(&turnTimer, [this] { holder.isEmpty() ? campaign() : void(); }); });
 }
 
 bool EtcdLeaderSelectorPrivate::setState(State next)
