@@ -86,10 +86,8 @@ private:
         {
             std::lock_guard lock(m_mutex);
             --m_pending;
-            m_open = ok; // not: the read fails too, and ends the stream
-            m_writing = ok && !m_released && !m_queue.empty();
-            if (m_writing)
-                startWrite();
+            m_open = ok; // when not, the read fails too, and that ends the stream
+            writeNext(ok);
         }
         settle();
     }
@@ -119,9 +117,7 @@ private:
             std::lock_guard lock(m_mutex);
             --m_pending;
             m_queue.pop_front();
-            m_writing = ok && !m_released && !m_queue.empty();
-            if (m_writing)
-                startWrite();
+            writeNext(ok);
         }
         settle();
     }
@@ -134,6 +130,15 @@ private:
             m_finished = true;
         }
         settle();
+    }
+
+    // After the start or a write came back: the next queued request goes, if the stream can
+    // still take it. Under m_mutex.
+    void writeNext(bool ok)
+    {
+        m_writing = ok && !m_released && !m_queue.empty();
+        if (m_writing)
+            startWrite();
     }
 
     // With more requests queued behind this one, let gRPC hold it back and send the batch in
