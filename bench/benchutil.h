@@ -5,6 +5,8 @@
 #pragma once
 
 //                         prints "STARTED" and "LEADER" lines, leads until killed
+#include "alloccount.h"
+
 #include <EtcdQt/EtcdQt>
 
 #include <QtCore/qcoreapplication.h>
@@ -186,6 +188,22 @@ inline void emitLine(QJsonObject o)
     o.insert(u"impl"_s, u"etcdqt"_s);
     std::printf("%s\n", QJsonDocument(o).toJson(QJsonDocument::Compact).constData());
     std::fflush(stdout);
+}
+
+// Heap allocations per operation (issue 21 item 3): `process` made by the whole process
+// (gRPC's threads and the engine's included) over n operations, `thread` by the owner
+// thread, whose share includes the scenario's own waiting (an event loop, a connection to
+// finished()). Null when not counted (a sanitizer build).
+inline void insertAllocations(QJsonObject &line, long long process, long long thread, int n)
+{
+    const bool counted = Allocations::counted() && n > 0;
+    line.insert(u"allocs_per_op"_s, counted ? QJsonValue(double(process) / n) : QJsonValue());
+    line.insert(u"owner_allocs_per_op"_s, counted ? QJsonValue(double(thread) / n) : QJsonValue());
+}
+
+inline void insertAllocations(QJsonObject &line, const Allocations::Window &window, int n)
+{
+    insertAllocations(line, window.process(), window.thread(), n);
 }
 
 inline double percentile(std::vector<double> v, double p)

@@ -106,6 +106,10 @@
 //   queue_latency         one consumer parked on an empty EtcdQueue, one producer: enqueue()
 //                         -> the dequeue() reply, min(N, 1000) items, 2 ms apart (the peers'
 //                         q2; its floor is the raw watch, the peers' s5)
+// put, txn, watch_latency, lock_uncontended(_worker) and queue_latency also count heap
+// allocations (alloccount.cpp; issue 21 item 3): allocs_per_op is the whole process's per
+// timed operation, owner_allocs_per_op the owner thread's share of it (the scenario's own
+// waiting included); both null in a sanitizer build.
 // The scale curves (bench/scale_bench.cpp, issue 21 item 4; bench/run --scale): N is the point's
 // size x, one point per process; each line has "x", "threads" and "engine_threads" (this
 // process's; EtcdQt's engine has one per client, and neither may grow with x). No Go beside
@@ -144,18 +148,22 @@ void sequential(const QString &scenario, int n, const Step &step, const Step &af
     lat.reserve(n);
     QElapsedTimer wall;
     wall.start();
+    long long allocs = 0, ownerAllocs = 0; // in the timed steps only
     for (int i = 0; i < n; ++i) {
+        EtcdStatus status;
+        QEventLoop loop; // the waiting's own allocations stay out of the count
         QElapsedTimer t;
         t.start();
+        const Allocations::Window window;
         EtcdReply *reply = step();
-        EtcdStatus status;
-        QEventLoop loop;
         QObject::connect(reply, &EtcdReply::finished, &loop, [&](const EtcdStatus &s) {
             status = s;
             loop.quit();
         });
         loop.exec();
         lat.push_back(double(t.nsecsElapsed()) / 1e6);
+        allocs += window.process();
+        ownerAllocs += window.thread();
         if (!status.isOk())
             qFatal("%s failed: %s", qPrintable(scenario), qPrintable(status.toString()));
         if (after) {
@@ -171,6 +179,7 @@ void sequential(const QString &scenario, int n, const Step &step, const Step &af
     // ops_per_s then (it read 0 in bench/run --report's tables).
     if (!after)
         line.insert(u"ops_per_s"_s, n / seconds);
+    insertAllocations(line, allocs, ownerAllocs, n);
     emitLine(line);
 }
 
@@ -248,15 +257,18 @@ void benchWatchLatency(const QUrl &url, int n)
     std::vector<double> lat;
     QElapsedTimer wall;
     wall.start();
+    const Allocations::Window window; // the put and its answer included
     for (int i = 0; i < n; ++i) {
         const qint64 sent = clock.nsecsElapsed();
         writer.put(key, QByteArray::number(i));
         spinUntil([&] { return seen > i; });
         lat.push_back(double(seenAt - sent) / 1e6);
     }
-    emitLine({{u"scenario"_s, u"watch_latency"_s}, {u"n"_s, n}, {u"p50_ms"_s, percentile(lat, 0.5)},
-        {u"p99_ms"_s, percentile(lat, 0.99)},
-        {u"ops_per_s"_s, n / (double(wall.nsecsElapsed()) / 1e9)}});
+    QJsonObject line {{u"scenario"_s, u"watch_latency"_s}, {u"n"_s, n},
+        {u"p50_ms"_s, percentile(lat, 0.5)}, {u"p99_ms"_s, percentile(lat, 0.99)},
+        {u"ops_per_s"_s, n / (double(wall.nsecsElapsed()) / 1e9)}};
+    insertAllocations(line, window, n);
+    emitLine(line);
 }
 
 void benchKeepAlive(EtcdClient &client, int leases, std::chrono::seconds ttl, int seconds)

@@ -152,9 +152,11 @@ void benchLockUncontended(const QUrl &url, int n)
     std::vector<double> lat, acq;
     QElapsedTimer wall;
     wall.start();
+    const Allocations::Window window;
     for (int i = 0; i < n; ++i)
         cycle(&lat, &acq);
     const double seconds = double(wall.nsecsElapsed()) / 1e9;
+    const long long allocs = window.process(), ownerAllocs = window.thread();
     bool settledAfter = false;
     const QHash<QString, double> after = quietCounters(url, &settledAfter);
     closeMutex(mutex, "lock_uncontended");
@@ -163,6 +165,7 @@ void benchLockUncontended(const QUrl &url, int n)
         {u"acquire_p99_ms"_s, percentile(acq, 0.99)},
         {u"first_acquire_p50_ms"_s, percentile(cold, 0.5)}, {u"ttl_s"_s, qint64(kLockTtl.count())},
         {u"settled"_s, settled && settledAfter}};
+    insertAllocations(line, allocs, ownerAllocs, n);
     emitUncontended(line, lat, before, after, n);
 }
 
@@ -211,8 +214,10 @@ void benchLockUncontendedWorker(const QUrl &url, int n)
     measuring = true;
     QElapsedTimer wall;
     wall.start();
+    const Allocations::Window window; // owner: the mutex's thread (the worker's are in the rest)
     runWorker(n);
     const double seconds = double(wall.nsecsElapsed()) / 1e9;
+    const long long allocs = window.process(), ownerAllocs = window.thread();
     bool settledAfter = false;
     const QHash<QString, double> after = quietCounters(url, &settledAfter);
     closeMutex(mutex, "lock_uncontended_worker");
@@ -221,6 +226,7 @@ void benchLockUncontendedWorker(const QUrl &url, int n)
         {u"acquire_p99_ms"_s, percentile(locked, 0.99)},
         {u"unlock_p50_ms"_s, percentile(unlocked, 0.5)}, {u"ttl_s"_s, qint64(kLockTtl.count())},
         {u"settled"_s, settled && settledAfter}};
+    insertAllocations(line, allocs, ownerAllocs, n);
     emitUncontended(line, lat, before, after, n);
 }
 

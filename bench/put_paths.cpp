@@ -13,8 +13,10 @@
 // pollers and an executor) on the first callback call, and they slow every other path of the
 // process too (on 2 cores: sync 0.26-0.28 ms beside them, 0.22-0.26 without, the cq path as
 // fast as sync), so "02" measures a process that never uses the callback API, as lib/ now.
+// *_allocs_per_op: the whole process's heap allocations per timed put (alloccount.cpp).
 #include <grpcpp/grpcpp.h>
 
+#include "alloccount.h"
 #include "etcdserverpb/rpc.grpc.pb.h"
 
 #include <algorithm>
@@ -42,6 +44,12 @@ double p50(std::vector<double> v)
 {
     std::sort(v.begin(), v.end());
     return v.empty() ? 0 : v[v.size() / 2];
+}
+
+// Allocations per timed put; -1 when not counted or not run.
+double perOp(long long allocs, const std::vector<double> &timed)
+{
+    return Bench::Allocations::counted() && !timed.empty() ? double(allocs) / timed.size() : -1;
 }
 
 } // namespace
@@ -92,10 +100,12 @@ void benchPutPaths(const std::string &target, int n)
     const char *picked = std::getenv("PUT_PATHS") ? std::getenv("PUT_PATHS") : "012";
     const char *names[] = {"sync", "callback", "cq"};
     std::vector<double> ms[3];
+    long long allocs[3] = {}; // the whole process's, in the timed blocks
     for (int block = 0; block * 100 < n + 100; ++block) { // the first block warms up
         for (int p = 0; p < 3; ++p) {
             if (!std::strchr(picked, '0' + p))
                 continue;
+            const Bench::Allocations::Window window;
             for (int i = 0; i < 100; ++i) {
                 const auto t0 = Clock::now();
                 if (!paths[p]()) {
@@ -106,6 +116,8 @@ void benchPutPaths(const std::string &target, int n)
                     ms[p].push_back(
                         std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
             }
+            if (block > 0)
+                allocs[p] += window.process();
         }
     }
     cq.Shutdown();
@@ -113,7 +125,9 @@ void benchPutPaths(const std::string &target, int n)
     const double floor = p50(ms[0]);
     std::printf("{\"scenario\":\"put_paths\",\"impl\":\"cpp-grpc-raw\",\"n\":%d,"
                 "\"sync_p50_ms\":%.4f,\"callback_p50_ms\":%.4f,\"cq_p50_ms\":%.4f,"
-                "\"callback_ratio\":%.3f,\"cq_ratio\":%.3f}\n",
-        n, floor, p50(ms[1]), p50(ms[2]), p50(ms[1]) / floor, p50(ms[2]) / floor);
+                "\"callback_ratio\":%.3f,\"cq_ratio\":%.3f,\"sync_allocs_per_op\":%.1f,"
+                "\"callback_allocs_per_op\":%.1f,\"cq_allocs_per_op\":%.1f}\n",
+        n, floor, p50(ms[1]), p50(ms[2]), p50(ms[1]) / floor, p50(ms[2]) / floor,
+        perOp(allocs[0], ms[0]), perOp(allocs[1], ms[1]), perOp(allocs[2], ms[2]));
     std::fflush(stdout);
 }
