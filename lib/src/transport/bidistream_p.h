@@ -10,9 +10,46 @@
 #include "streams_p.h"
 #include "transport_grpc_p.h"
 
+#include <google/protobuf/arena.h>
+
+#include <cstddef>
 #include <deque>
 
 namespace Etcd::Internal {
+
+// Where a stream's reads parse to: a message on an arena whose first block is this object's
+// own, reset before each read. A message reused instead would allocate on every parse: its
+// generated Clear() deletes singular sub-messages (every response's header, each watch
+// event's key-value), so each read made them, and their strings, anew (bench/ counted 5 heap
+// allocations per watch event that way). A response larger than the block spills into blocks
+// the arena allocates, and the next reset frees them.
+template <class Message>
+class ReadBuffer
+{
+public:
+    ReadBuffer() : m_arena(options(m_block)) { }
+    ReadBuffer(const ReadBuffer &) = delete;
+    ReadBuffer &operator=(const ReadBuffer &) = delete;
+
+    // An empty message for the next read; the previous one is gone.
+    Message *fresh()
+    {
+        m_arena.Reset();
+        return google::protobuf::Arena::CreateMessage<Message>(&m_arena);
+    }
+
+private:
+    static constexpr std::size_t kBlockSize = 4096;
+    static google::protobuf::ArenaOptions options(char *block)
+    {
+        google::protobuf::ArenaOptions o;
+        o.initial_block = block;
+        o.initial_block_size = kBlockSize;
+        return o;
+    }
+    alignas(std::max_align_t) char m_block[kBlockSize]; // before m_arena, which uses it
+    google::protobuf::Arena m_arena;
+};
 
 // A bidirectional stream on the completion queue. Writes may come from the engine thread at any
 // time; they are queued and sent one at a time. A read is always outstanding, re-armed when it
@@ -49,7 +86,8 @@ public:
         handOverRelease(&m_startTag);
         m_rpc->StartCall(&m_startTag);
         handOverRelease(&m_readTag);
-        m_rpc->Read(&m_response, &m_readTag);
+        m_response = m_readBuffer.fresh();
+        m_rpc->Read(m_response, &m_readTag);
         return true;
     }
 
@@ -98,11 +136,12 @@ private:
             {
                 // The response is gRPC's: gRPC wrote it in its own code, out of TSan's sight.
                 const GrpcCallSection grpcCall;
-                m_onRead(m_response);
+                m_onRead(*m_response);
             }
             std::lock_guard lock(m_mutex);
             const GrpcCallSection grpcCall;
-            m_rpc->Read(&m_response, &m_readTag);
+            m_response = m_readBuffer.fresh(); // m_onRead copied what it needs
+            m_rpc->Read(m_response, &m_readTag);
             return;
         }
         std::lock_guard lock(m_mutex);
@@ -186,7 +225,8 @@ private:
     DoneHandler m_onDone;
     grpc::ClientContext m_context;
     std::unique_ptr<Rpc> m_rpc; // after m_context: destroyed before it
-    Response m_response;
+    ReadBuffer<Response> m_readBuffer;
+    Response *m_response = nullptr; // in m_readBuffer: the outstanding read's
     grpc::Status m_status;
     Tag m_startTag {this, &BidiStream::onStarted};
     Tag m_readTag {this, &BidiStream::onRead};
