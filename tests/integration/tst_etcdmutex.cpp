@@ -8,6 +8,7 @@
 
 #include <etcdtestserver.h>
 
+#include <QtCore/qelapsedtimer.h>
 #include <QtCore/qprocess.h>
 #include <QtCore/qregularexpression.h>
 #include <QtCore/qstandardpaths.h>
@@ -55,6 +56,7 @@ private Q_SLOTS:
     void tryLockTimesOutAndLeavesNoKey();
     void tryLockTakesALockFreedInTime();
     void unlockAfterLossReturnsFalse();
+    void workerUnlockDoesNotWaitForABusyOwnerThread();
     void interruptOnLockLoss();
     void waiterWhoseLeaseDiesQueuesAgain();
     void closeReleasesEveryHold();
@@ -318,6 +320,44 @@ void tst_EtcdMutex::tryLockTakesALockFreedInTime()
     QTRY_COMPARE_WITH_TIMEOUT(queueOf(*m_client, "/mx/tryfree").size(), 2, kWaitMs);
     QVERIFY(mutex.release());
     QTRY_COMPARE_WITH_TIMEOUT(got.load(), 1, kWaitMs);
+}
+
+// A worker's unlock() deletes its key from the worker's own thread (issue 21 item 1): while
+// the mutex's own thread is busy for a TTL, it still returns as soon as etcd answered, and
+// once that thread runs again the lock reads released, not lost.
+void tst_EtcdMutex::workerUnlockDoesNotWaitForABusyOwnerThread()
+{
+    EtcdMutex mutex(m_client.get(), "/mx/busyowner", withTtl());
+    QSignalSpy lost(&mutex, &EtcdMutex::lockLost);
+    std::binary_semaphore goOn(0);
+    std::atomic<int> held = -1, unlocked = -1;
+    std::atomic<qint64> unlockMs = -1;
+    Worker holder([&] {
+        held = mutex.lock() ? 1 : 0;
+        goOn.acquire();
+        QElapsedTimer t;
+        t.start();
+        unlocked = mutex.unlock() ? 1 : 0;
+        unlockMs = t.elapsed();
+    });
+    QTRY_COMPARE_WITH_TIMEOUT(held.load(), 1, kWaitMs);
+    goOn.release();
+    // The busy GUI thread: this (the mutex's) thread runs no event for a whole TTL.
+    std::this_thread::sleep_for(kTtl);
+    const qint64 whileBusy = unlockMs.load(); // -1: unlock() still waited for this thread
+    QVERIFY(holder.finish());
+    QCOMPARE(unlocked.load(), 1);
+    QVERIFY2(whileBusy >= 0 && whileBusy < qint64(kWaitMs / 10),
+        qPrintable(u"unlock() took %1 ms while the owner thread was busy"_s.arg(whileBusy)));
+    QTRY_COMPARE_WITH_TIMEOUT(queueOf(*m_client, "/mx/busyowner").size(), 0, kWaitMs);
+    QCOMPARE(lost.count(), 0);
+    QVERIFY(mutex.errors().isEmpty());
+    // Released, not lost: the same mutex takes it again at once.
+    QSignalSpy acquired(&mutex, &EtcdMutex::acquired);
+    QVERIFY(mutex.acquire());
+    QVERIFY(acquired.wait(kWaitMs));
+    QVERIFY(mutex.release());
+    QCOMPARE(lost.count(), 0);
 }
 
 // The holder's lease is revoked behind its back: lockLost() once, state Lost, the reason

@@ -131,8 +131,10 @@ namespace {
 bool unlockFromWorker(EtcdMutexPrivate *d)
 {
     quint64 id = 0;
-    const auto verdict = d->sync->release(std::this_thread::get_id(), &id);
-    return d->queue.settleRelease(verdict, id, LockQueue::Caller::Worker, "EtcdMutex::unlock()");
+    EtcdFencingToken token;
+    const auto verdict = d->sync->release(std::this_thread::get_id(), &id, &token);
+    return d->queue.settleRelease(
+        verdict, id, LockQueue::Caller::Worker, "EtcdMutex::unlock()", token);
 }
 
 bool lockFromWorker(EtcdMutexPrivate *d, std::optional<milliseconds> timeout)

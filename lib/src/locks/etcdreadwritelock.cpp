@@ -110,11 +110,11 @@ public:
 
     // Write holds go first: after a downgrade (write, then read) the first unlock() ends the
     // writing and keeps the reading.
-    HoldBook::Release releaseOne(quint64 *id)
+    HoldBook::Release releaseOne(quint64 *id, EtcdFencingToken *token)
     {
         const auto self = std::this_thread::get_id();
-        const HoldBook::Release r = writes->release(self, id);
-        return r == HoldBook::Release::NotHeld ? reads->release(self, id) : r;
+        const HoldBook::Release r = writes->release(self, id, token);
+        return r == HoldBook::Release::NotHeld ? reads->release(self, id, token) : r;
     }
 
     QByteArray path;
@@ -248,9 +248,10 @@ bool EtcdReadWriteLock::unlock()
     if (refuseOwnThread(this, "EtcdReadWriteLock::unlock()"))
         return false;
     quint64 id = 0;
-    const auto verdict = d->releaseOne(&id);
+    EtcdFencingToken token;
+    const auto verdict = d->releaseOne(&id, &token);
     return d->queue.settleRelease(
-        verdict, id, LockQueue::Caller::Worker, "EtcdReadWriteLock::unlock()");
+        verdict, id, LockQueue::Caller::Worker, "EtcdReadWriteLock::unlock()", token);
 }
 
 /*!
@@ -360,7 +361,7 @@ bool EtcdReadWriteLock::release()
         return false;
     }
     quint64 id = 0;
-    const auto verdict = d->releaseOne(&id);
+    const auto verdict = d->releaseOne(&id, nullptr);
     return d->queue.settleRelease(
         verdict, id, LockQueue::Caller::Owner, "EtcdReadWriteLock::release()");
 }

@@ -97,10 +97,16 @@ protected:
 
         // Whether hold `id` still stands on a live lease.
         [[nodiscard]] bool live(quint64 id) const;
-        void forgetLease(quint64 id)
+        // Returns the hold's token (null when none was recorded).
+        EtcdFencingToken forgetLease(quint64 id)
         {
-            leases.erase(id);
+            EtcdFencingToken token;
+            if (const auto it = leases.find(id); it != leases.end()) {
+                token = it->second.token;
+                leases.erase(it);
+            }
             noteHolds();
+            return token;
         }
         void noteHolds() { holding->store(!leases.empty()); }
     };

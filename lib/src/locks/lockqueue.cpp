@@ -664,12 +664,39 @@ bool LockQueue::lockBlocking(Side side, std::optional<milliseconds> timeout)
     return false;
 }
 
-bool LockQueue::releaseBlocking(quint64 id)
+// The last unlock() of a worker's hold: the key is deleted from the worker's own thread and
+// etcd's answer handed over where it arrives (issue 21 item 1), so the worker waits one hop
+// after etcd, not three (to this recipe's thread, back from etcd to it, and on to the worker).
+// The engine knew first: the hold left the HoldBook before this, so the lock's watch reads the
+// delete as no loss. This recipe's thread learns it twice, in order: the hold is releasing,
+// posted before the delete leaves (its own watch events, queued behind, then read the delete
+// as expected), and how it ended (it recycles or drops the hold's lease).
+bool LockQueue::releaseBlocking(quint64 id, const EtcdFencingToken &token)
 {
+    postQueued(q, [this, id] { markReleasing(id); });
+    // Deleted only while it is that hold's key: a delete that finds it gone says lost.
+    EtcdTxn remove {.compares
+        = {EtcdCompare::createRevision(token.key, Etcd::CompareResult::Equal, token.revision)},
+        .success = {EtcdTxnOp::remove(token.key)}};
+    EtcdStatus status;
+    bool deleted = false;
     // A delete that gets no answer within a TTL no longer matters: the lease is gone by then.
-    return callInThreadOf<bool>(q, ttl, false, [this, id](Answer<bool> answer) {
-        releaseHold(id, answer);
-    }).value_or(true);
+    if (!txnFromWorker(door, remove, ttl, &status, &deleted))
+        status = EtcdStatus(Etcd::ErrorCode::DeadlineExceeded,
+            EtcdRecipe::tr("no answer to the release in time; the lease's end removes the key"));
+    postQueued(q, [this, id, status, deleted] { onReleased(id, deleted ? 1 : 0, status); });
+    return !status.isOk() || deleted;
+}
+
+// A worker's release is on its way (releaseBlocking()): the hold is no longer this thread's to
+// lose or reuse.
+void LockQueue::markReleasing(quint64 id)
+{
+    Acquisition *a = find(id);
+    if (!a || a->phase != Phase::Held)
+        return; // lost meanwhile: onReleased() finds nothing to settle
+    a->phase = Phase::Releasing;
+    ++a->attempt;
 }
 
 // From a worker: whether a count-only read of `prefix` satisfies `answer` (false when etcd
@@ -707,7 +734,8 @@ void LockQueue::recordErrorOf(const EtcdStatus &status)
     runInThreadOf(q, [recipe = q, status] { recipe->recordError(status); });
 }
 
-bool LockQueue::settleRelease(HoldBook::Release verdict, quint64 id, Caller caller, const char *who)
+bool LockQueue::settleRelease(HoldBook::Release verdict, quint64 id, Caller caller, const char *who,
+    const EtcdFencingToken &token)
 {
     switch (verdict) {
     case HoldBook::Release::Nested:
@@ -724,7 +752,7 @@ bool LockQueue::settleRelease(HoldBook::Release verdict, quint64 id, Caller call
         break;
     }
     if (caller == Caller::Worker)
-        return releaseBlocking(id);
+        return releaseBlocking(id, token);
     releaseHold(id);
     return true;
 }
@@ -805,13 +833,12 @@ void LockQueue::cancelAbandoned()
 
 // The last unlock() of a hold: delete the key (the successor's watch fires now); once etcd
 // confirmed, the lease serves the next acquisition (recycle()).
-void LockQueue::releaseHold(quint64 id, Answer<bool> answer)
+void LockQueue::releaseHold(quint64 id)
 {
     Acquisition *a = find(id);
     if (!a || a->phase != Phase::Held)
-        return answer(false); // lost (or closed) before this unlock() got here
+        return; // lost (or closed) before this release() got here
     a->phase = Phase::Releasing;
-    a->unlockAnswer = std::move(answer);
     ++a->attempt;
     EtcdDeleteReply *reply = removeOn(q->client(), a->key);
     QObject::connect(reply, &EtcdReply::finished, q,
@@ -823,7 +850,6 @@ void LockQueue::onReleased(quint64 id, qint64 deleted, const EtcdStatus &status)
     Acquisition *a = find(id);
     if (!a || a->phase != Phase::Releasing)
         return;
-    const Answer<bool> answer = std::exchange(a->unlockAnswer, {});
     if (!status.isOk()) // the revoke that follows, or the TTL, removes the key
         q->recordError(status);
     const bool wasOurs = !status.isOk() || deleted > 0;
@@ -836,7 +862,6 @@ void LockQueue::onReleased(quint64 id, qint64 deleted, const EtcdStatus &status)
     } else {
         discard(id);
     }
-    answer(wasOurs);
 }
 
 // The engine thread has dispossessed a hold whose lease went already (HoldBook::loseLease):
@@ -925,7 +950,6 @@ void LockQueue::closeAll()
         endWait(*a, EtcdMetrics::Outcome::Cancelled);
         endHold(*a);
         dropKeepAlive(a->keepAlive);
-        a->unlockAnswer(true); // that unlock() came first
         revokes.append(revokeLeaseQuietly(q->client(), a->leaseId));
     }
     all.clear();

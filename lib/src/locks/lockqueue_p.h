@@ -85,7 +85,6 @@ public:
         bool expired = false; // the tryLock deadline passed
         bool confirmingLoss = false; // the key went: asking etcd whether the lease went too
         std::unique_ptr<QTimer> deadline;
-        Answer<bool> unlockAnswer; // the unlock() that waits for the delete
         MetricSpan waiting; // from the request until held or given up
         MetricSpan holding; // from held until released or lost
     };
@@ -108,7 +107,8 @@ public:
 
     // Worker side (any thread but the recipe's).
     bool lockBlocking(Side side, std::optional<std::chrono::milliseconds> timeout);
-    bool releaseBlocking(quint64 id); // the last unlock() of hold `id`
+    bool releaseBlocking(quint64 id, const EtcdFencingToken &token); // the last unlock() of `id`
+    void markReleasing(quint64 id);
     bool countOnly(const QByteArray &prefix, std::function<bool(qint64)> answer) const;
     bool commitGuarded(const EtcdFencingToken &token, const EtcdTxn &txn,
         std::chrono::milliseconds timeout, EtcdStatus *status) const;
@@ -118,11 +118,13 @@ public:
         QPointer<QThread> qthread, std::optional<TimePoint> deadline);
     bool acquireInOwnerThread(Side side);
     void abandonOwnerAcquire();
-    void releaseHold(quint64 id, Answer<bool> answer = {});
+    void releaseHold(quint64 id);
     // Carries out one unlock() (from a worker: waits for the delete) or release() (in this
     // thread: sends it) after the hold book said `verdict` about hold `id`.
     enum class Caller { Worker, Owner };
-    bool settleRelease(HoldBook::Release verdict, quint64 id, Caller caller, const char *who);
+    // `token`: the hold's, for a worker's last release (its key is deleted from that thread).
+    bool settleRelease(HoldBook::Release verdict, quint64 id, Caller caller, const char *who,
+        const EtcdFencingToken &token = {});
     void closeAll();
 
     std::chrono::seconds ttl;

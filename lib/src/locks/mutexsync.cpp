@@ -22,16 +22,18 @@ void MutexSync::ThreadHolds::record(ThreadId t, const EtcdFencingToken &token, q
     live[t] = Hold {1, token, id};
 }
 
-MutexSync::Release MutexSync::release(ThreadId t, quint64 *id)
+MutexSync::Release MutexSync::release(ThreadId t, quint64 *id, EtcdFencingToken *token)
 {
-    return updateHolds<ThreadHolds>([t, id](ThreadHolds &h, State &s) {
+    return updateHolds<ThreadHolds>([t, id, token](ThreadHolds &h, State &s) {
         // A live hold first: it is the most recent (a thread re-locks after losing one).
         if (const auto it = h.live.find(t); it != h.live.end()) {
             if (--it->second.count > 0)
                 return Release::Nested;
             *id = it->second.id;
             h.live.erase(it);
-            s.forgetLease(*id);
+            const EtcdFencingToken forgotten = s.forgetLease(*id);
+            if (token)
+                *token = forgotten;
             return Release::Last;
         }
         if (const auto it = h.dispossessed.find(t); it != h.dispossessed.end()) {

@@ -12,26 +12,30 @@ namespace Etcd::Internal {
 using namespace std::chrono;
 
 namespace {
-using Outcome = std::pair<EtcdStatus, bool>;
+using Outcome = std::pair<EtcdStatus, bool>; // the call's status, and whether it succeeded
 
 QString message(const char *text)
 {
     return QCoreApplication::translate("EtcdRecipe", text);
 }
 
+EtcdStatus notConnected()
+{
+    return EtcdStatus(Etcd::ErrorCode::NotConnected,
+        message(QT_TRANSLATE_NOOP("EtcdRecipe", "the client is not connected")));
+}
+
 // Starts the call with the door held (see WorkerDoor); false when there is no session.
-bool send(WorkerDoor &door, const EtcdTxn &txn, const Answer<Outcome> &answer, const QString &over)
+bool send(WorkerDoor &door, const EtcdTxn &txn, const Answer<Outcome> &answer)
 {
     std::lock_guard lock(door.mutex);
     if (!door.transport || !door.engine)
         return false;
-    CallTarget target {
-        door.engine, [answer, over](const EtcdStatus &s, ReplyData &&data) {
-            const bool committed = s.isOk() && data.succeeded;
-            answer(
-                {s.isOk() && !committed ? EtcdStatus(Etcd::ErrorCode::FailedPrecondition, over) : s,
-                    committed});
-        }};
+    CallTarget target {nullptr,
+        [answer](const EtcdStatus &s, ReplyData &&data) {
+            answer({s, s.isOk() && data.succeeded});
+        },
+        true};
     door.transport->txn(txn, door.options, std::move(target));
     return true;
 }
@@ -40,6 +44,23 @@ bool send(WorkerDoor &door, const EtcdTxn &txn, const Answer<Outcome> &answer, c
 std::shared_ptr<WorkerDoor> workerDoorOf(EtcdClient *client)
 {
     return client ? EtcdClientPrivate::get(client)->door : std::make_shared<WorkerDoor>();
+}
+
+bool txnFromWorker(const std::shared_ptr<WorkerDoor> &door, const EtcdTxn &txn,
+    milliseconds timeout, EtcdStatus *status, bool *succeeded)
+{
+    auto handoff = std::make_shared<Handoff<Outcome>>();
+    // Only the call holds the answer: cancelled unanswered, it answers NotConnected at once.
+    std::optional<Outcome> outcome;
+    if (!door || !send(*door, txn, Answer<Outcome>(handoff, {notConnected(), false})))
+        outcome = Outcome {notConnected(), false};
+    else
+        outcome = handoff->waitFor(timeout);
+    if (!outcome)
+        return false;
+    *status = outcome->first;
+    *succeeded = outcome->second;
+    return true;
 }
 
 bool commitGuardedFromWorker(const std::shared_ptr<WorkerDoor> &door, bool held,
@@ -53,19 +74,17 @@ bool commitGuardedFromWorker(const std::shared_ptr<WorkerDoor> &door, bool held,
     };
     if (!held || !token.isValid())
         return report(EtcdStatus(Etcd::ErrorCode::FailedPrecondition, over), false);
-    const EtcdStatus gone(Etcd::ErrorCode::NotConnected,
-        message(QT_TRANSLATE_NOOP("EtcdRecipe", "the client is not connected")));
-    auto handoff = std::make_shared<Handoff<Outcome>>();
-    // Only the call holds the answer: cancelled unanswered, it answers NotConnected at once.
-    if (!door || !send(*door, token.guard(txn), Answer<Outcome>(handoff, {gone, false}), over))
-        return report(gone, false);
-    const std::optional<Outcome> outcome = handoff->waitFor(timeout);
-    if (!outcome)
+    EtcdStatus answer;
+    bool committed = false;
+    if (!txnFromWorker(door, token.guard(txn), timeout, &answer, &committed))
         return report(EtcdStatus(Etcd::ErrorCode::DeadlineExceeded,
                           message(QT_TRANSLATE_NOOP("EtcdRecipe",
                               "no answer in time; the write commits only while it holds"))),
             false);
-    return report(outcome->first, outcome->second);
+    // Answered but not committed: the guard failed, so the ownership is over.
+    if (answer.isOk() && !committed)
+        return report(EtcdStatus(Etcd::ErrorCode::FailedPrecondition, over), false);
+    return report(answer, committed);
 }
 
 } // namespace Etcd::Internal

@@ -20,13 +20,19 @@ struct WorkerDoor;
 // The door of `client` (owner thread); recipes keep it for their worker-thread calls.
 std::shared_ptr<WorkerDoor> workerDoorOf(EtcdClient *client);
 
-// From a worker thread: sends `txn` guarded by `token` straight to the transport, answered in
-// the client's engine thread, and waits at most `timeout`. A busy owner thread delays neither
-// the write nor its answer. `held` is the caller's ownership as the engine last decided it: a
-// write for an ownership already over is refused at once (FailedPrecondition, `over`) without
-// a round trip. True when it committed; otherwise `status` says why (the guard failed: the
-// ownership is over; etcd refused or was unreachable; DeadlineExceeded: no answer in time, the
-// write may still commit, but only while the ownership holds).
+// From a worker thread: sends `txn` straight to the transport from this thread and waits at
+// most `timeout` for etcd's answer, handed over where it arrives (no owner or engine thread in
+// between, so a busy one delays nothing). Returns whether an answer came; then `status` says
+// how the call went and `succeeded` whether the transaction's compares held.
+bool txnFromWorker(const std::shared_ptr<WorkerDoor> &door, const EtcdTxn &txn,
+    std::chrono::milliseconds timeout, EtcdStatus *status, bool *succeeded);
+
+// From a worker thread: sends `txn` guarded by `token` as txnFromWorker() does. `held` is the
+// caller's ownership as the engine last decided it: a write for an ownership already over is
+// refused at once (FailedPrecondition, `over`) without a round trip. True when it committed;
+// otherwise `status` says why (the guard failed: the ownership is over; etcd refused or was
+// unreachable; DeadlineExceeded: no answer in time, the write may still commit, but only while the
+// ownership holds).
 bool commitGuardedFromWorker(const std::shared_ptr<WorkerDoor> &door, bool held,
     const EtcdFencingToken &token, const EtcdTxn &txn, std::chrono::milliseconds timeout,
     EtcdStatus *status, const QString &over);

@@ -27,11 +27,15 @@ public:
     virtual void cancel() = 0;
 };
 
-// Where a call's single result goes: `deliver` runs in `context`'s thread, queued.
+// Where a call's single result goes: `deliver` runs in `context`'s thread, queued. With
+// `inCompletionThread` (and no context) it runs where the answer arrives, for a worker thread
+// blocked on the answer: `deliver` then only hands it over (a Handoff) and decides nothing, so
+// the worker wakes one hop after etcd answered instead of two.
 struct CallTarget
 {
     QObject *context = nullptr;
     std::function<void(const EtcdStatus &, ReplyData &&)> deliver;
+    bool inCompletionThread = false;
 };
 
 struct CallOptions

@@ -131,6 +131,13 @@ void CallBase::deliver(const EtcdStatus &status, ReplyData &&data)
         metrics->recordRpc(m_rpc, Clock::now() - m_started, attempts, status.code());
         lock.lock();
     }
+    if (m_target.inCompletionThread) {
+        // Out of m_mutex: the worker it wakes may cancel the call at once.
+        const auto fn = std::exchange(m_target, {}).deliver;
+        lock.unlock();
+        fn(status, std::move(data));
+        return;
+    }
     if (!m_target.context)
         return;
     // Posted under m_mutex: cancel() clears the target under it before the context may die.
