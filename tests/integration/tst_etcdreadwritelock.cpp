@@ -9,7 +9,11 @@
 #include <EtcdQt/etcdreadwritelock.h>
 #include <etcdtestserver.h>
 
+#include <QtCore/qelapsedtimer.h>
 #include <QtCore/qregularexpression.h>
+
+#include <semaphore>
+#include <thread>
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
@@ -52,6 +56,7 @@ private Q_SLOTS:
     void upgradeIsRefused();
     void tryLockForWriteTimesOutAndLeavesNoKey();
     void lostWriteHoldIsReported();
+    void workerUnlockDoesNotWaitForABusyOwnerThread();
     void foreignWriterEntryBlocksReaders();
     void closeReleasesEveryHold();
 
@@ -265,6 +270,45 @@ void tst_EtcdReadWriteLock::lostWriteHoldIsReported()
     QCOMPARE(lost.count(), 1);
     QVERIFY(reader.release());
     QVERIFY(closeAndWait(&writer, &reader));
+}
+
+// A worker's unlock()s delete their keys from the worker's own thread (issue 21 item 1): with
+// the lock's thread busy for a TTL, a downgraded hold (write, then read) still ends in both
+// unlock()s as soon as etcd answered, and the lock's thread then reads them as released.
+void tst_EtcdReadWriteLock::workerUnlockDoesNotWaitForABusyOwnerThread()
+{
+    EtcdReadWriteLock lock(m_client.get(), "/rw/busyowner", options());
+    QSignalSpy lost(&lock, &EtcdReadWriteLock::lockLost);
+    std::binary_semaphore goOn(0);
+    std::atomic<int> held = -1, unlocked = 0;
+    std::atomic<qint64> unlockMs = -1;
+    Worker holder([&] {
+        held = lock.lockForWrite() && lock.lockForRead() ? 1 : 0;
+        goOn.acquire();
+        QElapsedTimer t;
+        t.start();
+        unlocked = int(lock.unlock()) + int(lock.unlock()); // the writing, then the reading
+        unlockMs = t.elapsed();
+    });
+    QTRY_COMPARE_WITH_TIMEOUT(held.load(), 1, kWaitMs);
+    QCOMPARE(queueOf(*m_client, "/rw/busyowner").size(), 2);
+    goOn.release();
+    // The busy GUI thread: this (the lock's) thread runs no event for a whole TTL.
+    std::this_thread::sleep_for(kTtl);
+    const qint64 whileBusy = unlockMs.load(); // -1: an unlock() still waited for this thread
+    QVERIFY(holder.finish());
+    QCOMPARE(unlocked.load(), 2);
+    QVERIFY2(whileBusy >= 0 && whileBusy < qint64(kWaitMs / 10),
+        qPrintable(u"unlock()s took %1 ms while the owner thread was busy"_s.arg(whileBusy)));
+    QTRY_COMPARE_WITH_TIMEOUT(queueOf(*m_client, "/rw/busyowner").size(), 0, kWaitMs);
+    QCOMPARE(lost.count(), 0);
+    QVERIFY(lock.errors().isEmpty());
+    Grants again(&lock);
+    QVERIFY(lock.acquire(Mode::Write));
+    QTRY_COMPARE_WITH_TIMEOUT(again.modes.size(), 1, kWaitMs);
+    QVERIFY(lock.release());
+    QCOMPARE(lost.count(), 0);
+    QVERIFY(closeAndWait(&lock));
 }
 
 // A writer entry written the way a Kotlin etcd-recipes process writes it (on its own lease)
