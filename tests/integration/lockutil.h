@@ -7,12 +7,14 @@
 #include "electionutil.h"
 #include "handover_p.h"
 
+#include <QtCore/qelapsedtimer.h>
 #include <QtCore/qeventloop.h>
 #include <QtCore/qtimer.h>
 
 #include <atomic>
 #include <future>
 #include <optional>
+#include <semaphore>
 #include <thread>
 
 namespace {
@@ -115,6 +117,54 @@ private:
     std::atomic<bool> m_done {false};
     std::thread m_thread;
 };
+// What a worker's unlock() did while the lock's own thread was busy (unlockWhileOwnerBusy()).
+struct BusyOwnerUnlock
+{
+    bool held = false; // the worker's lock took it
+    bool finished = false; // the worker returned
+    int unlocked = -1; // what its unlock returned
+    qint64 unlockMs = -1; // how long that took; -1: it had not returned when the spell ended
+
+    // Empty when the worker held, returned `expected` and did so within `limitMs`.
+    [[nodiscard]] QString fault(int expected, qint64 limitMs) const
+    {
+        if (!held || !finished)
+            return QStringLiteral("the worker did not hold, or did not return");
+        if (unlocked != expected)
+            return QStringLiteral("unlock returned %1, not %2").arg(unlocked).arg(expected);
+        if (unlockMs < 0 || unlockMs >= limitMs)
+            return QStringLiteral("unlock took %1 ms while the owner thread was busy")
+                .arg(unlockMs);
+        return {};
+    }
+};
+
+// In a worker, `lock` takes the lock; once it holds, this (the lock's own) thread runs no
+// event for `busy`, as a busy GUI thread, while the worker runs `unlock`.
+template <typename Lock, typename Unlock>
+BusyOwnerUnlock unlockWhileOwnerBusy(Lock lock, Unlock unlock, std::chrono::milliseconds busy)
+{
+    BusyOwnerUnlock r;
+    std::binary_semaphore goOn(0);
+    std::atomic<int> held = -1, unlocked = -1;
+    std::atomic<qint64> unlockMs = -1;
+    Worker holder([&] {
+        held = lock() ? 1 : 0;
+        goOn.acquire();
+        QElapsedTimer t;
+        t.start();
+        unlocked = unlock();
+        unlockMs = t.elapsed();
+    });
+    r.held = QTest::qWaitFor([&] { return held.load() != -1; }, kLockWaitMs) && held.load() == 1;
+    goOn.release();
+    std::this_thread::sleep_for(busy);
+    r.unlockMs = unlockMs.load();
+    r.finished = holder.finish();
+    r.unlocked = unlocked.load();
+    return r;
+}
+
 // Closes every recipe and waits (the event loop running) until each said closed(): their
 // revokes have reached etcd. False when one did not within the wait.
 template <typename... Recipes>

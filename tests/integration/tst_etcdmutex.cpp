@@ -8,7 +8,6 @@
 
 #include <etcdtestserver.h>
 
-#include <QtCore/qelapsedtimer.h>
 #include <QtCore/qprocess.h>
 #include <QtCore/qregularexpression.h>
 #include <QtCore/qstandardpaths.h>
@@ -329,26 +328,10 @@ void tst_EtcdMutex::workerUnlockDoesNotWaitForABusyOwnerThread()
 {
     EtcdMutex mutex(m_client.get(), "/mx/busyowner", withTtl());
     QSignalSpy lost(&mutex, &EtcdMutex::lockLost);
-    std::binary_semaphore goOn(0);
-    std::atomic<int> held = -1, unlocked = -1;
-    std::atomic<qint64> unlockMs = -1;
-    Worker holder([&] {
-        held = mutex.lock() ? 1 : 0;
-        goOn.acquire();
-        QElapsedTimer t;
-        t.start();
-        unlocked = mutex.unlock() ? 1 : 0;
-        unlockMs = t.elapsed();
-    });
-    QTRY_COMPARE_WITH_TIMEOUT(held.load(), 1, kWaitMs);
-    goOn.release();
-    // The busy GUI thread: this (the mutex's) thread runs no event for a whole TTL.
-    std::this_thread::sleep_for(kTtl);
-    const qint64 whileBusy = unlockMs.load(); // -1: unlock() still waited for this thread
-    QVERIFY(holder.finish());
-    QCOMPARE(unlocked.load(), 1);
-    QVERIFY2(whileBusy >= 0 && whileBusy < qint64(kWaitMs / 10),
-        qPrintable(u"unlock() took %1 ms while the owner thread was busy"_s.arg(whileBusy)));
+    const BusyOwnerUnlock run = unlockWhileOwnerBusy(
+        [&] { return mutex.lock(); }, [&] { return int(mutex.unlock()); }, kTtl);
+    const QString fault = run.fault(1, kWaitMs / 10); // -1 ms: it waited for this thread
+    QVERIFY2(fault.isEmpty(), qPrintable(fault));
     QTRY_COMPARE_WITH_TIMEOUT(queueOf(*m_client, "/mx/busyowner").size(), 0, kWaitMs);
     QCOMPARE(lost.count(), 0);
     QVERIFY(mutex.errors().isEmpty());

@@ -9,11 +9,7 @@
 #include <EtcdQt/etcdreadwritelock.h>
 #include <etcdtestserver.h>
 
-#include <QtCore/qelapsedtimer.h>
 #include <QtCore/qregularexpression.h>
-
-#include <semaphore>
-#include <thread>
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
@@ -279,27 +275,12 @@ void tst_EtcdReadWriteLock::workerUnlockDoesNotWaitForABusyOwnerThread()
 {
     EtcdReadWriteLock lock(m_client.get(), "/rw/busyowner", options());
     QSignalSpy lost(&lock, &EtcdReadWriteLock::lockLost);
-    std::binary_semaphore goOn(0);
-    std::atomic<int> held = -1, unlocked = 0;
-    std::atomic<qint64> unlockMs = -1;
-    Worker holder([&] {
-        held = lock.lockForWrite() && lock.lockForRead() ? 1 : 0;
-        goOn.acquire();
-        QElapsedTimer t;
-        t.start();
-        unlocked = int(lock.unlock()) + int(lock.unlock()); // the writing, then the reading
-        unlockMs = t.elapsed();
-    });
-    QTRY_COMPARE_WITH_TIMEOUT(held.load(), 1, kWaitMs);
-    QCOMPARE(queueOf(*m_client, "/rw/busyowner").size(), 2);
-    goOn.release();
-    // The busy GUI thread: this (the lock's) thread runs no event for a whole TTL.
-    std::this_thread::sleep_for(kTtl);
-    const qint64 whileBusy = unlockMs.load(); // -1: an unlock() still waited for this thread
-    QVERIFY(holder.finish());
-    QCOMPARE(unlocked.load(), 2);
-    QVERIFY2(whileBusy >= 0 && whileBusy < qint64(kWaitMs / 10),
-        qPrintable(u"unlock()s took %1 ms while the owner thread was busy"_s.arg(whileBusy)));
+    const BusyOwnerUnlock run = unlockWhileOwnerBusy(
+        [&] { return lock.lockForWrite() && lock.lockForRead(); },
+        [&] { return int(lock.unlock()) + int(lock.unlock()); }, // the writing, then the reading
+        kTtl);
+    const QString fault = run.fault(2, kWaitMs / 10); // -1 ms: they waited for this thread
+    QVERIFY2(fault.isEmpty(), qPrintable(fault));
     QTRY_COMPARE_WITH_TIMEOUT(queueOf(*m_client, "/rw/busyowner").size(), 0, kWaitMs);
     QCOMPARE(lost.count(), 0);
     QVERIFY(lock.errors().isEmpty());
