@@ -688,15 +688,17 @@ bool LockQueue::releaseBlocking(quint64 id, const EtcdFencingToken &token)
     return !status.isOk() || deleted;
 }
 
-// A worker's release is on its way (releaseBlocking()): the hold is no longer this thread's to
-// lose or reuse.
-void LockQueue::markReleasing(quint64 id)
+// A release of hold `id` is on its way (release(), or a worker's releaseBlocking()): the hold
+// is no longer this thread's to lose or reuse. Null when it was lost (or closed) first; then
+// onReleased() finds nothing to settle.
+LockQueue::Acquisition *LockQueue::markReleasing(quint64 id)
 {
     Acquisition *a = find(id);
     if (!a || a->phase != Phase::Held)
-        return; // lost meanwhile: onReleased() finds nothing to settle
+        return nullptr;
     a->phase = Phase::Releasing;
     ++a->attempt;
+    return a;
 }
 
 // From a worker: whether a count-only read of `prefix` satisfies `answer` (false when etcd
@@ -835,11 +837,9 @@ void LockQueue::cancelAbandoned()
 // confirmed, the lease serves the next acquisition (recycle()).
 void LockQueue::releaseHold(quint64 id)
 {
-    Acquisition *a = find(id);
-    if (!a || a->phase != Phase::Held)
+    Acquisition *a = markReleasing(id);
+    if (!a)
         return; // lost (or closed) before this release() got here
-    a->phase = Phase::Releasing;
-    ++a->attempt;
     EtcdDeleteReply *reply = removeOn(q->client(), a->key);
     QObject::connect(reply, &EtcdReply::finished, q,
         [this, id, reply](const EtcdStatus &s) { onReleased(id, reply->deleted(), s); });

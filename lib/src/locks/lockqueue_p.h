@@ -108,7 +108,6 @@ public:
     // Worker side (any thread but the recipe's).
     bool lockBlocking(Side side, std::optional<std::chrono::milliseconds> timeout);
     bool releaseBlocking(quint64 id, const EtcdFencingToken &token); // the last unlock() of `id`
-    void markReleasing(quint64 id);
     bool countOnly(const QByteArray &prefix, std::function<bool(qint64)> answer) const;
     bool commitGuarded(const EtcdFencingToken &token, const EtcdTxn &txn,
         std::chrono::milliseconds timeout, EtcdStatus *status) const;
@@ -119,6 +118,7 @@ public:
     bool acquireInOwnerThread(Side side);
     void abandonOwnerAcquire();
     void releaseHold(quint64 id);
+    Acquisition *markReleasing(quint64 id); // this thread's part of every release
     // Carries out one unlock() (from a worker: waits for the delete) or release() (in this
     // thread: sends it) after the hold book said `verdict` about hold `id`.
     enum class Caller { Worker, Owner };
