@@ -479,6 +479,10 @@
         <translation>die Belegung ist beendet</translation>
     </message>
     <message>
+        <source>no answer to the release in time; the lease&apos;s end removes the key</source>
+        <translation>keine Antwort auf die Freigabe in der Zeit; mit dem Ende des Leases verschwindet der Schlüssel</translation>
+    </message>
+    <message>
         <source>the %1 was lost before it was released</source>
         <translation>%1 ging vor der Freigabe verloren</translation>
     </message>

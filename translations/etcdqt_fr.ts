@@ -479,6 +479,10 @@
         <translation>la détention a pris fin</translation>
     </message>
     <message>
+        <source>no answer to the release in time; the lease&apos;s end removes the key</source>
+        <translation>pas de réponse à la libération à temps ; la fin du bail supprime la clé</translation>
+    </message>
+    <message>
         <source>the %1 was lost before it was released</source>
         <translation>on a perdu %1 avant sa libération</translation>
     </message>
