@@ -165,6 +165,70 @@ BusyOwnerUnlock unlockWhileOwnerBusy(Lock lock, Unlock unlock, std::chrono::mill
     return r;
 }
 
+// What a worker's lock() did while the lock's own thread was busy (lockWhileOwnerBusy()).
+struct BusyOwnerLock
+{
+    bool primed = false; // the worker's first lock() and unlock() went through
+    int held = -1; // what its lock() returned within the spell; -1: it had not returned
+    qint64 lockMs = -1; // how long that took
+    bool finished = false; // the worker returned
+    int unlocked = -1; // what its unlock(), after the spell, returned
+
+    // Empty when the worker took the lock within `limitMs` and released it after.
+    [[nodiscard]] QString fault(qint64 limitMs) const
+    {
+        if (!primed)
+            return QStringLiteral("the worker's first lock and unlock failed");
+        if (held != 1 || lockMs < 0 || lockMs >= limitMs)
+            return QStringLiteral("lock() returned %1 after %2 ms while the owner thread was busy")
+                .arg(held)
+                .arg(lockMs);
+        if (!finished || unlocked != 1)
+            return QStringLiteral("the worker's unlock returned %1").arg(unlocked);
+        return {};
+    }
+};
+
+// In a worker, `cycle` takes and releases the lock once (the lock's thread has a spare lease
+// ready once `settled` holds, which this thread awaits with its event loop running); then this
+// (the lock's own) thread runs no event for `busy`, as a busy GUI thread, while the worker runs
+// `lock`; after the spell the worker runs `unlock`.
+template <typename Cycle, typename Settled, typename Lock, typename Unlock>
+BusyOwnerLock lockWhileOwnerBusy(
+    Cycle cycle, Settled settled, Lock lock, Unlock unlock, std::chrono::milliseconds busy)
+{
+    BusyOwnerLock r;
+    std::binary_semaphore go(0), after(0);
+    std::atomic<int> primed = -1, held = -1, unlocked = -1;
+    std::atomic<qint64> lockMs = -1;
+    Worker worker([&] {
+        primed = cycle() ? 1 : 0;
+        go.acquire();
+        QElapsedTimer t;
+        t.start();
+        const bool took = lock();
+        lockMs = t.elapsed();
+        held = took ? 1 : 0;
+        after.acquire();
+        unlocked = unlock();
+    });
+    r.primed = QTest::qWaitFor([&] { return primed.load() != -1; }, kLockWaitMs)
+        && primed.load() == 1 && QTest::qWaitFor(settled, kLockWaitMs);
+    QElapsedTimer spell;
+    spell.start();
+    go.release();
+    while (held.load() == -1 && spell.elapsed() < busy.count())
+        std::this_thread::sleep_for(std::chrono::milliseconds(1)); // no event runs here
+    r.held = held.load();
+    r.lockMs = r.held == -1 ? -1 : lockMs.load();
+    std::this_thread::sleep_for(
+        std::max(busy - std::chrono::milliseconds(spell.elapsed()), std::chrono::milliseconds(0)));
+    after.release();
+    r.finished = worker.finish();
+    r.unlocked = unlocked.load();
+    return r;
+}
+
 // Closes every recipe and waits (the event loop running) until each said closed(): their
 // revokes have reached etcd. False when one did not within the wait.
 template <typename... Recipes>

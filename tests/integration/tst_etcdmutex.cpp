@@ -10,6 +10,7 @@
 
 #include <QtCore/qprocess.h>
 #include <QtCore/qregularexpression.h>
+#include <QtCore/qscopeguard.h>
 #include <QtCore/qstandardpaths.h>
 #include <QtCore/qtemporarydir.h>
 #include <QtCore/qthread.h>
@@ -56,6 +57,8 @@ private Q_SLOTS:
     void tryLockTakesALockFreedInTime();
     void unlockAfterLossReturnsFalse();
     void workerUnlockDoesNotWaitForABusyOwnerThread();
+    void workerLockDoesNotWaitForABusyOwnerThread();
+    void workerHoldDeletedWhileOwnerBusyEndsAtOnce();
     void interruptOnLockLoss();
     void waiterWhoseLeaseDiesQueuesAgain();
     void closeReleasesEveryHold();
@@ -346,6 +349,94 @@ void tst_EtcdMutex::workerUnlockDoesNotWaitForABusyOwnerThread()
 // The holder's lease is revoked behind its back: lockLost() once, state Lost, the reason
 // kept, the holder's thread runs on (not interrupted by default), its unlock() says false,
 // and another instance gets the lock.
+// A worker's lock() sends its entry's transaction from its own thread, on the spare lease the
+// lock's thread keeps ready (issue 21 item 1): with the lock's thread busy for a TTL, a free
+// lock is taken as soon as etcd answered (on the old path it waited out the whole spell), and
+// the lock's thread adopts the hold afterwards as its own.
+void tst_EtcdMutex::workerLockDoesNotWaitForABusyOwnerThread()
+{
+    EtcdMutex mutex(m_client.get(), "/mx/busylock", withTtl());
+    QSignalSpy lost(&mutex, &EtcdMutex::lockLost);
+    EtcdFencingToken token;
+    const BusyOwnerLock run = lockWhileOwnerBusy([&] { return mutex.lock() && mutex.unlock(); },
+        [&] { return queueOf(*m_client, "/mx/busylock").isEmpty(); },
+        [&] {
+            const bool ok = mutex.lock();
+            token = mutex.fencingToken();
+            return ok;
+        },
+        [&] { return int(mutex.unlock()); }, kTtl);
+    const QString fault = run.fault(kWaitMs / 10);
+    QVERIFY2(fault.isEmpty(), qPrintable(fault));
+    QVERIFY(token.isValid());
+    QTRY_COMPARE_WITH_TIMEOUT(queueOf(*m_client, "/mx/busylock").size(), 0, kWaitMs);
+    QCOMPARE(lost.count(), 0);
+    QVERIFY(mutex.errors().isEmpty());
+    // Adopted, then released: the lock's thread takes it again at once.
+    QSignalSpy acquired(&mutex, &EtcdMutex::acquired);
+    QVERIFY(mutex.acquire());
+    QVERIFY(acquired.wait(kWaitMs));
+    QVERIFY(mutex.fencingToken().revision > token.revision);
+    QVERIFY(mutex.release());
+    QCOMPARE(lost.count(), 0);
+}
+
+// A hold a worker took on its own (the lock's thread busy, not yet told of it) is still watched
+// from the start: its key deleted out of band ends it in the engine while the lock's thread is
+// still busy, and lockLost() follows once that thread runs again.
+void tst_EtcdMutex::workerHoldDeletedWhileOwnerBusyEndsAtOnce()
+{
+    if (QStandardPaths::findExecutable(u"etcdctl"_s).isEmpty())
+        QSKIP("etcdctl not installed");
+    EtcdMutex mutex(m_client.get(), "/mx/busylost", withTtl());
+    QSignalSpy lost(&mutex, &EtcdMutex::lockLost);
+    std::counting_semaphore<4> go(0), deleted(0);
+    std::atomic<int> primed = -1, held = -1, countAfter = -1, unlocked = -1;
+    std::atomic<qint64> endedMs = -1;
+    QByteArray key;
+    Worker holder([&] {
+        primed = mutex.lock() && mutex.unlock() ? 1 : 0;
+        go.acquire();
+        const bool ok = mutex.lock();
+        key = mutex.fencingToken().key; // before `held`, which publishes it
+        held = ok ? 1 : 0;
+        deleted.acquire();
+        QElapsedTimer t;
+        t.start();
+        while (mutex.holdCount() > 0 && t.elapsed() < kWaitMs)
+            std::this_thread::sleep_for(1ms);
+        countAfter = mutex.holdCount();
+        endedMs = t.elapsed();
+        deleted.acquire(); // the spell is over
+        unlocked = mutex.unlock() ? 1 : 0;
+    });
+    auto unblock = qScopeGuard([&] { // a failed check must not leave the worker waiting
+        go.release();
+        deleted.release(2);
+    });
+    QTRY_COMPARE_WITH_TIMEOUT(primed.load(), 1, kWaitMs);
+    // The spell: this (the lock's) thread runs no event from here on.
+    go.release();
+    QElapsedTimer spell;
+    spell.start();
+    while (held.load() == -1 && spell.elapsed() < kWaitMs / 10)
+        std::this_thread::sleep_for(1ms);
+    QCOMPARE(held.load(), 1);
+    QVERIFY(etcdctl(m_server.clientUrl(), {u"del"_s, QString::fromUtf8(key)}));
+    deleted.release();
+    while (endedMs.load() == -1 && spell.elapsed() < kWaitMs)
+        std::this_thread::sleep_for(1ms);
+    QCOMPARE(countAfter.load(), 0);
+    QVERIFY2(endedMs.load() < kWaitMs / 10, qPrintable(QString::number(endedMs.load())));
+    QCOMPARE(lost.count(), 0); // not yet: this thread has run no event
+    deleted.release();
+    QTRY_COMPARE_WITH_TIMEOUT(lost.count(), 1, kWaitMs);
+    QVERIFY(holder.finish());
+    unblock.dismiss();
+    QCOMPARE(unlocked.load(), 0);
+    QCOMPARE(mutex.connectionState(), EtcdRecipe::ConnectionState::Lost);
+}
+
 void tst_EtcdMutex::unlockAfterLossReturnsFalse()
 {
     EtcdMutex mutex(m_client.get(), "/mx/lost", withTtl());

@@ -53,6 +53,7 @@ private Q_SLOTS:
     void tryLockForWriteTimesOutAndLeavesNoKey();
     void lostWriteHoldIsReported();
     void workerUnlockDoesNotWaitForABusyOwnerThread();
+    void workerLockDoesNotWaitForABusyOwnerThread();
     void foreignWriterEntryBlocksReaders();
     void closeReleasesEveryHold();
 
@@ -289,6 +290,30 @@ void tst_EtcdReadWriteLock::workerUnlockDoesNotWaitForABusyOwnerThread()
     QTRY_COMPARE_WITH_TIMEOUT(again.modes.size(), 1, kWaitMs);
     QVERIFY(lock.release());
     QCOMPARE(lost.count(), 0);
+    QVERIFY(closeAndWait(&lock));
+}
+
+// A worker's lockForWrite() and lockForRead() send their entry's transaction from the
+// worker's own thread (issue 21 item 1): with the lock's thread busy for a TTL, each takes a
+// free lock as soon as etcd answered.
+void tst_EtcdReadWriteLock::workerLockDoesNotWaitForABusyOwnerThread()
+{
+    EtcdReadWriteLock lock(m_client.get(), "/rw/busylock", options());
+    QSignalSpy lost(&lock, &EtcdReadWriteLock::lockLost);
+    const auto cycle = [&] { return lock.lockForWrite() && lock.unlock(); };
+    const auto settled = [&] { return queueOf(*m_client, "/rw/busylock").isEmpty(); };
+    const auto unlock = [&] { return int(lock.unlock()); };
+    const BusyOwnerLock writing = lockWhileOwnerBusy(
+        cycle, settled, [&] { return lock.lockForWrite(); }, unlock, kTtl);
+    QString fault = writing.fault(kWaitMs / 10);
+    QVERIFY2(fault.isEmpty(), qPrintable(u"write: "_s + fault));
+    const BusyOwnerLock reading = lockWhileOwnerBusy(
+        cycle, settled, [&] { return lock.lockForRead(); }, unlock, kTtl);
+    fault = reading.fault(kWaitMs / 10);
+    QVERIFY2(fault.isEmpty(), qPrintable(u"read: "_s + fault));
+    QTRY_COMPARE_WITH_TIMEOUT(queueOf(*m_client, "/rw/busylock").size(), 0, kWaitMs);
+    QCOMPARE(lost.count(), 0);
+    QVERIFY(lock.errors().isEmpty());
     QVERIFY(closeAndWait(&lock));
 }
 

@@ -49,6 +49,7 @@ private Q_SLOTS:
     void lostPermitIsReported();
     void releaseIsLastInFirstOut();
     void tryAcquireTimesOutAndCloseLeavesNothing();
+    void workerPermitDoesNotWaitForABusyOwnerThread();
 
 private:
     EtcdTestServer m_server;
@@ -297,5 +298,24 @@ void tst_EtcdSemaphore::tryAcquireTimesOutAndCloseLeavesNothing()
     QCOMPARE(leasesSince(*m_client, before), QList<qint64>());
 }
 
-QTEST_GUILESS_MAIN(tst_EtcdSemaphore)
+// A worker's waitForPermit() sends its entry's transaction from the worker's own thread, on
+// the spare lease the semaphore keeps ready (issue 21 item 1): with the semaphore's thread busy
+// for a TTL, a free permit is taken as soon as etcd answered.
+void tst_EtcdSemaphore::workerPermitDoesNotWaitForABusyOwnerThread()
+{
+    EtcdSemaphore sem(m_client.get(), "/sem/busyowner", 1, options());
+    QSignalSpy lost(&sem, &EtcdSemaphore::permitLost);
+    const BusyOwnerLock run
+        = lockWhileOwnerBusy([&] { return sem.waitForPermit() && sem.release(); },
+            [&] { return holdersOf(*m_client, "/sem/busyowner").isEmpty(); },
+            [&] { return sem.waitForPermit(); }, [&] { return int(sem.release()); }, kTtl);
+    const QString fault = run.fault(kWaitMs / 10);
+    QVERIFY2(fault.isEmpty(), qPrintable(fault));
+    QTRY_COMPARE_WITH_TIMEOUT(holdersOf(*m_client, "/sem/busyowner").size(), 0, kWaitMs);
+    QCOMPARE(lost.count(), 0);
+    QVERIFY(sem.errors().isEmpty());
+    QVERIFY(closeAndWait(&sem));
+}
+
+QTEST_MAIN(tst_EtcdSemaphore)
 #include "tst_etcdsemaphore.moc"

@@ -131,10 +131,10 @@ namespace {
 bool unlockFromWorker(EtcdMutexPrivate *d)
 {
     quint64 id = 0;
-    EtcdFencingToken token;
-    const auto verdict = d->sync->release(std::this_thread::get_id(), &id, &token);
+    HoldBook::Lease hold;
+    const auto verdict = d->sync->release(std::this_thread::get_id(), &id, &hold);
     return d->queue.settleRelease(
-        verdict, id, LockQueue::Caller::Worker, "EtcdMutex::unlock()", token);
+        verdict, id, LockQueue::Caller::Worker, "EtcdMutex::unlock()", hold);
 }
 
 bool lockFromWorker(EtcdMutexPrivate *d, std::optional<milliseconds> timeout)

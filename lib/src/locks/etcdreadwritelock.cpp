@@ -110,11 +110,11 @@ public:
 
     // Write holds go first: after a downgrade (write, then read) the first unlock() ends the
     // writing and keeps the reading.
-    HoldBook::Release releaseOne(quint64 *id, EtcdFencingToken *token)
+    HoldBook::Release releaseOne(quint64 *id, HoldBook::Lease *hold)
     {
         const auto self = std::this_thread::get_id();
-        const HoldBook::Release r = writes->release(self, id, token);
-        return r == HoldBook::Release::NotHeld ? reads->release(self, id, token) : r;
+        const HoldBook::Release r = writes->release(self, id, hold);
+        return r == HoldBook::Release::NotHeld ? reads->release(self, id, hold) : r;
     }
 
     QByteArray path;
@@ -248,10 +248,10 @@ bool EtcdReadWriteLock::unlock()
     if (refuseOwnThread(this, "EtcdReadWriteLock::unlock()"))
         return false;
     quint64 id = 0;
-    EtcdFencingToken token;
-    const auto verdict = d->releaseOne(&id, &token);
+    HoldBook::Lease hold;
+    const auto verdict = d->releaseOne(&id, &hold);
     return d->queue.settleRelease(
-        verdict, id, LockQueue::Caller::Worker, "EtcdReadWriteLock::unlock()", token);
+        verdict, id, LockQueue::Caller::Worker, "EtcdReadWriteLock::unlock()", hold);
 }
 
 /*!

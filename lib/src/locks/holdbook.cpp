@@ -33,6 +33,41 @@ void HoldBook::hold(
     });
 }
 
+void HoldBook::expect(const QByteArray &key)
+{
+    m_state.update([&key](State &s) {
+        s.expected[key] = 0;
+        s.noteHolds();
+    });
+}
+
+HoldBook::Settled HoldBook::settle(
+    ThreadId t, const EtcdFencingToken &token, quint64 id, std::shared_ptr<LeaseShared> lease)
+{
+    return m_state.update([&](State &s) {
+        const auto it = s.expected.find(token.key);
+        const bool deleted = it != s.expected.end() && it->second > token.revision;
+        if (it != s.expected.end())
+            s.expected.erase(it);
+        const Settled settled
+            = s.closed ? Settled::Closed : (deleted ? Settled::Deleted : Settled::Held);
+        if (settled == Settled::Held) {
+            s.holds->record(t, token, id);
+            s.leases[id] = Lease {token, std::move(lease)};
+        }
+        s.noteHolds();
+        return settled;
+    });
+}
+
+void HoldBook::unexpect(const QByteArray &key)
+{
+    m_state.update([&key](State &s) {
+        s.expected.erase(key);
+        s.noteHolds();
+    });
+}
+
 template <typename Match>
 void HoldBook::loseWhere(Match match)
 {
@@ -56,6 +91,10 @@ void HoldBook::loseLease(qint64 leaseId)
 
 void HoldBook::loseKey(const QByteArray &key, qint64 deletedAt)
 {
+    m_state.update([&](State &s) {
+        if (const auto it = s.expected.find(key); it != s.expected.end())
+            it->second = std::max(it->second, deletedAt);
+    });
     loseWhere([&](const EtcdFencingToken &t) { return t.key == key && t.revision < deletedAt; });
 }
 

@@ -40,6 +40,12 @@ public:
     using ThreadId = std::thread::id;
     using TimePoint = std::chrono::steady_clock::time_point;
     enum class Release { Nested, Last, Dispossessed, NotHeld };
+    // A hold as the engine judges it: its token and its lease's state.
+    struct Lease
+    {
+        EtcdFencingToken token; // the hold's key, lease and create revision
+        std::shared_ptr<LeaseShared> state;
+    };
 
     virtual ~HoldBook() = default;
 
@@ -51,6 +57,16 @@ public:
     // Owner thread: a hold won without a waiting caller (the owner thread's acquire()).
     void hold(
         ThreadId t, const EtcdFencingToken &token, quint64 id, std::shared_ptr<LeaseShared> lease);
+    // Worker: an entry under `key` is about to be created from this thread (LockQueue's worker
+    // path): from now on a deletion of it is remembered, as the engine sees it.
+    void expect(const QByteArray &key);
+    // Worker: the entry expected under `token.key` was created at `token.revision` and holds.
+    // Recorded as a hold of `t` unless it was deleted after its creation (Deleted) or the book
+    // closed (Closed); in every case it is no longer expected.
+    enum class Settled { Held, Deleted, Closed };
+    Settled settle(
+        ThreadId t, const EtcdFencingToken &token, quint64 id, std::shared_ptr<LeaseShared> lease);
+    void unexpect(const QByteArray &key); // Worker: the entry is the lock's thread's now
     // Owner thread: `request` failed for good; its caller returns false.
     void fail(MutexRequest &request);
     // Worker: waits until `request` is answered or the book closed; with `giveUp`, at most
@@ -83,32 +99,30 @@ protected:
         virtual bool dispossess(quint64 id) = 0;
         virtual void dispossessAll() = 0;
     };
-    struct Lease
-    {
-        EtcdFencingToken token; // the hold's key, lease and create revision
-        std::shared_ptr<LeaseShared> state;
-    };
     struct State
     {
         bool closed = false;
         std::map<quint64, Lease> leases; // of the holds recorded, by hold id
+        // The entries workers are creating, with the last revision each was deleted at (0:
+        // not deleted): the engine's loseKey() cannot miss a hold being recorded.
+        std::map<QByteArray, qint64> expected;
         std::unique_ptr<Holds> holds;
         std::shared_ptr<std::atomic<bool>> holding = std::make_shared<std::atomic<bool>>(false);
 
         // Whether hold `id` still stands on a live lease.
         [[nodiscard]] bool live(quint64 id) const;
-        // Returns the hold's token (null when none was recorded).
-        EtcdFencingToken forgetLease(quint64 id)
+        // Returns the hold (empty when none was recorded).
+        Lease forgetLease(quint64 id)
         {
-            EtcdFencingToken token;
+            Lease hold;
             if (const auto it = leases.find(id); it != leases.end()) {
-                token = it->second.token;
+                hold = std::move(it->second);
                 leases.erase(it);
             }
             noteHolds();
-            return token;
+            return hold;
         }
-        void noteHolds() { holding->store(!leases.empty()); }
+        void noteHolds() { holding->store(!leases.empty() || !expected.empty()); }
     };
 
     explicit HoldBook(std::unique_ptr<Holds> holds);

@@ -89,6 +89,7 @@ bool LockQueue::start(Side side, std::shared_ptr<MutexRequest> request, ThreadId
     auto owned = std::make_unique<Acquisition>();
     Acquisition &a = *owned;
     a.id = ++nextId;
+    startedId = a.id;
     a.side = side;
     a.request = std::move(request);
     a.thread = thread;
@@ -96,16 +97,7 @@ bool LockQueue::start(Side side, std::shared_ptr<MutexRequest> request, ThreadId
     if (layout.metric[side])
         a.waiting = MetricSpan(metrics);
     acquisitions.emplace(a.id, std::move(owned));
-    if (deadline) {
-        a.deadline = std::make_unique<QTimer>();
-        a.deadline->setSingleShot(true);
-        // A coarse timer may fire 5% early: a wait must last at least what was asked.
-        a.deadline->setTimerType(Qt::PreciseTimer);
-        QObject::connect(
-            a.deadline.get(), &QTimer::timeout, q, [this, id = a.id] { onDeadline(id); });
-        const auto left = duration_cast<milliseconds>(*deadline - steady_clock::now());
-        a.deadline->start(std::max(left, milliseconds(0)));
-    }
+    armDeadline(a, deadline);
     q->setActive(true);
     ensureWatch();
     if (prepared == Prepared::Yes) {
@@ -124,10 +116,12 @@ void LockQueue::runPrepare()
 {
     if (!prepare) {
         prepared = Prepared::Yes;
+        openShelf(true);
     } else if (prepared == Prepared::No) {
         prepared = Prepared::Running;
         return prepare([this](const EtcdStatus &status) {
             prepared = status.isOk() ? Prepared::Yes : Prepared::No;
+            openShelf(status.isOk());
             if (!status.isOk())
                 q->recordError(status);
             settlePreparing();
@@ -167,7 +161,7 @@ void LockQueue::needLease(Acquisition &a)
     a.phase = Phase::NeedLease;
     a.key.clear();
     a.leaseId = 0;
-    if (spare) {
+    if (claimSpare()) {
         a.leaseId = spare->id;
         a.keepAlive = std::move(spare->keepAlive);
         spare.reset();
@@ -186,14 +180,15 @@ void LockQueue::topUpLeases()
     // when it releases: a loop of lock() and unlock() then costs etcd two writes per turn
     // (the transaction and the delete), not four (plus a grant and a revoke).
     // A lease whose delete is in flight serves a waiter within a round trip: no grant for it.
-    qsizetype returning = 0, releasing = 0;
+    // A lease lent to a worker comes back the same way.
+    qsizetype returning = qsizetype(lent.size()), releasing = 0;
     for (const auto &[id, a] : acquisitions) {
         returning += (a->leaseId != 0 && a->phase != Phase::Ending) ? 1 : 0;
         releasing += a->phase == Phase::Releasing ? 1 : 0;
     }
     const qsizetype wanted
         = std::max<qsizetype>(leaseWaiters.size() - releasing, 0) + (returning > 0 ? 0 : 1);
-    for (qsizetype have = grants.inFlight() + (spare ? 1 : 0); have < wanted; ++have)
+    for (qsizetype have = grants.inFlight() + (haveSpare() ? 1 : 0); have < wanted; ++have)
         grant();
 }
 
@@ -229,12 +224,13 @@ void LockQueue::adoptLease(qint64 lease, std::unique_ptr<EtcdKeepAlive> keepAliv
         a->keepAlive = std::move(keepAlive);
         return tryAcquire(*a);
     }
-    if (spare) {
+    if (haveSpare()) {
         dropKeepAlive(keepAlive);
         revokeLeaseQuietly(q->client(), lease);
         return;
     }
     spare = Lease {lease, std::move(keepAlive)};
+    publishSpare();
 }
 
 std::unique_ptr<EtcdKeepAlive> LockQueue::keepAliveFor(qint64 lease)
@@ -253,10 +249,15 @@ std::unique_ptr<EtcdKeepAlive> LockQueue::keepAliveFor(qint64 lease)
 // waiter's lease is only its ticket: it queues again, at the tail, with a fresh one.
 void LockQueue::onLeaseFailed(qint64 lease, const EtcdStatus &why)
 {
-    if (spare && spare->id == lease) {
+    if (spare && spare->id == lease && claimSpare()) {
         dropKeepAlive(spare->keepAlive);
         spare.reset();
         return topUpLeases();
+    }
+    if (const auto it = lent.find(lease); it != lent.end()) {
+        dropKeepAlive(it->second.keepAlive);
+        it->second.failed = true; // its worker's acquisition learns it on arrival
+        return;
     }
     for (auto &[id, owned] : acquisitions) {
         Acquisition &a = *owned;
@@ -395,6 +396,10 @@ void LockQueue::onDeletes(const QList<EtcdWatchEvent> &events)
             << layout.noun << layout.prefix << "saw" << key << "deleted at" << e.revision;
         if (!txnStarts.empty())
             recentDeletes.push_back({deleteSeq++, key, e.revision});
+        for (auto &[lease, l] : lent) {
+            if (l.key == key)
+                l.deletedAt = std::max(l.deletedAt, e.revision);
+        }
         std::vector<quint64> ids;
         for (const auto &[id, a] : acquisitions)
             ids.push_back(id);
@@ -429,20 +434,9 @@ void LockQueue::tryAcquire(Acquisition &a)
     if (a.key.isEmpty())
         a.key = layout.entryKey(a.side, a.leaseId);
     const quint64 attempt = ++a.attempt;
-    EtcdPutOptions put;
-    put.lease = a.leaseId;
-    EtcdRangeOptions queue;
-    queue.prefix = true;
-    queue.keysOnly = true;
-    queue.sortTarget = Etcd::SortTarget::CreateRevision;
-    queue.sortOrder = Etcd::SortOrder::Ascending;
-    EtcdTxn txn;
-    txn.compares = {EtcdCompare::createRevision(a.key, Etcd::CompareResult::Equal, 0)};
-    txn.success = {EtcdTxnOp::put(a.key, layout.value, put), EtcdTxnOp::get(layout.prefix, queue)};
-    txn.failure = {EtcdTxnOp::get(a.key), EtcdTxnOp::get(layout.prefix, queue)};
     const quint64 since = deleteSeq;
     txnStarts.insert(since);
-    EtcdTxnReply *reply = txnOn(q->client(), txn);
+    EtcdTxnReply *reply = txnOn(q->client(), entryTxn(a));
     QObject::connect(reply, &EtcdReply::finished, q,
         [this, id = a.id, attempt, since, reply](
             const EtcdStatus &s) { onTried(id, attempt, since, reply, s); });
@@ -472,9 +466,7 @@ void LockQueue::onTried(
         return retryLater(*a, status);
     a->retryDelayMs = 0;
     a->seen = reply->revision();
-    a->revision = reply->succeeded()          ? reply->revision()
-        : results.first().keyValues.isEmpty() ? 0
-                                              : results.first().keyValues.first().createRevision;
+    a->revision = entryCreatedAt(reply->succeeded(), reply->revision(), results);
     if (a->revision <= 0) // cannot be: the comparison said the key exists
         return retryLater(*a, EtcdStatus(Etcd::ErrorCode::Internal, u"no create revision"_s));
     a->ahead.clear();
@@ -609,17 +601,7 @@ bool LockQueue::mayHold(const Acquisition &a) const
     return a.ahead.size() < layout.allowance;
 }
 
-// The end of an acquisition (given up, released, lost, closed) and the blocking forms that
-// worker threads call.
-
-namespace {
-// How long a blocking call waits beyond its own deadline for the lock's thread to answer:
-// a frozen event loop must not hold a worker forever.
-milliseconds graceFor(seconds ttl)
-{
-    return std::clamp<milliseconds>(2 * ttl, seconds(5), hours(24)); // no clock overflow
-}
-} // namespace
+// The end of an acquisition (given up, released, lost, closed).
 
 LockQueue::~LockQueue()
 {
@@ -636,56 +618,15 @@ LockQueue::~LockQueue()
         revokeLeaseQuietly(q->client(), a->leaseId);
     }
     acquisitions.clear();
+    openShelf(false);
     if (spare) {
         spare->keepAlive.reset();
         revokeLeaseQuietly(q->client(), spare->id);
     }
-}
-
-bool LockQueue::lockBlocking(Side side, std::optional<milliseconds> timeout)
-{
-    if (book(side).isClosed())
-        return false;
-    auto request = std::make_shared<MutexRequest>();
-    std::optional<TimePoint> deadline;
-    if (timeout)
-        deadline = steady_clock::now() + *timeout;
-    postQueued(q,
-        [this, side, request, self = std::this_thread::get_id(),
-            thread = QPointer<QThread>(QThread::currentThread()),
-            deadline] { start(side, request, self, thread, deadline); });
-    std::optional<TimePoint> giveUp;
-    if (deadline)
-        giveUp = *deadline + graceFor(ttl);
-    if (book(side).await(*request, giveUp))
-        return true;
-    if (request->abandoned) // the lock's thread did not answer in time; it cleans up later
-        postQueued(q, [this] { cancelAbandoned(); });
-    return false;
-}
-
-// The last unlock() of a worker's hold: the key is deleted from the worker's own thread and
-// etcd's answer handed over where it arrives (issue 21 item 1), so the worker waits one hop
-// after etcd, not three (to this recipe's thread, back from etcd to it, and on to the worker).
-// The engine knew first: the hold left the HoldBook before this, so the lock's watch reads the
-// delete as no loss. This recipe's thread learns it twice, in order: the hold is releasing,
-// posted before the delete leaves (its own watch events, queued behind, then read the delete
-// as expected), and how it ended (it recycles or drops the hold's lease).
-bool LockQueue::releaseBlocking(quint64 id, const EtcdFencingToken &token)
-{
-    postQueued(q, [this, id] { markReleasing(id); });
-    // Deleted only while it is that hold's key: a delete that finds it gone says lost.
-    EtcdTxn remove {.compares
-        = {EtcdCompare::createRevision(token.key, Etcd::CompareResult::Equal, token.revision)},
-        .success = {EtcdTxnOp::remove(token.key)}};
-    EtcdStatus status;
-    bool deleted = false;
-    // A delete that gets no answer within a TTL no longer matters: the lease is gone by then.
-    if (!txnFromWorker(door, remove, ttl, &status, &deleted))
-        status = EtcdStatus(Etcd::ErrorCode::DeadlineExceeded,
-            EtcdRecipe::tr("no answer to the release in time; the lease's end removes the key"));
-    postQueued(q, [this, id, status, deleted] { onReleased(id, deleted ? 1 : 0, status); });
-    return !status.isOk() || deleted;
+    for (auto &[lease, l] : lent) {
+        l.keepAlive.reset();
+        revokeLeaseQuietly(q->client(), lease);
+    }
 }
 
 // A release of hold `id` is on its way (release(), or a worker's releaseBlocking()): the hold
@@ -737,7 +678,7 @@ void LockQueue::recordErrorOf(const EtcdStatus &status)
 }
 
 bool LockQueue::settleRelease(HoldBook::Release verdict, quint64 id, Caller caller, const char *who,
-    const EtcdFencingToken &token)
+    const HoldBook::Lease &hold)
 {
     switch (verdict) {
     case HoldBook::Release::Nested:
@@ -754,7 +695,7 @@ bool LockQueue::settleRelease(HoldBook::Release verdict, quint64 id, Caller call
         break;
     }
     if (caller == Caller::Worker)
-        return releaseBlocking(id, token);
+        return releaseBlocking(id, hold);
     releaseHold(id);
     return true;
 }
@@ -768,7 +709,7 @@ bool LockQueue::acquireInOwnerThread(Side side)
     }
     if (!start(side, nullptr, std::this_thread::get_id(), QThread::currentThread(), std::nullopt))
         return false;
-    ownerPending = nextId;
+    ownerPending = startedId;
     return true;
 }
 
@@ -845,11 +786,13 @@ void LockQueue::releaseHold(quint64 id)
         [this, id, reply](const EtcdStatus &s) { onReleased(id, reply->deleted(), s); });
 }
 
-void LockQueue::onReleased(quint64 id, qint64 deleted, const EtcdStatus &status)
+void LockQueue::onReleased(quint64 id, qint64 deleted, const EtcdStatus &status, bool shelved)
 {
     Acquisition *a = find(id);
     if (!a || a->phase != Phase::Releasing)
         return;
+    if (shelved) // its worker put the lease on the shelf for the next lock()
+        return takeShelvedBack(take(id));
     if (!status.isOk()) // the revoke that follows, or the TTL, removes the key
         q->recordError(status);
     const bool wasOurs = !status.isOk() || deleted > 0;
@@ -953,10 +896,16 @@ void LockQueue::closeAll()
         revokes.append(revokeLeaseQuietly(q->client(), a->leaseId));
     }
     all.clear();
+    openShelf(false);
     if (spare) {
         dropKeepAlive(spare->keepAlive);
         revokes.append(revokeLeaseQuietly(q->client(), spare->id));
         spare.reset();
     }
+    for (auto &[lease, l] : lent) { // a worker's transaction on it fails, or its key goes
+        dropKeepAlive(l.keepAlive);
+        revokes.append(revokeLeaseQuietly(q->client(), lease));
+    }
+    lent.clear();
     grants.close(revokes);
 }

@@ -21,16 +21,20 @@
 #include <QtCore/qtimer.h>
 
 #include <array>
+#include <atomic>
 #include <deque>
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 
 class EtcdTxnReply;
 
 namespace Etcd::Internal {
+
+struct ReplyData;
 
 // Where a queue lock keeps its entries and when an entry may hold.
 struct LockLayout
@@ -56,7 +60,8 @@ struct LockLayout
 // and blocking it are ahead. One prefix watch per lock (DELETE only), live before the reads
 // it completes, strikes them off as they go; when few enough are left (none for a lock,
 // fewer than the permits for a semaphore), it holds, with no further read. A hold's lease
-// is never healed.
+// is never healed. A worker's lock() takes the spare lease from a shelf and sends the
+// transaction from its own thread; this thread adopts what it won (lockqueue_worker.cpp).
 class LockQueue
 {
 public:
@@ -107,7 +112,7 @@ public:
 
     // Worker side (any thread but the recipe's).
     bool lockBlocking(Side side, std::optional<std::chrono::milliseconds> timeout);
-    bool releaseBlocking(quint64 id, const EtcdFencingToken &token); // the last unlock() of `id`
+    bool releaseBlocking(quint64 id, const HoldBook::Lease &hold); // the last unlock() of `id`
     bool countOnly(const QByteArray &prefix, std::function<bool(qint64)> answer) const;
     bool commitGuarded(const EtcdFencingToken &token, const EtcdTxn &txn,
         std::chrono::milliseconds timeout, EtcdStatus *status) const;
@@ -122,9 +127,9 @@ public:
     // Carries out one unlock() (from a worker: waits for the delete) or release() (in this
     // thread: sends it) after the hold book said `verdict` about hold `id`.
     enum class Caller { Worker, Owner };
-    // `token`: the hold's, for a worker's last release (its key is deleted from that thread).
+    // `hold`: for a worker's last release (its key is deleted from that thread).
     bool settleRelease(HoldBook::Release verdict, quint64 id, Caller caller, const char *who,
-        const EtcdFencingToken &token = {});
+        const HoldBook::Lease &hold = {});
     void closeAll();
 
     std::chrono::seconds ttl;
@@ -160,7 +165,7 @@ private:
     void onDeadline(quint64 id);
     void cancel(Acquisition &a);
     void cancelAbandoned();
-    void onReleased(quint64 id, qint64 deleted, const EtcdStatus &status);
+    void onReleased(quint64 id, qint64 deleted, const EtcdStatus &status, bool shelved = false);
     enum class Cause { Key, Lease }; // what was lost: the lease emits leaseLost() too
     void loseHold(Acquisition &a, const EtcdStatus &why, Cause cause = Cause::Key);
     void loseHoldForKey(Acquisition &a);
@@ -193,8 +198,50 @@ private:
     std::shared_ptr<WorkerDoor> door; // commitGuarded() from workers, past the owner thread
     MetricsSlotPtr metrics;
 
+    // The spare lease as workers may take it: one at a time, while the queue is prepared.
+    struct Shelf
+    {
+        std::mutex mutex;
+        bool open = false;
+        qint64 lease = 0; // 0: empty
+        std::shared_ptr<LeaseShared> state;
+    };
+    Shelf shelf;
+    // Leases taken from the shelf by workers, until their acquisition arrives here: the
+    // keep-alive, and what became of the entry meanwhile (this thread saw its events).
+    struct Lent
+    {
+        std::unique_ptr<EtcdKeepAlive> keepAlive;
+        QByteArray key;
+        qint64 deletedAt = 0;
+        bool failed = false;
+    };
+    std::map<qint64, Lent> lent;
+    // The worker path (lockqueue_worker.cpp). What a worker takes, then hands over here.
+    enum class Handed { Held, Retry, GiveBack };
+    std::optional<bool> lockFromWorker(Side side, std::optional<TimePoint> deadline);
+    [[nodiscard]] EtcdTxn entryTxn(const Acquisition &a) const;
+    static qint64 entryCreatedAt(
+        bool succeeded, qint64 revision, const QList<EtcdTxnOpResult> &results);
+    bool readEntryAnswer(Acquisition &a, const ReplyData &reply, qsizetype *blocking) const;
+    bool awaitAnswer(Side side, MutexRequest &request, std::optional<TimePoint> deadline);
+    void lend(qint64 lease, Side side);
+    void adoptFromWorker(
+        std::shared_ptr<Acquisition> handed, Handed how, std::optional<TimePoint> deadline);
+    void adoptHeld(Acquisition &a, const Lent &from);
+    bool shelveReleased(qint64 lease, const std::shared_ptr<LeaseShared> &state, quint64 id,
+        const EtcdStatus &status);
+    void takeShelvedBack(std::unique_ptr<Acquisition> released);
+    void publishSpare();
+    void publishSpareLocked(); // with the shelf's mutex held
+    bool haveSpare(); // the spare, unless a worker took it from the shelf (then it is lent)
+    bool claimSpare(); // haveSpare(), and off the shelf: this thread uses or drops it
+    void openShelf(bool open);
+    void armDeadline(Acquisition &a, std::optional<TimePoint> deadline);
+
     std::map<quint64, std::unique_ptr<Acquisition>> acquisitions;
-    quint64 nextId = 0;
+    std::atomic<quint64> nextId = 0; // workers number their own acquisitions
+    quint64 startedId = 0; // the last one start() began
     quint64 ownerPending = 0; // the owner thread's acquire() in flight
 
     enum class Prepared { No, Running, Yes };
@@ -204,6 +251,7 @@ private:
     {
         qint64 id = 0;
         std::unique_ptr<EtcdKeepAlive> keepAlive;
+        bool published = false; // on the shelf for workers (unless one took it since)
     };
     std::optional<Lease> spare; // granted ahead of time and kept alive: lock() is one RPC
     QList<quint64> leaseWaiters; // acquisitions waiting for a lease, in arrival order

@@ -22,18 +22,18 @@ void MutexSync::ThreadHolds::record(ThreadId t, const EtcdFencingToken &token, q
     live[t] = Hold {1, token, id};
 }
 
-MutexSync::Release MutexSync::release(ThreadId t, quint64 *id, EtcdFencingToken *token)
+MutexSync::Release MutexSync::release(ThreadId t, quint64 *id, Lease *hold)
 {
-    return updateHolds<ThreadHolds>([t, id, token](ThreadHolds &h, State &s) {
+    return updateHolds<ThreadHolds>([t, id, hold](ThreadHolds &h, State &s) {
         // A live hold first: it is the most recent (a thread re-locks after losing one).
         if (const auto it = h.live.find(t); it != h.live.end()) {
             if (--it->second.count > 0)
                 return Release::Nested;
             *id = it->second.id;
             h.live.erase(it);
-            const EtcdFencingToken forgotten = s.forgetLease(*id);
-            if (token)
-                *token = forgotten;
+            Lease forgotten = s.forgetLease(*id);
+            if (hold)
+                *hold = std::move(forgotten);
             return Release::Last;
         }
         if (const auto it = h.dispossessed.find(t); it != h.dispossessed.end()) {

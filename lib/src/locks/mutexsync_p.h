@@ -20,9 +20,9 @@ public:
     // hold (or the lock is closed).
     bool reenter(ThreadId t);
     // One unlock() by `t`: a nested hold (Nested), the last one (Last: `*id` is the
-    // acquisition to release, `*token` its hold's), one whose hold was lost or closed, or none
+    // acquisition to release, `*hold` the hold), one whose hold was lost or closed, or none
     // at all.
-    Release release(ThreadId t, quint64 *id, EtcdFencingToken *token = nullptr);
+    Release release(ThreadId t, quint64 *id, Lease *hold = nullptr);
 
     [[nodiscard]] int holdCount(ThreadId t) const;
     [[nodiscard]] EtcdFencingToken token(ThreadId t) const;

@@ -12,7 +12,7 @@ namespace Etcd::Internal {
 using namespace std::chrono;
 
 namespace {
-using Outcome = std::pair<EtcdStatus, bool>; // the call's status, and whether it succeeded
+using Outcome = std::pair<EtcdStatus, ReplyData>; // the call's status, and etcd's answer
 
 QString message(const char *text)
 {
@@ -33,7 +33,7 @@ bool send(WorkerDoor &door, const EtcdTxn &txn, const Answer<Outcome> &answer)
         return false;
     CallTarget target {nullptr,
         [answer](const EtcdStatus &s, ReplyData &&data) {
-            answer({s, s.isOk() && data.succeeded});
+            answer({s, std::move(data)});
         },
         true};
     door.transport->txn(txn, door.options, std::move(target));
@@ -46,20 +46,30 @@ std::shared_ptr<WorkerDoor> workerDoorOf(EtcdClient *client)
     return client ? EtcdClientPrivate::get(client)->door : std::make_shared<WorkerDoor>();
 }
 
-bool txnFromWorker(const std::shared_ptr<WorkerDoor> &door, const EtcdTxn &txn,
-    milliseconds timeout, EtcdStatus *status, bool *succeeded)
+bool txnReplyFromWorker(const std::shared_ptr<WorkerDoor> &door, const EtcdTxn &txn,
+    milliseconds timeout, EtcdStatus *status, ReplyData *reply)
 {
     auto handoff = std::make_shared<Handoff<Outcome>>();
     // Only the call holds the answer: cancelled unanswered, it answers NotConnected at once.
     std::optional<Outcome> outcome;
-    if (!door || !send(*door, txn, Answer<Outcome>(handoff, {notConnected(), false})))
-        outcome = Outcome {notConnected(), false};
+    if (!door || !send(*door, txn, Answer<Outcome>(handoff, {notConnected(), {}})))
+        outcome = Outcome {notConnected(), {}};
     else
         outcome = handoff->waitFor(timeout);
     if (!outcome)
         return false;
     *status = outcome->first;
-    *succeeded = outcome->second;
+    *reply = std::move(outcome->second);
+    return true;
+}
+
+bool txnFromWorker(const std::shared_ptr<WorkerDoor> &door, const EtcdTxn &txn,
+    milliseconds timeout, EtcdStatus *status, bool *succeeded)
+{
+    ReplyData reply;
+    if (!txnReplyFromWorker(door, txn, timeout, status, &reply))
+        return false;
+    *succeeded = status->isOk() && reply.succeeded;
     return true;
 }
 

@@ -15,6 +15,7 @@ class EtcdClient;
 
 namespace Etcd::Internal {
 
+struct ReplyData;
 struct WorkerDoor;
 
 // The door of `client` (owner thread); recipes keep it for their worker-thread calls.
@@ -26,6 +27,10 @@ std::shared_ptr<WorkerDoor> workerDoorOf(EtcdClient *client);
 // how the call went and `succeeded` whether the transaction's compares held.
 bool txnFromWorker(const std::shared_ptr<WorkerDoor> &door, const EtcdTxn &txn,
     std::chrono::milliseconds timeout, EtcdStatus *status, bool *succeeded);
+
+// txnFromWorker(), with etcd's whole answer in `reply` (the transaction's results and revision).
+bool txnReplyFromWorker(const std::shared_ptr<WorkerDoor> &door, const EtcdTxn &txn,
+    std::chrono::milliseconds timeout, EtcdStatus *status, ReplyData *reply);
 
 // From a worker thread: sends `txn` guarded by `token` as txnFromWorker() does. `held` is the
 // caller's ownership as the engine last decided it: a write for an ownership already over is
