@@ -352,7 +352,7 @@ void tst_EtcdMutex::workerUnlockDoesNotWaitForABusyOwnerThread()
 // A worker's lock() sends its entry's transaction from its own thread, on the spare lease the
 // lock's thread keeps ready (issue 21 item 1): with the lock's thread busy for a TTL, a free
 // lock is taken as soon as etcd answered (on the old path it waited out the whole spell), and
-// the lock's thread adopts the hold afterwards as its own.
+// the lock's thread adopts the hold afterwards as its own. isLocked() reads from the worker too.
 void tst_EtcdMutex::workerLockDoesNotWaitForABusyOwnerThread()
 {
     EtcdMutex mutex(m_client.get(), "/mx/busylock", withTtl());
@@ -363,7 +363,7 @@ void tst_EtcdMutex::workerLockDoesNotWaitForABusyOwnerThread()
         [&] {
             const bool ok = mutex.lock();
             token = mutex.fencingToken();
-            return ok;
+            return ok && mutex.isLocked(); // a read from this thread too
         },
         [&] { return int(mutex.unlock()); }, kTtl);
     const QString fault = run.fault(kWaitMs / 10);

@@ -642,25 +642,6 @@ LockQueue::Acquisition *LockQueue::markReleasing(quint64 id)
     return a;
 }
 
-// From a worker: whether a count-only read of `prefix` satisfies `answer` (false when etcd
-// did not answer within a TTL).
-bool LockQueue::countOnly(const QByteArray &prefix, std::function<bool(qint64)> answer) const
-{
-    EtcdRecipe *recipe = q;
-    return callInThreadOf<bool>(recipe, ttl, false,
-        [recipe, prefix, answer = std::move(answer)](Answer<bool> reply) {
-            if (!recipe->client())
-                return reply(false);
-            EtcdRangeOptions count;
-            count.prefix = true;
-            count.countOnly = true;
-            EtcdRangeReply *r = recipe->client()->get(prefix, count);
-            QObject::connect(r, &EtcdReply::finished, recipe,
-                [r, reply, answer](const EtcdStatus &s) { reply(s.isOk() && answer(r->count())); });
-        })
-        .value_or(false);
-}
-
 // From a worker: sends `txn` guarded by `token` (the calling thread's hold, not a later
 // one) and waits at most `timeout` for etcd's answer. True when it committed.
 bool LockQueue::commitGuarded(const EtcdFencingToken &token, const EtcdTxn &txn,

@@ -166,6 +166,21 @@ std::optional<bool> LockQueue::lockFromWorker(Side side, std::optional<TimePoint
     return awaitAnswer(side, *request, deadline);
 }
 
+// From a worker: whether a count-only read of `prefix` satisfies `answer` (false when etcd
+// did not answer within a TTL). Read from the worker's own thread, as a transaction of one
+// range (the one kind of call the worker door sends), so a busy lock thread delays nothing.
+bool LockQueue::countOnly(const QByteArray &prefix, std::function<bool(qint64)> answer) const
+{
+    EtcdRangeOptions count;
+    count.prefix = true;
+    count.countOnly = true;
+    const EtcdTxn read {.success = {EtcdTxnOp::get(prefix, count)}};
+    EtcdStatus status;
+    ReplyData reply;
+    return txnReplyFromWorker(door, read, ttl, &status, &reply) && status.isOk()
+        && !reply.txnResults.isEmpty() && answer(reply.txnResults.first().count);
+}
+
 // A worker took `lease` from the shelf: its keep-alive is kept here until the acquisition
 // arrives, and deletions of its entry are noted meanwhile.
 void LockQueue::lend(qint64 lease, Side side)
