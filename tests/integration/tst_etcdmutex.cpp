@@ -22,6 +22,7 @@
 #include <latch>
 #include <mutex>
 #include <optional>
+#include <random>
 #include <semaphore>
 #include <thread>
 
@@ -51,6 +52,7 @@ private Q_SLOTS:
     void cleanup();
     void keyLayoutIsEtcdsOwn();
     void mutualExclusionAcrossThreadsAndInstances();
+    void revokedWorkerHoldsAreFenced();
     void waitersAcquireInFifoOrder();
     void reentrantPerThread();
     void tryLockTimesOutAndLeavesNoKey();
@@ -173,6 +175,67 @@ void tst_EtcdMutex::mutualExclusionAcrossThreadsAndInstances()
     a.close();
     b.close(); // before the clients go: their revokes must reach etcd
     QTRY_COMPARE_WITH_TIMEOUT(closedA.count() + closedB.count(), 2, kWaitMs);
+}
+
+// The same contention, with holds taken from the workers' own threads (the lock's spare lease),
+// while this thread revokes the lease of whoever holds, out of band, every 100-200 ms: a lost
+// hold's guarded write is refused, so the counter equals the writes etcd accepted, and every
+// worker goes on locking after its losses.
+void tst_EtcdMutex::revokedWorkerHoldsAreFenced()
+{
+    constexpr int kThreadsPerMutex = 2;
+    constexpr int kIncrements = 15;
+    const QByteArray counter = "/mx/fenced-value";
+    QVERIFY_OK(await(m_client->put(counter, "0")).status);
+    std::unique_ptr<EtcdClient> clients[]
+        = {connectedClient(m_server.clientUrl()), connectedClient(m_server.clientUrl())};
+    EtcdMutex a(clients[0].get(), "/mx/fenced", withTtl());
+    EtcdMutex b(clients[1].get(), "/mx/fenced", withTtl());
+    std::atomic<int> done = 0, committed = 0, refused = 0, failures = 0;
+    std::vector<std::unique_ptr<Worker>> threads;
+    for (EtcdMutex *m : {&a, &b}) {
+        for (int t = 0; t < kThreadsPerMutex; ++t) {
+            threads.push_back(std::make_unique<Worker>([&, m] {
+                for (int i = 0; i < kIncrements;) {
+                    if (!m->lock()) {
+                        ++failures;
+                        break;
+                    }
+                    const auto value = remoteGet(m->client(), counter);
+                    EtcdTxn write;
+                    write.success = {EtcdTxnOp::put(
+                        counter, QByteArray::number(value.value_or("0").toInt() + 1))};
+                    EtcdStatus why;
+                    if (value && m->commitGuarded(write, kWait, &why)) {
+                        ++committed;
+                        ++i;
+                    } else {
+                        ++refused; // lost meanwhile (or etcd did not answer): try again
+                    }
+                    m->unlock(); // false after a loss
+                }
+                ++done;
+            }));
+        }
+    }
+    std::mt19937 rng(7);
+    int revoked = 0;
+    while (done.load() < 2 * kThreadsPerMutex && revoked < 200) {
+        QTest::qWait(100 + int(rng() % 100)); // the mutexes answer in this thread meanwhile
+        const QList<EtcdKeyValue> queue = queueOf(*m_client, "/mx/fenced");
+        if (!queue.isEmpty() && queue.size() != 99
+            && await(m_client->revokeLease(queue.first().lease)).status.isOk())
+            ++revoked;
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(done.load(), 2 * kThreadsPerMutex, 6 * kWaitMs);
+    threads.clear();
+    QCOMPARE(failures.load(), 0);
+    QVERIFY(revoked > 0);
+    QCOMPARE(committed.load(), 2 * kThreadsPerMutex * kIncrements);
+    QCOMPARE(keyValueOf(*m_client, counter).value, QByteArray::number(committed.load()));
+    QTRY_COMPARE_WITH_TIMEOUT(queueOf(*m_client, "/mx/fenced").size(), 0, kWaitMs);
+    qInfo("%d holds revoked, %d writes refused", revoked, refused.load());
+    QVERIFY(closeAndWait(&a, &b));
 }
 
 // A holder, then four waiters queued one after another (each visible in etcd before the
