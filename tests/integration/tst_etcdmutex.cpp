@@ -61,6 +61,8 @@ private Q_SLOTS:
     void workerUnlockDoesNotWaitForABusyOwnerThread();
     void workerLockDoesNotWaitForABusyOwnerThread();
     void workerHoldDeletedWhileOwnerBusyEndsAtOnce();
+    void destroyedWhileAWorkerWaitsReturnsFalse();
+    void destroyedWhileAWorkersLockIsInFlightReturnsFalse();
     void interruptOnLockLoss();
     void waiterWhoseLeaseDiesQueuesAgain();
     void closeReleasesEveryHold();
@@ -498,6 +500,74 @@ void tst_EtcdMutex::workerHoldDeletedWhileOwnerBusyEndsAtOnce()
     unblock.dismiss();
     QCOMPARE(unlocked.load(), 0);
     QCOMPARE(mutex.connectionState(), EtcdRecipe::ConnectionState::Lost);
+}
+
+// lock() returns false when the mutex is destroyed meanwhile: a worker queued behind another
+// holder returns at once, and the mutex's destructor waits until it has left the mutex's code.
+void tst_EtcdMutex::destroyedWhileAWorkerWaitsReturnsFalse()
+{
+    auto other = connectedClient(m_server.clientUrl());
+    EtcdMutex holder(other.get(), "/mx/destroyed", withTtl());
+    QSignalSpy acquired(&holder, &EtcdMutex::acquired);
+    QVERIFY(holder.acquire());
+    QVERIFY(acquired.wait(kWaitMs));
+    auto *mutex = new EtcdMutex(m_client.get(), "/mx/destroyed", withTtl());
+    std::atomic<int> locked = -1;
+    std::atomic<qint64> returnedAt = -1;
+    QElapsedTimer clock;
+    clock.start();
+    Worker waiter([&] {
+        locked = mutex->lock() ? 1 : 0;
+        returnedAt = clock.elapsed();
+    });
+    QTRY_COMPARE_WITH_TIMEOUT(queueOf(*m_client, "/mx/destroyed").size(), 2, kWaitMs);
+    const qint64 destroyedAt = clock.elapsed();
+    delete mutex;
+    QVERIFY(waiter.finish());
+    QCOMPARE(locked.load(), 0);
+    QVERIFY2(returnedAt.load() - destroyedAt < kWaitMs / 10,
+        qPrintable(QString::number(returnedAt.load() - destroyedAt)));
+    QTRY_COMPARE_WITH_TIMEOUT(queueOf(*m_client, "/mx/destroyed").size(), 1, kWaitMs);
+    QVERIFY(holder.release());
+    QVERIFY(closeAndWait(&holder));
+}
+
+// The same while the worker's own transaction waits for a paused etcd (the spare lease taken
+// from the shelf): the destructor ends that wait too instead of leaving the worker to wake
+// after a TTL inside a mutex that is gone.
+void tst_EtcdMutex::destroyedWhileAWorkersLockIsInFlightReturnsFalse()
+{
+    auto *mutex = new EtcdMutex(m_client.get(), "/mx/inflight", withTtl());
+    std::counting_semaphore<2> go(0);
+    std::atomic<int> primed = -1, locked = -1;
+    std::atomic<qint64> returnedAt = -1;
+    QElapsedTimer clock;
+    clock.start();
+    Worker worker([&] {
+        primed = mutex->lock() && mutex->unlock() ? 1 : 0;
+        go.acquire();
+        locked = mutex->lock() ? 1 : 0;
+        returnedAt = clock.elapsed();
+    });
+    auto resume = qScopeGuard([&] {
+        go.release();
+        m_server.resume();
+    });
+    QTRY_COMPARE_WITH_TIMEOUT(primed.load(), 1, kWaitMs);
+    QTRY_VERIFY_WITH_TIMEOUT(queueOf(*m_client, "/mx/inflight").isEmpty(), kWaitMs);
+    QVERIFY(m_server.pause());
+    go.release();
+    // Blocked: etcd answers nothing now.
+    QVERIFY(!QTest::qWaitFor([&] { return locked.load() != -1; }, 200));
+    const qint64 destroyedAt = clock.elapsed();
+    delete mutex;
+    QVERIFY(worker.finish());
+    QCOMPARE(locked.load(), 0);
+    QVERIFY2(returnedAt.load() - destroyedAt < kWaitMs / 10,
+        qPrintable(QString::number(returnedAt.load() - destroyedAt)));
+    QVERIFY(m_server.resume());
+    resume.dismiss();
+    // The destructor's revokes reach etcd once it answers again (the ledger checks).
 }
 
 void tst_EtcdMutex::unlockAfterLossReturnsFalse()

@@ -610,6 +610,10 @@ LockQueue::~LockQueue()
         if (b)
             b->close();
     }
+    // A worker still in lock(), unlock() or a read uses this queue to its return: it is woken
+    // from its wait for etcd, and this waits until it has left (a few instructions).
+    gate->close(EtcdStatus(
+        Etcd::ErrorCode::FailedPrecondition, EtcdRecipe::tr("the %1 is closed").arg(nounText())));
     watch.reset();
     for (auto &[id, a] : acquisitions) {
         endWait(*a, EtcdMetrics::Outcome::Cancelled);
@@ -647,9 +651,10 @@ LockQueue::Acquisition *LockQueue::markReleasing(quint64 id)
 bool LockQueue::commitGuarded(const EtcdFencingToken &token, const EtcdTxn &txn,
     milliseconds timeout, EtcdStatus *status) const
 {
+    const WorkerGate::Pass pass(gate);
     // `token` is the caller's hold as the engine last decided it: null once that hold is lost.
-    return commitGuardedFromWorker(
-        door, token.isValid(), token, txn, timeout, status, EtcdRecipe::tr("the hold is over"));
+    return commitGuardedFromWorker(door, pass && token.isValid(), token, txn, timeout, status,
+        EtcdRecipe::tr("the hold is over"), gate.get());
 }
 
 void LockQueue::recordErrorOf(const EtcdStatus &status)

@@ -196,6 +196,8 @@ private:
     };
     [[nodiscard]] WeakBooks weakBooks() const { return {{books[0], books[1]}}; }
     std::shared_ptr<WorkerDoor> door; // commitGuarded() from workers, past the owner thread
+    // The workers inside a blocking call: the destructor waits until they have left.
+    std::shared_ptr<WorkerGate> gate = std::make_shared<WorkerGate>();
     MetricsSlotPtr metrics;
 
     // The spare lease as workers may take it: one at a time, while the queue is prepared.

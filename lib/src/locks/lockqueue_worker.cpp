@@ -79,7 +79,8 @@ bool LockQueue::readEntryAnswer(Acquisition &a, const ReplyData &reply, qsizetyp
 
 bool LockQueue::lockBlocking(Side side, std::optional<milliseconds> timeout)
 {
-    if (book(side).isClosed())
+    const WorkerGate::Pass pass(gate); // first in, last out: the queue lives until it goes
+    if (!pass || book(side).isClosed())
         return false;
     std::optional<TimePoint> deadline;
     if (timeout)
@@ -136,7 +137,7 @@ std::optional<bool> LockQueue::lockFromWorker(Side side, std::optional<TimePoint
     Handed how = Handed::Retry;
     // No answer within a TTL: the lock's thread asks again (the entry's key is the lease's, so
     // the transaction is the same whether or not the first one committed).
-    if (txnReplyFromWorker(door, entryTxn(*a), ttl, &status, &reply) && status.isOk()
+    if (txnReplyFromWorker(door, entryTxn(*a), ttl, &status, &reply, gate.get()) && status.isOk()
         && readEntryAnswer(*a, reply, &blocking)) {
         a->answered = true;
         if (blocking < layout.allowance) {
@@ -171,13 +172,16 @@ std::optional<bool> LockQueue::lockFromWorker(Side side, std::optional<TimePoint
 // range (the one kind of call the worker door sends), so a busy lock thread delays nothing.
 bool LockQueue::countOnly(const QByteArray &prefix, std::function<bool(qint64)> answer) const
 {
+    const WorkerGate::Pass pass(gate);
+    if (!pass)
+        return false;
     EtcdRangeOptions count;
     count.prefix = true;
     count.countOnly = true;
     const EtcdTxn read {.success = {EtcdTxnOp::get(prefix, count)}};
     EtcdStatus status;
     ReplyData reply;
-    return txnReplyFromWorker(door, read, ttl, &status, &reply) && status.isOk()
+    return txnReplyFromWorker(door, read, ttl, &status, &reply, gate.get()) && status.isOk()
         && !reply.txnResults.isEmpty() && answer(reply.txnResults.first().count);
 }
 
@@ -279,6 +283,9 @@ void LockQueue::armDeadline(Acquisition &a, std::optional<TimePoint> deadline)
 // shelf, for the next worker's lock().
 bool LockQueue::releaseBlocking(quint64 id, const HoldBook::Lease &hold)
 {
+    const WorkerGate::Pass pass(gate);
+    if (!pass)
+        return false; // the lock is going: its end revokes the lease, which deletes the key
     const EtcdFencingToken &token = hold.token;
     postQueued(q, [this, id] { markReleasing(id); });
     // Deleted only while it is that hold's key: a delete that finds it gone says lost.
@@ -288,7 +295,7 @@ bool LockQueue::releaseBlocking(quint64 id, const HoldBook::Lease &hold)
     EtcdStatus status;
     bool deleted = false;
     // A delete that gets no answer within a TTL no longer matters: the lease is gone by then.
-    if (!txnFromWorker(door, remove, ttl, &status, &deleted))
+    if (!txnFromWorker(door, remove, ttl, &status, &deleted, gate.get()))
         status = EtcdStatus(Etcd::ErrorCode::DeadlineExceeded,
             EtcdRecipe::tr("no answer to the release in time; the lease's end removes the key"));
     if (!(status.isOk() && deleted && shelveReleased(token.leaseId, hold.state, id, status)))
