@@ -41,6 +41,18 @@ EtcdMutexOptions withTtl(std::chrono::seconds ttl = kTtl)
     return o;
 }
 
+// `perMutex` worker threads on each of `mutexes`, each running body(mutex) once.
+template <typename Body>
+std::vector<std::unique_ptr<Worker>> workersOn(
+    std::initializer_list<EtcdMutex *> mutexes, int perMutex, Body body)
+{
+    std::vector<std::unique_ptr<Worker>> threads;
+    for (EtcdMutex *m : mutexes) {
+        for (int t = 0; t < perMutex; ++t)
+            threads.push_back(std::make_unique<Worker>([body, m] { body(m); }));
+    }
+    return threads;
+}
 } // namespace
 
 class tst_EtcdMutex : public QObject
@@ -144,28 +156,22 @@ void tst_EtcdMutex::mutualExclusionAcrossThreadsAndInstances()
     EtcdMutex b(clients[1].get(), "/mx/counter", withTtl());
     Overlap overlap;
     std::atomic<int> done = 0, failures = 0;
-    std::vector<std::unique_ptr<Worker>> threads;
-    for (EtcdMutex *m : {&a, &b}) {
-        for (int t = 0; t < kThreadsPerMutex; ++t) {
-            threads.push_back(std::make_unique<Worker>([&, m] {
-                for (int i = 0; i < kIncrements; ++i) {
-                    if (!m->lock()) {
-                        ++failures;
-                        break;
-                    }
-                    overlap.enter();
-                    const auto value = remoteGet(m->client(), counter);
-                    if (!value
-                        || !remotePut(m->client(), counter, QByteArray::number(value->toInt() + 1)))
-                        ++failures;
-                    overlap.leave();
-                    if (!m->unlock())
-                        ++failures;
-                }
-                ++done;
-            }));
+    auto threads = workersOn({&a, &b}, kThreadsPerMutex, [&](EtcdMutex *m) {
+        for (int i = 0; i < kIncrements; ++i) {
+            if (!m->lock()) {
+                ++failures;
+                break;
+            }
+            overlap.enter();
+            const auto value = remoteGet(m->client(), counter);
+            if (!value || !remotePut(m->client(), counter, QByteArray::number(value->toInt() + 1)))
+                ++failures;
+            overlap.leave();
+            if (!m->unlock())
+                ++failures;
         }
-    }
+        ++done;
+    });
     QTRY_COMPARE_WITH_TIMEOUT(done.load(), 2 * kThreadsPerMutex, 6 * kWaitMs);
     threads.clear();
     QCOMPARE(failures.load(), 0);
@@ -194,32 +200,27 @@ void tst_EtcdMutex::revokedWorkerHoldsAreFenced()
     EtcdMutex a(clients[0].get(), "/mx/fenced", withTtl());
     EtcdMutex b(clients[1].get(), "/mx/fenced", withTtl());
     std::atomic<int> done = 0, committed = 0, refused = 0, failures = 0;
-    std::vector<std::unique_ptr<Worker>> threads;
-    for (EtcdMutex *m : {&a, &b}) {
-        for (int t = 0; t < kThreadsPerMutex; ++t) {
-            threads.push_back(std::make_unique<Worker>([&, m] {
-                for (int i = 0; i < kIncrements;) {
-                    if (!m->lock()) {
-                        ++failures;
-                        break;
-                    }
-                    const auto value = remoteGet(m->client(), counter);
-                    EtcdTxn write;
-                    write.success = {EtcdTxnOp::put(
-                        counter, QByteArray::number(value.value_or("0").toInt() + 1))};
-                    EtcdStatus why;
-                    if (value && m->commitGuarded(write, kWait, &why)) {
-                        ++committed;
-                        ++i;
-                    } else {
-                        ++refused; // lost meanwhile (or etcd did not answer): try again
-                    }
-                    m->unlock(); // false after a loss
-                }
-                ++done;
-            }));
+    auto threads = workersOn({&a, &b}, kThreadsPerMutex, [&](EtcdMutex *m) {
+        for (int i = 0; i < kIncrements;) {
+            if (!m->lock()) {
+                ++failures;
+                break;
+            }
+            const auto value = remoteGet(m->client(), counter);
+            EtcdTxn write;
+            write.success
+                = {EtcdTxnOp::put(counter, QByteArray::number(value.value_or("0").toInt() + 1))};
+            EtcdStatus why;
+            if (value && m->commitGuarded(write, kWait, &why)) {
+                ++committed;
+                ++i;
+            } else {
+                ++refused; // lost meanwhile (or etcd did not answer): try again
+            }
+            m->unlock(); // false after a loss
         }
-    }
+        ++done;
+    });
     std::mt19937 rng(7);
     int revoked = 0;
     while (done.load() < 2 * kThreadsPerMutex && revoked < 200) {
