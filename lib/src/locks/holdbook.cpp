@@ -69,33 +69,35 @@ void HoldBook::unexpect(const QByteArray &key)
 }
 
 template <typename Match>
-void HoldBook::loseWhere(Match match)
+void HoldBook::loseWhere(State &s, Match match)
 {
-    m_state.update([&match](State &s) {
-        for (auto it = s.leases.begin(); it != s.leases.end();) {
-            if (match(it->second.token)) {
-                s.holds->dispossess(it->first);
-                it = s.leases.erase(it);
-                s.noteHolds();
-            } else {
-                ++it;
-            }
+    for (auto it = s.leases.begin(); it != s.leases.end();) {
+        if (match(it->second.token)) {
+            s.holds->dispossess(it->first);
+            it = s.leases.erase(it);
+            s.noteHolds();
+        } else {
+            ++it;
         }
-    });
+    }
 }
 
 void HoldBook::loseLease(qint64 leaseId)
 {
-    loseWhere([leaseId](const EtcdFencingToken &t) { return t.leaseId == leaseId; });
+    m_state.update([leaseId](State &s) {
+        loseWhere(s, [leaseId](const EtcdFencingToken &t) { return t.leaseId == leaseId; });
+    });
 }
 
+// One update for both: an expected entry and the recorded holds see the same deletion.
 void HoldBook::loseKey(const QByteArray &key, qint64 deletedAt)
 {
     m_state.update([&](State &s) {
         if (const auto it = s.expected.find(key); it != s.expected.end())
             it->second = std::max(it->second, deletedAt);
+        loseWhere(
+            s, [&](const EtcdFencingToken &t) { return t.key == key && t.revision < deletedAt; });
     });
-    loseWhere([&](const EtcdFencingToken &t) { return t.key == key && t.revision < deletedAt; });
 }
 
 bool HoldBook::State::live(quint64 id) const

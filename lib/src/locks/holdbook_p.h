@@ -142,7 +142,7 @@ protected:
 private:
     SharedState<State> m_state;
     template <typename Match>
-    void loseWhere(Match match);
+    static void loseWhere(State &s, Match match); // under the lock
 };
 
 } // namespace Etcd::Internal
