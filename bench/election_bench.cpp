@@ -31,6 +31,7 @@ struct Candidate
     std::unique_ptr<EtcdLeaderSelector> selector;
     int started = 0, elected = 0, finished = 0, closed = 0, failed = 0;
     qint64 startedAt = 0, electedAt = 0;
+    qint64 vacantAt = 0; // the last leaderChanged("") (LEADER's DELETE seen)
 };
 
 std::unique_ptr<Candidate> makeCandidate(
@@ -48,6 +49,10 @@ std::unique_ptr<Candidate> makeCandidate(
     QObject::connect(s, &EtcdLeaderSelector::elected, s, [p] {
         p->electedAt = now();
         ++p->elected;
+    });
+    QObject::connect(s, &EtcdLeaderSelector::leaderChanged, s, [p](const QString &id) {
+        if (id.isEmpty())
+            p->vacantAt = now();
     });
     QObject::connect(s, &EtcdLeaderSelector::termFinished, s, [p] { ++p->finished; });
     QObject::connect(s, &EtcdRecipe::closed, s, [p] { ++p->closed; });
@@ -88,7 +93,7 @@ void benchHandoff(const QUrl &url, int n, bool held)
         qFatal("%s: the first candidate was not elected within 15 s", qPrintable(scenario));
     Candidate *leader = a.get(), *follower = b.get();
     std::mt19937 rng(42);
-    std::vector<double> lat, queue, relinquish;
+    std::vector<double> lat, queue, relinquish, vacant;
     for (int i = 0; i < n; ++i) {
         const int started0 = follower->started, elected0 = follower->elected,
                   finished0 = leader->finished;
@@ -108,6 +113,8 @@ void benchHandoff(const QUrl &url, int n, bool held)
         if (!spinUntil([&] { return follower->elected > elected0; }, std::chrono::seconds(10)))
             qFatal("%s: no hand-off within 10 s of resign()", qPrintable(scenario));
         lat.push_back(msBetween(t0, follower->electedAt));
+        if (follower->vacantAt > t0)
+            vacant.push_back(msBetween(t0, follower->vacantAt));
         relinquish.push_back(msBetween(t0, t1));
         if (!spinUntil([&] { return leader->finished > finished0; }, std::chrono::seconds(10)))
             qFatal("%s: the old leader's term did not finish", qPrintable(scenario));
@@ -120,6 +127,7 @@ void benchHandoff(const QUrl &url, int n, bool held)
         {u"over_50ms"_s,
             qint64(std::count_if(lat.begin(), lat.end(), [](double ms) { return ms > 50; }))},
         {u"resign_call_p50_ms"_s, percentile(relinquish, 0.5)},
+        {u"resign_to_vacant_p50_ms"_s, percentile(vacant, 0.5)},
         {u"start_to_started_p50_ms"_s, percentile(queue, 0.5)}, {u"ttl_s"_s, qint64(ttl.count())},
         {u"held"_s, held}});
 }

@@ -17,7 +17,9 @@
 //                         leader leads 100-200 ms more, then resign(); resign() -> the
 //                         follower's elected(); min(N, 20) hand-offs, roles alternate (the
 //                         peers' s3). Also: resign_call_p50_ms (resign() itself, in the owner
-//                         thread), start_to_started_p50_ms (start() -> started()), over_50ms
+//                         thread), resign_to_vacant_p50_ms (resign() -> the follower's
+//                         leaderChanged(""), LEADER's DELETE seen), start_to_started_p50_ms
+//                         (start() -> started()), over_50ms
 //                         (hand-offs that waited for etcd's 100 ms unsynced-watcher loop)
 //   election_handoff_queued  the same, resign() as soon as the follower's started() arrives
 //                         (the peers' s3_immediate)
