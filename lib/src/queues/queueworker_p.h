@@ -30,12 +30,12 @@ Outcome waitFromWorker(QObject *context, std::chrono::milliseconds timeout,
     auto id = std::make_shared<quint64>(0); // written and read in `context`'s thread only
     Outcome gone;
     gone.status = EtcdStatus(Etcd::ErrorCode::Cancelled, EtcdReply::tr("closed"));
-    postQueued(
-        context, [answer = Answer<Outcome>(handoff, gone), start, id] { *id = start(answer); });
+    const MailboxPtr mailbox = workerMailboxOf(context); // the recipe may go while we wait
+    mailbox->post([answer = Answer<Outcome>(handoff, gone), start, id] { *id = start(answer); });
     if (const std::optional<Outcome> v = handoff->waitFor(timeout))
         return *v;
     // Posted after start(): it runs after it, in the same thread.
-    postQueued(context, [cancel, id] { cancel(*id); });
+    mailbox->post([cancel, id] { cancel(*id); });
     Outcome late = handoff->waitFor(std::chrono::seconds(10)).value_or(gone);
     if (late.status.code() == Etcd::ErrorCode::Cancelled && !late.found())
         late.status = EtcdStatus(

@@ -2,6 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "clientcalls_p.h"
 #include "etcdqt_internal_p.h"
+#include "handoff_p.h"
+#include "mailbox_p.h"
+#include "recipelayer_p.h"
 
 #include <EtcdQt/etcdclient.h>
 #include <EtcdQt/etcdrecipe.h>
@@ -50,6 +53,9 @@ public:
     QList<EtcdStatus> errors;
     bool active = false;
     bool closed = false;
+    // For posts from worker threads (the blocking forms' helpers, handoff_p.h): closed when
+    // the recipe is destroyed, so a post that comes later is dropped, not sent to freed memory.
+    Etcd::Internal::MailboxPtr workers;
 };
 
 /*!
@@ -61,9 +67,25 @@ EtcdRecipe::EtcdRecipe(EtcdClient *client, const QString &errorContext, QObject 
 {
     d_ptr->client = client;
     d_ptr->context = errorContext;
+    d_ptr->workers = std::make_shared<Etcd::Internal::Mailbox>(this);
 }
 
-EtcdRecipe::~EtcdRecipe() = default;
+EtcdRecipe::~EtcdRecipe()
+{
+    d_func()->workers->close();
+}
+
+Etcd::Internal::MailboxPtr Etcd::Internal::RecipeLayer::workerMailbox(QObject *recipe)
+{
+    if (auto *r = qobject_cast<EtcdRecipe *>(recipe))
+        return r->d_func()->workers;
+    return std::make_shared<Mailbox>(recipe); // not a recipe: no lifetime of its own to follow
+}
+
+Etcd::Internal::MailboxPtr Etcd::Internal::workerMailboxOf(QObject *recipe)
+{
+    return RecipeLayer::workerMailbox(recipe);
+}
 
 /*! The client the recipe talks through (null once it was destroyed). */
 EtcdClient *EtcdRecipe::client() const

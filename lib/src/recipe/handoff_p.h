@@ -5,6 +5,7 @@
 #pragma once
 
 #include "handover_p.h"
+#include "mailbox_p.h"
 
 #include <QtCore/qobject.h>
 
@@ -77,6 +78,12 @@ private:
     std::shared_ptr<State> state;
 };
 
+// The mailbox a worker thread posts to `recipe` (an EtcdRecipe) through: take it while the
+// recipe surely lives (on entry to a blocking call) and post through it ever after. The
+// recipe closes it when it is destroyed, so a post made after that (a timeout's cancel()) is
+// dropped, and the answers it carried come as their fallbacks, instead of reaching freed memory.
+MailboxPtr workerMailboxOf(QObject *recipe);
+
 // From a worker thread: runs `start(answer)` in `context`'s thread and waits at most
 // `timeout` for its answer (nullopt when none came in time).
 template <typename T, typename Start>
@@ -85,10 +92,8 @@ std::optional<T> callInThreadOf(
 {
     auto handoff = std::make_shared<Handoff<T>>();
     // Only the posted call holds the answer: if it is dropped, the fallback comes at once.
-    postQueued(context,
-        [answer = Answer<T>(handoff, std::move(fallback)), start = std::move(start)]() mutable {
-            start(answer);
-        });
+    workerMailboxOf(context)->post([answer = Answer<T>(handoff, std::move(fallback)),
+                                       start = std::move(start)]() mutable { start(answer); });
     return handoff->waitFor(timeout);
 }
 

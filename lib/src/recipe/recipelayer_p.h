@@ -59,6 +59,9 @@ struct KeepAliveFollower
 class RecipeLayer
 {
 public:
+    // See workerMailboxOf() (handoff_p.h).
+    static MailboxPtr workerMailbox(QObject *recipe);
+
     // What `recipe` reports when something it follows changes connection state.
     static ConnectionSink sinkOf(EtcdRecipe *recipe);
     // The same for a part's watch (a wait, an arrival, a participant queue) that reports only

@@ -104,11 +104,12 @@ template <typename Begin, typename Cancel>
 bool waitCancellable(QObject *recipe, std::chrono::milliseconds timeout, Begin begin, Cancel cancel)
 {
     auto handoff = std::make_shared<Handoff<bool>>();
-    postQueued(recipe,
+    const MailboxPtr mailbox = workerMailboxOf(recipe); // the recipe may go while we wait
+    mailbox->post(
         [answer = Answer<bool>(handoff, false), begin]() mutable { begin(std::move(answer)); });
     if (const auto v = handoff->waitFor(timeout))
         return *v;
-    postQueued(recipe, [cancel]() mutable { cancel(); });
+    mailbox->post([cancel]() mutable { cancel(); });
     return handoff->waitFor(std::chrono::seconds(10)).value_or(false);
 }
 
