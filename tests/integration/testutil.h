@@ -19,6 +19,10 @@
 #include <chrono>
 #include <memory>
 
+#include <sched.h>
+#include <sys/types.h>
+#include <unistd.h>
+
 // A finished reply kept alive for inspection, and the status it finished with.
 template <class R>
 struct Finished
@@ -60,6 +64,68 @@ inline int threadCount()
     }
     return -1;
 }
+
+// Whether thread `tid` of this process sleeps in a futex wait (a condition variable), read
+// from /proc (Linux): a worker that is past everything else before a blocking wait and reads
+// as parked twice, 10 ms apart, is inside that wait.
+inline bool threadIsParked(pid_t tid)
+{
+    const QString task = QStringLiteral("/proc/self/task/%1/").arg(tid);
+    QFile stat(task + QStringLiteral("stat")), wchan(task + QStringLiteral("wchan"));
+    if (!stat.open(QIODevice::ReadOnly) || !wchan.open(QIODevice::ReadOnly))
+        return false;
+    const QByteArray fields = stat.readAll();
+    const qsizetype end = fields.lastIndexOf(')'); // the state follows the command name
+    return end > 0 && fields.mid(end + 2, 1) == "S" && wchan.readAll().contains("futex");
+}
+
+inline bool waitUntilParked(pid_t tid, int timeoutMs)
+{
+    return QTest::qWaitFor(
+        [tid] {
+            if (!threadIsParked(tid))
+                return false;
+            QTest::qWait(10);
+            return threadIsParked(tid);
+        },
+        timeoutMs);
+}
+
+// A scheduling fault for destroy-while-waiting tests (Linux): the test thread and a waiter
+// share CPU 0, the waiter at SCHED_IDLE, so a waiter woken by a destructor runs only once the
+// test thread sleeps again, after the destructor freed everything. A waiter that touches its
+// object after waking then does so in freed memory every time, not once in a thousand runs,
+// and ASan builds report it. The test thread's CPUs come back when this goes.
+class WaiterRunsLast
+{
+public:
+    WaiterRunsLast()
+    {
+        sched_getaffinity(0, sizeof(m_saved), &m_saved);
+        pinToCpu0();
+    }
+    ~WaiterRunsLast() { sched_setaffinity(0, sizeof(m_saved), &m_saved); }
+    WaiterRunsLast(const WaiterRunsLast &) = delete;
+    WaiterRunsLast &operator=(const WaiterRunsLast &) = delete;
+
+    // In the waiter, before its wait.
+    static void becomeWaiter()
+    {
+        pinToCpu0();
+        sched_param none {};
+        sched_setscheduler(0, SCHED_IDLE, &none);
+    }
+
+private:
+    static void pinToCpu0()
+    {
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(0, &one);
+        sched_setaffinity(0, sizeof(one), &one);
+    }
+    cpu_set_t m_saved {};
+};
 
 // The environment etcdctl runs in from a test: its v3 API (etcd 3.4's etcdctl defaults to v2).
 inline QProcessEnvironment etcdctlEnvironment()

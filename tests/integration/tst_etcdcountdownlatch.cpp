@@ -16,10 +16,10 @@
 #include <QtCore/qjsondocument.h>
 #include <QtCore/qjsonobject.h>
 #include <QtCore/qloggingcategory.h>
-#include <childprocess_p.h>
 #include <QtCore/qprocess.h>
 #include <QtCore/qregularexpression.h>
 #include <QtCore/qscopeguard.h>
+#include <childprocess_p.h>
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
@@ -55,6 +55,7 @@ private Q_SLOTS:
     void deletedLatchKeepsItsWaiters();
     void awaitTimesOutThenOpens();
     void closeReleasesAwaitingThread();
+    void destroyingReleasesAwaitingThread();
     void workerFormsAreRefusedInOwnThread();
     void countDownAndWaitFromWorker();
     void opensAfterItsHistoryWasCompacted();
@@ -291,6 +292,37 @@ void tst_EtcdCountDownLatch::closeReleasesAwaitingThread()
     QCOMPARE(result.load(), 0);
     QCOMPARE(await(writer.countDown())->value(), 0); // the latch itself is untouched
     removeLatch("/latch/close");
+}
+
+// Destroyed rather than closed while a worker is parked in await(): false at once, and the
+// worker touches nothing of the latch after waking (ASan builds catch it if it does).
+void tst_EtcdCountDownLatch::destroyingReleasesAwaitingThread()
+{
+    EtcdCountDownLatch writer(m_client.get(), "/latch/gone");
+    QVERIFY_OK(await(writer.create(1)).status);
+    // With metrics, as an app with a registry: the wait's report comes after waking.
+    const auto client = connectedClient(m_server.clientUrl());
+    client->setMetrics(std::make_shared<EtcdMetricsRegistry>());
+    auto *waiter = new EtcdCountDownLatch(client.get(), "/latch/gone");
+    std::atomic<pid_t> tid = 0;
+    std::atomic<int> result = -1;
+    const WaiterRunsLast runsLast; // see testutil.h: a late touch lands in freed memory
+    Worker worker([&] {
+        QThread::currentThread(); // adopted here, not inside the wait
+        WaiterRunsLast::becomeWaiter();
+        tid = gettid();
+        result = waiter->await(std::chrono::hours(1)) ? 1 : 0;
+    });
+    QTRY_COMPARE_WITH_TIMEOUT(waiter->count(), 1, kWaitMs); // following
+    QVERIFY(tid.load() != 0);
+    QVERIFY(waitUntilParked(tid.load(), kWaitMs));
+    QElapsedTimer clock;
+    clock.start();
+    delete waiter;
+    QVERIFY(worker.finish(kWaitMs));
+    QCOMPARE(result.load(), 0);
+    QVERIFY2(clock.elapsed() < kWaitMs / 10, qPrintable(QString::number(clock.elapsed())));
+    removeLatch("/latch/gone");
 }
 
 void tst_EtcdCountDownLatch::workerFormsAreRefusedInOwnThread()

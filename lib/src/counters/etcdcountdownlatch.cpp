@@ -304,13 +304,14 @@ bool EtcdCountDownLatch::await(milliseconds timeout)
     if (sync->read(settled))
         return sync->read(open);
     MetricSpan waiting(d_func()->metrics); // not client(): this is a worker thread
+    const QByteArray path = d_func()->path; // read before the wait: the latch may go meanwhile
     Etcd::Internal::postQueued(this, [this] { start(); });
     const bool opened = sync->waitFor(timeout, settled, open);
     waiting.end([&](EtcdMetrics &m, EtcdMetrics::Duration wait) {
         const auto outcome = opened ? EtcdMetrics::Outcome::Succeeded
             : sync->read(settled)   ? EtcdMetrics::Outcome::Cancelled
                                     : EtcdMetrics::Outcome::TimedOut;
-        m.recordWait(EtcdMetrics::Wait::Latch, d_func()->path, wait, outcome);
+        m.recordWait(EtcdMetrics::Wait::Latch, path, wait, outcome);
     });
     return opened;
 }

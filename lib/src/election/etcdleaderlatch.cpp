@@ -1,5 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
+#include "etcdleaderselector_p.h"
 #include "etcdqt_internal_p.h"
 #include "leaseops_p.h"
 #include "recipelayer_p.h"
@@ -70,12 +71,13 @@ public:
         bool elected = false;
         bool closed = false;
     };
-    SharedState<Wake> wake;
+    // Shared with await(): a latch destroyed while a worker waits closes it and frees d.
+    std::shared_ptr<SharedState<Wake>> wake = std::make_shared<SharedState<Wake>>();
 };
 
 void EtcdLeaderLatchPrivate::setLeader(bool value)
 {
-    wake.update([value](Wake &w) { w.elected = value; });
+    wake->update([value](Wake &w) { w.elected = value; });
 }
 
 void EtcdLeaderLatchPrivate::contest()
@@ -140,7 +142,7 @@ EtcdLeaderLatch::EtcdLeaderLatch(EtcdClient *client, const QByteArray &electionP
 /*! Closes the latch (see close()). */
 EtcdLeaderLatch::~EtcdLeaderLatch()
 {
-    d_func()->wake.update([](EtcdLeaderLatchPrivate::Wake &w) { w.closed = true; });
+    d_func()->wake->update([](EtcdLeaderLatchPrivate::Wake &w) { w.closed = true; });
 }
 
 /*! \property EtcdLeaderLatch::electionPath
@@ -223,10 +225,15 @@ bool EtcdLeaderLatch::await(milliseconds timeout)
         return false;
     }
     using Wake = EtcdLeaderLatchPrivate::Wake;
-    const bool closed = d->wake.waitFor(
+    // d is not touched after the wait: the latch may be gone by then (its destructor closes
+    // the wake), so the wait and the engine's word are held by reference of their own.
+    const std::shared_ptr<SharedState<Wake>> wake = d->wake;
+    const std::shared_ptr<const TermSync> term
+        = EtcdLeaderSelectorPrivate::syncOf(d->selector.get());
+    const bool closed = wake->waitFor(
         timeout, [](const Wake &w) { return w.elected || w.closed; },
         [](const Wake &w) { return w.closed; });
-    return !closed && d->selector->isLeader(); // the engine's word, not this thread's
+    return !closed && term->isLeader(); // the engine's word, not this thread's
 }
 
 /*!
@@ -263,6 +270,6 @@ void EtcdLeaderLatch::close()
         return;
     markClosed();
     d->retry.stop();
-    d->wake.update([](EtcdLeaderLatchPrivate::Wake &w) { w.closed = true; });
+    d->wake->update([](EtcdLeaderLatchPrivate::Wake &w) { w.closed = true; });
     d->selector->close();
 }

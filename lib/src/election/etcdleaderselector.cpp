@@ -260,7 +260,9 @@ bool EtcdLeaderSelector::waitForStarted(milliseconds timeout)
     if (refuseOwnThread(this, "waitForStarted()"))
         return false;
     bool ok = false;
-    d_func()->sync->waitFor(timeout, [&ok](TermSync::Phase phase, bool started) {
+    // Its own reference: a selector destroyed meanwhile ends the wait (finish()) and frees d.
+    const std::shared_ptr<TermSync> sync = d_func()->sync;
+    sync->waitFor(timeout, [&ok](TermSync::Phase phase, bool started) {
         ok = started;
         return started || phase == TermSync::Phase::Idle;
     });
@@ -277,11 +279,12 @@ bool EtcdLeaderSelector::waitOnLeadershipComplete(milliseconds timeout)
     Q_D(EtcdLeaderSelector);
     if (refuseOwnThread(this, "waitOnLeadershipComplete()"))
         return false;
-    if (d->sync->termCount() == 0) {
+    const std::shared_ptr<TermSync> sync = d->sync; // outlives a selector destroyed meanwhile
+    if (sync->termCount() == 0) {
         qCWarning(lcEtcdElection, "waitOnLeadershipComplete() before start()");
         return false;
     }
-    return d->sync->waitFor(
+    return sync->waitFor(
         timeout, [](TermSync::Phase phase, bool) { return phase == TermSync::Phase::Idle; });
 }
 
@@ -294,7 +297,8 @@ bool EtcdLeaderSelector::waitUntilFinished(milliseconds timeout)
 {
     if (refuseOwnThread(this, "waitUntilFinished()"))
         return false;
-    return d_func()->sync->waitFor(
+    const std::shared_ptr<TermSync> sync = d_func()->sync; // as in waitForStarted()
+    return sync->waitFor(
         timeout, [](TermSync::Phase phase, bool) { return phase != TermSync::Phase::Running; });
 }
 

@@ -37,6 +37,12 @@ public:
     EtcdLeaderSelectorPrivate(
         EtcdLeaderSelector *q, const QByteArray &path, const EtcdLeaderSelectorOptions &options);
 
+    // The term view of `selector`, shared: a worker waiting in it outlives the selector safely.
+    static std::shared_ptr<TermSync> syncOf(const EtcdLeaderSelector *selector)
+    {
+        return selector->d_func()->sync;
+    }
+
     bool setState(State next);
     [[nodiscard]] bool inTerm() const
     {
