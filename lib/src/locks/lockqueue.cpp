@@ -176,19 +176,18 @@ void LockQueue::topUpLeases()
 {
     if (closing || !q->client() || grantRetry.isActive())
         return;
-    // One spare beyond the waiters, unless an acquisition with a lease will hand it back
-    // when it releases: a loop of lock() and unlock() then costs etcd two writes per turn
-    // (the transaction and the delete), not four (plus a grant and a revoke).
-    // A lease whose delete is in flight serves a waiter within a round trip: no grant for it.
-    // A lease lent to a worker comes back the same way.
-    qsizetype returning = qsizetype(lent.size()), releasing = 0;
-    for (const auto &[id, a] : acquisitions) {
-        returning += (a->leaseId != 0 && a->phase != Phase::Ending) ? 1 : 0;
-        releasing += a->phase == Phase::Releasing ? 1 : 0;
-    }
-    const qsizetype wanted
-        = std::max<qsizetype>(leaseWaiters.size() - releasing, 0) + (returning > 0 ? 0 : 1);
-    for (qsizetype have = grants.inFlight() + (haveSpare() ? 1 : 0); have < wanted; ++have)
+    // A lease for each waiter and one spare, so that the next acquire() finds one at once:
+    // its transaction then goes out right behind the release's delete instead of after that
+    // delete's answer (the lease it frees). A lease whose delete is in flight comes back
+    // within a round trip and counts as coming: a loop of acquire() and release() settles on
+    // two leases taking turns, and costs etcd two writes per turn (the transaction and the
+    // delete), no grant or revoke. A lease lent to a worker counts as coming too: its
+    // unlock() puts it on the shelf for the next lock(), which must find the shelf empty.
+    qsizetype coming = qsizetype(lent.size());
+    for (const auto &[id, a] : acquisitions)
+        coming += a->phase == Phase::Releasing ? 1 : 0;
+    const qsizetype wanted = leaseWaiters.size() + 1;
+    for (qsizetype have = grants.inFlight() + (haveSpare() ? 1 : 0) + coming; have < wanted; ++have)
         grant();
 }
 
