@@ -14,9 +14,10 @@
 //                   REPS reads (default 5) after one untimed; p50/min/max of the reads. The
 //                   keys are those cache_bench.cpp seeds (24-byte names, 64-byte values);
 //                   seeded here the same way if they are not there.
-//   put_paths       diagnosis, not in bench/run: the put round trip waited for in three ways
-//                   (synchronous, gRPC's callback API, a completion queue of our own), REPS
-//                   puts each (default 3,000); see put_paths.cpp
+//   put_paths       diagnosis, not in bench/run: the put round trip waited for in five ways
+//                   (synchronous, gRPC's callback API, a completion queue of our own, that
+//                   queue posting to a Qt event loop, EtcdClient::put()), in alternating
+//                   blocks, REPS puts each (default 3,000); see put_paths.cpp
 //   queue_latency   the floor of queue_latency, paced as it is (2 ms apart, REPS x 200
 //                   items, default 1,000): a put on one channel -> the event on a watch of
 //                   the queue's prefix on a second channel -> that channel's transaction
