@@ -8,6 +8,7 @@
 #include <QtCore/qfile.h>
 #include <QtCore/qprocess.h>
 #include <QtCore/qtemporaryfile.h>
+#include <QtCore/qthread.h>
 #include <QtNetwork/qnetworkaccessmanager.h>
 #include <QtNetwork/qnetworkreply.h>
 #include <QtTest/qsignalspy.h>
@@ -16,8 +17,10 @@
 #include <faultproxy.h>
 #include <testprocess_p.h>
 
+#include <atomic>
 #include <chrono>
 #include <memory>
+#include <thread>
 
 #include <sched.h>
 #include <sys/types.h>
@@ -125,6 +128,43 @@ private:
         sched_setaffinity(0, sizeof(one), &one);
     }
     cpu_set_t m_saved {};
+};
+
+// A worker thread for destroy-while-waiting tests: it makes itself the WaiterRunsLast
+// waiter, then calls `wait` and keeps what it returned. parked() says it is inside the wait
+// (not merely started); result() is -1 until the wait returned, then 1 or 0.
+class ParkedWaiter
+{
+public:
+    template <typename Wait>
+    explicit ParkedWaiter(Wait wait)
+        : m_thread([this, wait]() mutable {
+              QThread::currentThread(); // adopted here, not inside the wait
+              WaiterRunsLast::becomeWaiter();
+              m_tid = gettid();
+              m_result = wait() ? 1 : 0;
+          })
+    { }
+    ~ParkedWaiter() { m_thread.join(); } // a hang here is a failed test: ctest's timeout says so
+    ParkedWaiter(const ParkedWaiter &) = delete;
+    ParkedWaiter &operator=(const ParkedWaiter &) = delete;
+
+    [[nodiscard]] bool parked(int timeoutMs) const
+    {
+        return QTest::qWaitFor([this] { return m_tid.load() != 0; }, timeoutMs)
+            && waitUntilParked(m_tid.load(), timeoutMs);
+    }
+    // Waits (the event loop running) until the wait returned; then its result, else -1.
+    [[nodiscard]] int result(int timeoutMs) const
+    {
+        const bool returned = QTest::qWaitFor([this] { return m_result.load() != -1; }, timeoutMs);
+        return returned ? m_result.load() : -1;
+    }
+
+private:
+    std::atomic<pid_t> m_tid {0};
+    std::atomic<int> m_result {-1};
+    std::thread m_thread; // last: it starts once the fields above exist
 };
 
 // The environment etcdctl runs in from a test: its v3 API (etcd 3.4's etcdctl defaults to v2).

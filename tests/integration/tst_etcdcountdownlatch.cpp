@@ -304,23 +304,14 @@ void tst_EtcdCountDownLatch::destroyingReleasesAwaitingThread()
     const auto client = connectedClient(m_server.clientUrl());
     client->setMetrics(std::make_shared<EtcdMetricsRegistry>());
     auto *waiter = new EtcdCountDownLatch(client.get(), "/latch/gone");
-    std::atomic<pid_t> tid = 0;
-    std::atomic<int> result = -1;
     const WaiterRunsLast runsLast; // see testutil.h: a late touch lands in freed memory
-    Worker worker([&] {
-        QThread::currentThread(); // adopted here, not inside the wait
-        WaiterRunsLast::becomeWaiter();
-        tid = gettid();
-        result = waiter->await(std::chrono::hours(1)) ? 1 : 0;
-    });
+    const ParkedWaiter worker([waiter] { return waiter->await(std::chrono::hours(1)); });
     QTRY_COMPARE_WITH_TIMEOUT(waiter->count(), 1, kWaitMs); // following
-    QVERIFY(tid.load() != 0);
-    QVERIFY(waitUntilParked(tid.load(), kWaitMs));
+    QVERIFY(worker.parked(kWaitMs));
     QElapsedTimer clock;
     clock.start();
     delete waiter;
-    QVERIFY(worker.finish(kWaitMs));
-    QCOMPARE(result.load(), 0);
+    QCOMPARE(worker.result(kWaitMs), 0);
     QVERIFY2(clock.elapsed() < kWaitMs / 10, qPrintable(QString::number(clock.elapsed())));
     removeLatch("/latch/gone");
 }

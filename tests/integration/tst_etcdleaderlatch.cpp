@@ -170,23 +170,13 @@ void tst_EtcdLeaderLatch::destroyingReleasesParkedAwait()
     QTRY_VERIFY_WITH_TIMEOUT(holder.hasLeadership(), kWaitMs);
     auto *follower = new EtcdLeaderLatch(m_client.get(), "/latch/gone", withId(u"follower"_s));
     QVERIFY(follower->start());
-    std::atomic<pid_t> tid = 0;
-    std::atomic<int> result = -1;
     const WaiterRunsLast runsLast; // see testutil.h: a late touch lands in freed memory
-    std::thread waiter([&] {
-        QThread::currentThread(); // adopted here, not inside the timed part
-        WaiterRunsLast::becomeWaiter();
-        tid = gettid();
-        result = follower->await(std::chrono::hours(1)) ? 1 : 0;
-    });
-    QTRY_VERIFY_WITH_TIMEOUT(tid.load() != 0, kWaitMs);
-    QVERIFY(waitUntilParked(tid.load(), kWaitMs));
+    const ParkedWaiter waiter([follower] { return follower->await(std::chrono::hours(1)); });
+    QVERIFY(waiter.parked(kWaitMs));
     QElapsedTimer t;
     t.start();
     delete follower;
-    QTRY_VERIFY_WITH_TIMEOUT(result.load() != -1, kWaitMs);
-    waiter.join();
-    QCOMPARE(result.load(), 0);
+    QCOMPARE(waiter.result(kWaitMs), 0);
     QVERIFY2(t.elapsed() < kWaitMs / 10, qPrintable(QString::number(t.elapsed())));
     holder.close();
 }

@@ -539,32 +539,18 @@ void tst_EtcdLeaderSelector::destroyingReleasesParkedWaits()
     TermLog log(leader);
     QVERIFY(leader->start());
     QTRY_COMPARE_WITH_TIMEOUT(log.count(u"elected"_s), 1, kWaitMs);
-    std::atomic<pid_t> completeTid = 0, finishedTid = 0;
-    std::atomic<int> complete = -1, finished = -1;
     const WaiterRunsLast runsLast; // see testutil.h: a late touch lands in freed memory
-    const auto park = [](std::atomic<pid_t> &tid, std::atomic<int> &result, auto wait) {
-        return std::thread([&tid, &result, wait] {
-            QThread::currentThread(); // adopted here, not inside the wait
-            WaiterRunsLast::becomeWaiter();
-            tid = gettid();
-            result = wait() ? 1 : 0;
-        });
-    };
-    std::thread a = park(completeTid, complete,
+    const ParkedWaiter complete(
         [leader] { return leader->waitOnLeadershipComplete(std::chrono::hours(1)); });
-    std::thread b = park(finishedTid, finished,
+    const ParkedWaiter finished(
         [leader] { return leader->waitUntilFinished(std::chrono::hours(1)); });
-    QTRY_VERIFY_WITH_TIMEOUT(completeTid.load() != 0 && finishedTid.load() != 0, kWaitMs);
-    QVERIFY(waitUntilParked(completeTid.load(), kWaitMs));
-    QVERIFY(waitUntilParked(finishedTid.load(), kWaitMs));
+    QVERIFY(complete.parked(kWaitMs));
+    QVERIFY(finished.parked(kWaitMs));
     QElapsedTimer t;
     t.start();
     delete leader;
-    QTRY_VERIFY_WITH_TIMEOUT(complete.load() != -1 && finished.load() != -1, kWaitMs);
-    a.join();
-    b.join();
-    QCOMPARE(complete.load(), 1);
-    QCOMPARE(finished.load(), 1);
+    QCOMPARE(complete.result(kWaitMs), 1);
+    QCOMPARE(finished.result(kWaitMs), 1);
     QVERIFY2(t.elapsed() < kWaitMs / 10, qPrintable(QString::number(t.elapsed())));
 }
 
