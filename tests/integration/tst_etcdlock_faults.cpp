@@ -11,11 +11,13 @@
 #include <EtcdQt/etcdmutex.h>
 #include <EtcdQt/etcdreadwritelock.h>
 #include <EtcdQt/etcdsemaphore.h>
+#include <etcdclient_p.h>
 #include <etcdtestserver.h>
 
 #include <QtCore/qloggingcategory.h>
 #include <QtCore/qregularexpression.h>
 #include <QtCore/qscopeguard.h>
+#include <QtCore/qsemaphore.h>
 
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
@@ -39,6 +41,36 @@ void awaitReachable(EtcdClient &client)
     QTRY_VERIFY_WITH_TIMEOUT(await(client.get("/lf/probe")).status.isOk(), kWaitMs);
 }
 
+// Holds `client`'s engine thread in one long task until release() (or destruction): the engine
+// decides nothing meanwhile, as when a pause (SIGSTOP past the TTL) wakes the owner thread
+// before it.
+class EngineStall
+{
+public:
+    explicit EngineStall(EtcdClient &client) : m_parked(new QObject)
+    {
+        m_parked->moveToThread(&EtcdClientPrivate::get(&client)->engineThread);
+        QMetaObject::invokeMethod(m_parked, [this] {
+            m_stalled.release();
+            m_go.acquire();
+        });
+        m_stalled.acquire(); // the engine is in it now
+    }
+    ~EngineStall() { release(); }
+    void release()
+    {
+        if (!m_parked)
+            return;
+        m_go.release();
+        m_parked->deleteLater(); // in the engine thread, once the task returned
+        m_parked = nullptr;
+    }
+
+private:
+    QObject *m_parked;
+    QSemaphore m_stalled, m_go;
+};
+
 EtcdTxn writeOf(const QByteArray &value)
 {
     EtcdTxn t;
@@ -55,6 +87,7 @@ private Q_SLOTS:
     void init();
     void cleanup();
     void partitionedMutexHolderLosesAndWaiterAcquires();
+    void reacquiringAnExpiredHoldQueuesAnew();
     void partitionedWriterLosesAndQueuedReadersAcquire();
     void partitionedPermitHolderLosesAndWaiterAcquires();
     void readerRevokedMidWaitQueuesAgainAndAcquires();
@@ -124,6 +157,44 @@ void tst_EtcdLockFaults::partitionedMutexHolderLosesAndWaiterAcquires()
     QVERIFY(next.release());
     QVERIFY(closeAndWait(&old, &next));
     QCOMPARE(queueOf(*m_client, "/lf/mutex").size(), 0);
+}
+
+// The engine decides a loss, but after a pause every thread wakes at once and the owner
+// thread may get there first: its hold already reads as not held (its lease's deadline
+// passed), and an acquire() then must queue anew, not count the lost hold again. lockLost()
+// comes once the engine runs, and the new hold is a new key on a new lease.
+void tst_EtcdLockFaults::reacquiringAnExpiredHoldQueuesAnew()
+{
+    PartitionedClient side(m_server.clientPort());
+    QVERIFY(side.started);
+    EtcdMutex mutex(&side.client, "/lf/again", withTtl<EtcdMutexOptions>());
+    QSignalSpy got(&mutex, &EtcdMutex::acquired), lost(&mutex, &EtcdMutex::lockLost);
+    QVERIFY(mutex.acquire());
+    QVERIFY(got.wait(kWaitMs));
+    const EtcdFencingToken first = mutex.fencingToken();
+    QVERIFY(first.isValid());
+
+    EngineStall stall(side.client);
+    side.proxy.setMode(FaultProxy::Mode::Blackhole); // no renewal reaches etcd
+    QTRY_VERIFY_WITH_TIMEOUT(!mutex.isHeldByCurrentThread(), kTtlMs + 1500);
+    QCOMPARE(lost.count(), 0); // not told yet: the engine is stalled
+    QVERIFY(mutex.acquire());
+    QCOMPARE(mutex.holdCount(), 0);
+    stall.release();
+    side.proxy.setMode(FaultProxy::Mode::Pass);
+
+    QTRY_COMPARE_WITH_TIMEOUT(lost.count(), 1, kWaitMs);
+    QTRY_COMPARE_WITH_TIMEOUT(got.count(), 2, 3 * kWaitMs);
+    const EtcdFencingToken second = mutex.fencingToken();
+    QVERIFY(second.isValid());
+    QVERIFY(second.leaseId != first.leaseId);
+    QVERIFY(second.revision > first.revision);
+    QCOMPARE(mutex.holdCount(), 1);
+    QVERIFY(mutex.release());
+    QVERIFY(!mutex.release()); // the lost hold's own release: it was lost
+    QCOMPARE(lost.count(), 1);
+    QVERIFY(closeAndWait(&mutex));
+    QCOMPARE(queueOf(*m_client, "/lf/again").size(), 0);
 }
 
 void tst_EtcdLockFaults::partitionedWriterLosesAndQueuedReadersAcquire()

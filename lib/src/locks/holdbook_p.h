@@ -4,6 +4,7 @@
 //  W A R N I N G: internal header, not part of the EtcdQt API.
 #pragma once
 
+#include "etcdqt_internal_p.h"
 #include "leaseshared_p.h"
 #include "sharedstate_p.h"
 
@@ -34,7 +35,7 @@ struct MutexRequest
 // SharedState: the calls are short and the waits few. How holds are kept (per thread and
 // reentrant for locks, a stack of permits for a semaphore) is the subclass's Holds, kept in
 // the same state.
-class HoldBook
+class ETCDQT_AUTOTEST_EXPORT HoldBook
 {
 public:
     using ThreadId = std::thread::id;

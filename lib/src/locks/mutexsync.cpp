@@ -8,10 +8,20 @@ MutexSync::MutexSync() : HoldBook(std::make_unique<ThreadHolds>()) { }
 
 bool MutexSync::reenter(ThreadId t)
 {
-    return updateHolds<ThreadHolds>([t](ThreadHolds &h, State &) {
+    return updateHolds<ThreadHolds>([t](ThreadHolds &h, State &s) {
         const auto it = h.live.find(t);
         if (it == h.live.end())
             return false;
+        // Its lease's deadline passed: lost, whether or not the engine has said so yet. Counted
+        // again, it would hand the caller a hold it no longer has (and the loss, told later,
+        // would read as the new hold's). Dispossessed here as the engine will; the caller
+        // queues anew and lockLost() still follows.
+        if (!s.live(it->second.id)) {
+            const quint64 id = it->second.id;
+            s.forgetLease(id);
+            h.dispossess(id);
+            return false;
+        }
         ++it->second.count;
         return true;
     });

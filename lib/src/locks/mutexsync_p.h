@@ -12,12 +12,13 @@ namespace Etcd::Internal {
 
 // A lock's holds: per thread, reentrant, with the token of each thread's hold, and how many
 // of a thread's unlock()s must return false (its hold was lost or closed).
-class MutexSync : public HoldBook
+class ETCDQT_AUTOTEST_EXPORT MutexSync : public HoldBook
 {
 public:
     MutexSync();
     // A nested lock() by a thread that holds already: counted, true. False when it does not
-    // hold (or the lock is closed).
+    // hold (or the lock is closed), and when its hold's lease deadline passed (the hold is
+    // dispossessed then, as the engine's loseLease() would).
     bool reenter(ThreadId t);
     // One unlock() by `t`: a nested hold (Nested), the last one (Last: `*id` is the
     // acquisition to release, `*hold` the hold), one whose hold was lost or closed, or none
