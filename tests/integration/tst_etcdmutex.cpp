@@ -72,6 +72,7 @@ private Q_SLOTS:
     void unlockAfterLossReturnsFalse();
     void workerUnlockDoesNotWaitForABusyOwnerThread();
     void workerLockDoesNotWaitForABusyOwnerThread();
+    void workerHoldLostBeforeTheOwnerThreadHeardOfIt();
     void workerHoldDeletedWhileOwnerBusyEndsAtOnce();
     void destroyedWhileAWorkerWaitsReturnsFalse();
     void destroyedWhileAWorkersLockIsInFlightReturnsFalse();
@@ -410,6 +411,62 @@ void tst_EtcdMutex::workerUnlockDoesNotWaitForABusyOwnerThread()
     QVERIFY(acquired.wait(kWaitMs));
     QVERIFY(mutex.release());
     QCOMPARE(lost.count(), 0);
+}
+
+// A worker's hold whose key goes while the lock's own thread is busy, before that thread heard
+// of the hold at all (it learns of a worker's lock() only afterwards, in one message): the
+// engine has noted the loss, so once that thread runs it reports lockLost() once, and the
+// worker's unlock() says false.
+void tst_EtcdMutex::workerHoldLostBeforeTheOwnerThreadHeardOfIt()
+{
+    EtcdMutex mutex(m_client.get(), "/mx/lostunheard", withTtl());
+    QSignalSpy lost(&mutex, &EtcdMutex::lockLost);
+    std::atomic<int> stage = 0; // 1 primed, 2 busy, 3 lost in the worker's eyes, 4 unlock
+    std::atomic<bool> primed = false, held = false, deleted = false, seenLost = false;
+    std::atomic<int> unlocked = -1;
+    const auto awaitStage = [&stage](int s) {
+        QDeadlineTimer deadline(2 * kWaitMs);
+        while (stage.load() < s && !deadline.hasExpired())
+            std::this_thread::sleep_for(1ms);
+        return stage.load() >= s;
+    };
+    Worker worker([&] {
+        primed = mutex.lock() && mutex.unlock(); // its lease is on the shelf now
+        stage = 1;
+        if (!awaitStage(2))
+            return;
+        held = mutex.lock(); // from the shelf: the busy thread is not asked
+        const EtcdFencingToken token = mutex.fencingToken();
+        EtcdTxn remove;
+        remove.success = {EtcdTxnOp::remove(token.key)};
+        deleted = mutex.commitGuarded(remove, std::chrono::milliseconds(kWaitMs));
+        QDeadlineTimer deadline(kWaitMs);
+        while (mutex.isLocked() && !deadline.hasExpired())
+            std::this_thread::sleep_for(1ms);
+        seenLost = !mutex.isLocked(); // the engine's verdict, in the worker's eyes
+        stage = 3;
+        if (awaitStage(4))
+            unlocked = int(mutex.unlock());
+    });
+    QTRY_COMPARE_WITH_TIMEOUT(stage.load(), 1, kWaitMs);
+    QVERIFY(primed);
+    QTRY_VERIFY_WITH_TIMEOUT(queueOf(*m_client, "/mx/lostunheard").isEmpty(), kWaitMs);
+    stage = 2;
+    // Busy: no event of this thread runs until the worker saw its hold lost.
+    QDeadlineTimer busy(3 * kWaitMs);
+    while (stage.load() < 3 && !busy.hasExpired())
+        std::this_thread::sleep_for(1ms);
+    QVERIFY2(stage.load() == 3, "the worker did not get through while this thread was busy");
+    QVERIFY(held);
+    QVERIFY(deleted);
+    QVERIFY(seenLost);
+    QCOMPARE(lost.count(), 0); // this thread has not run yet
+    QTRY_COMPARE_WITH_TIMEOUT(lost.count(), 1, kWaitMs);
+    stage = 4;
+    QVERIFY(worker.finish());
+    QCOMPARE(unlocked.load(), 0);
+    QCOMPARE(lost.count(), 1);
+    QCOMPARE(mutex.connectionState(), EtcdRecipe::ConnectionState::Lost);
 }
 
 // The holder's lease is revoked behind its back: lockLost() once, state Lost, the reason

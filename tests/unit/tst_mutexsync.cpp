@@ -1,8 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
-// A lock's per-thread hold book (MutexSync): reentrancy, and what a hold whose lease deadline
-// passed is worth before the engine has told anyone. Pure logic: the leases are LeaseShared
-// deadlines set by the test.
+// A lock's per-thread hold book (MutexSync): reentrancy, what a hold whose lease deadline
+// passed is worth before the engine has told anyone, and releases the lock's thread has not
+// heard of yet. Pure logic: the leases are LeaseShared deadlines set by the test.
 #include "mutexsync_p.h"
 
 #include <QtTest/qtest.h>
@@ -38,6 +38,8 @@ private Q_SLOTS:
     void expiredHoldIsNotReentered();
     void newHoldAfterExpiredOneReleasesFirst();
     void engineLossAfterRefusalCountsOnce();
+    void lastReleaseIsNotedUntilHeard();
+    void lossIsNoRelease();
 };
 
 void tst_MutexSync::liveHoldIsReentered()
@@ -104,6 +106,43 @@ void tst_MutexSync::engineLossAfterRefusalCountsOnce()
     quint64 id = 0;
     QCOMPARE(sync.release(t, &id), HoldBook::Release::Dispossessed);
     QCOMPARE(sync.release(t, &id), HoldBook::Release::NotHeld);
+}
+
+// A worker's release reaches the lock's thread after its delete: until then the book says
+// the hold was released (not lost), once, and only for the last release.
+void tst_MutexSync::lastReleaseIsNotedUntilHeard()
+{
+    MutexSync sync;
+    const auto t = std::this_thread::get_id();
+    sync.hold(t, tokenOn(0x10, 5), 1, leaseLasting(1h));
+    QVERIFY(sync.isRecorded(1));
+    QVERIFY(sync.reenter(t));
+    quint64 id = 0;
+    QCOMPARE(sync.release(t, &id), HoldBook::Release::Nested);
+    QVERIFY(!sync.released(1));
+    QCOMPARE(sync.release(t, &id), HoldBook::Release::Last);
+    QVERIFY(!sync.isRecorded(1));
+    QVERIFY(sync.released(1));
+    QVERIFY(sync.released(1, true));
+    QVERIFY(!sync.released(1));
+    sync.hold(t, tokenOn(0x20, 9), 2, leaseLasting(1h));
+    QCOMPARE(sync.release(t, &id), HoldBook::Release::Last);
+    sync.close();
+    QVERIFY(!sync.released(2)); // the lock's end settles every release
+}
+
+// The engine's loss is not a release: the lock's thread reports it.
+void tst_MutexSync::lossIsNoRelease()
+{
+    MutexSync sync;
+    const auto t = std::this_thread::get_id();
+    sync.hold(t, tokenOn(0x10, 5), 1, leaseLasting(1h));
+    sync.loseLease(0x10);
+    QVERIFY(!sync.isRecorded(1));
+    QVERIFY(!sync.released(1));
+    quint64 id = 0;
+    QCOMPARE(sync.release(t, &id), HoldBook::Release::Dispossessed);
+    QVERIFY(!sync.released(1));
 }
 
 QTEST_GUILESS_MAIN(tst_MutexSync)

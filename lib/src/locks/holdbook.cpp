@@ -151,6 +151,23 @@ bool HoldBook::await(MutexRequest &request, std::optional<TimePoint> giveUp)
     });
 }
 
+bool HoldBook::isRecorded(quint64 id) const
+{
+    return m_state.read([id](const State &s) { return s.leases.count(id) > 0; });
+}
+
+bool HoldBook::released(quint64 id, bool take)
+{
+    return m_state.update([id, take](State &s) {
+        const auto it = s.released.find(id);
+        if (it == s.released.end())
+            return false;
+        if (take)
+            s.released.erase(it);
+        return true;
+    });
+}
+
 bool HoldBook::dispossess(quint64 id)
 {
     return m_state.update([id](State &s) {
@@ -165,6 +182,7 @@ void HoldBook::close()
         s.closed = true;
         s.holds->dispossessAll();
         s.leases.clear();
+        s.released.clear();
         s.noteHolds();
     });
 }

@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <thread>
 
 namespace Etcd::Internal {
@@ -73,6 +74,13 @@ public:
     // Worker: waits until `request` is answered or the book closed; with `giveUp`, at most
     // until then, after which the request is marked abandoned. True when it acquired.
     bool await(MutexRequest &request, std::optional<TimePoint> giveUp);
+    // Owner thread: whether the last release of hold `id` was made (by its holder, in any
+    // thread) and not heard of here yet; with `take`, it is heard of now. A worker's release
+    // deletes the hold's key without telling the lock's thread first: that deletion, seen
+    // here, is then no loss.
+    bool released(quint64 id, bool take = false);
+    // Whether hold `id` is recorded (neither released nor dispossessed), whatever its deadline.
+    [[nodiscard]] bool isRecorded(quint64 id) const;
     // Owner thread: acquisition `id` lost its hold; its pending releases return false.
     // False when no hold of `id` was recorded (its last release is in flight).
     bool dispossess(quint64 id);
@@ -109,6 +117,7 @@ protected:
         std::map<QByteArray, qint64> expected;
         std::unique_ptr<Holds> holds;
         std::shared_ptr<std::atomic<bool>> holding = std::make_shared<std::atomic<bool>>(false);
+        std::set<quint64> released; // last releases the lock's thread has not heard of yet
 
         // Whether hold `id` still stands on a live lease.
         [[nodiscard]] bool live(quint64 id) const;
@@ -122,6 +131,12 @@ protected:
             }
             noteHolds();
             return hold;
+        }
+        // The hold's last release: forgotten, and noted until the lock's thread hears of it.
+        Lease releaseLease(quint64 id)
+        {
+            released.insert(id);
+            return forgetLease(id);
         }
         void noteHolds() { holding->store(!leases.empty() || !expected.empty()); }
     };

@@ -361,6 +361,17 @@ void LockQueue::onWatchFailed(const EtcdStatus &why)
     });
 }
 
+// A worker released hold `a` and its delete is on its way (releaseBlocking()): the key's
+// deletion, or the lease's end, is no loss. Its answer, when it comes, says whether the hold
+// was still ours (onReleased()).
+bool LockQueue::releasedMeanwhile(Acquisition &a)
+{
+    if (a.phase != Phase::Held || !book(a.side).released(a.id))
+        return false;
+    markReleasing(a.id);
+    return true;
+}
+
 // The engine has dispossessed the hold already (the watch's guard); the signals say whether
 // the lease went with the key, so they read the same whichever etcd reported first.
 void LockQueue::loseHoldForKey(Acquisition &a)
@@ -395,10 +406,6 @@ void LockQueue::onDeletes(const QList<EtcdWatchEvent> &events)
             << layout.noun << layout.prefix << "saw" << key << "deleted at" << e.revision;
         if (!txnStarts.empty())
             recentDeletes.push_back({deleteSeq++, key, e.revision});
-        for (auto &[lease, l] : lent) {
-            if (l.key == key)
-                l.deletedAt = std::max(l.deletedAt, e.revision);
-        }
         std::vector<quint64> ids;
         for (const auto &[id, a] : acquisitions)
             ids.push_back(id);
@@ -406,7 +413,7 @@ void LockQueue::onDeletes(const QList<EtcdWatchEvent> &events)
             Acquisition *a = find(id);
             if (!a || e.revision <= a->seen)
                 continue;
-            if (a->phase == Phase::Held && key == a->key)
+            if (a->phase == Phase::Held && key == a->key && !releasedMeanwhile(*a))
                 loseHoldForKey(*a);
             else if (a->phase == Phase::Waiting && key == a->key)
                 tryAcquire(*a); // our key was deleted, not our lease: queue again
@@ -637,6 +644,10 @@ LockQueue::~LockQueue()
 // onReleased() finds nothing to settle.
 LockQueue::Acquisition *LockQueue::markReleasing(quint64 id)
 {
+    for (const auto &b : books) {
+        if (b)
+            b->released(id, true);
+    }
     Acquisition *a = find(id);
     if (!a || a->phase != Phase::Held)
         return nullptr;
@@ -773,6 +784,7 @@ void LockQueue::releaseHold(quint64 id)
 
 void LockQueue::onReleased(quint64 id, qint64 deleted, const EtcdStatus &status, bool shelved)
 {
+    markReleasing(id); // a worker's release is heard of here first
     Acquisition *a = find(id);
     if (!a || a->phase != Phase::Releasing)
         return;
@@ -796,7 +808,7 @@ void LockQueue::onReleased(quint64 id, qint64 deleted, const EtcdStatus &status,
 // here the owner thread catches up, and the signals follow in order.
 void LockQueue::loseHold(Acquisition &a, const EtcdStatus &why, Cause cause)
 {
-    if (a.phase != Phase::Held)
+    if (a.phase != Phase::Held || releasedMeanwhile(a))
         return;
     book(a.side).dispossess(a.id);
     const Side side = a.side;

@@ -169,6 +169,7 @@ private:
     enum class Cause { Key, Lease }; // what was lost: the lease emits leaseLost() too
     void loseHold(Acquisition &a, const EtcdStatus &why, Cause cause = Cause::Key);
     void loseHoldForKey(Acquisition &a);
+    bool releasedMeanwhile(Acquisition &a);
     void discard(quint64 id); // forgets an acquisition and revokes its lease, in the background
     std::unique_ptr<Acquisition> take(quint64 id);
     static void dropKeepAlive(std::unique_ptr<EtcdKeepAlive> &k);
@@ -210,12 +211,11 @@ private:
     };
     Shelf shelf;
     // Leases taken from the shelf by workers, until their acquisition arrives here: the
-    // keep-alive, and what became of the entry meanwhile (this thread saw its events).
+    // keep-alive, and whether the lease failed meanwhile. (What became of the entry, the
+    // HoldBook knows: the engine keeps it.)
     struct Lent
     {
         std::unique_ptr<EtcdKeepAlive> keepAlive;
-        QByteArray key;
-        qint64 deletedAt = 0;
         bool failed = false;
     };
     std::map<qint64, Lent> lent;
@@ -227,7 +227,7 @@ private:
         bool succeeded, qint64 revision, const QList<EtcdTxnOpResult> &results);
     bool readEntryAnswer(Acquisition &a, const ReplyData &reply, qsizetype *blocking) const;
     bool awaitAnswer(Side side, MutexRequest &request, std::optional<TimePoint> deadline);
-    void lend(qint64 lease, Side side);
+    void lend(qint64 lease);
     void adoptFromWorker(
         std::shared_ptr<Acquisition> handed, Handed how, std::optional<TimePoint> deadline);
     void adoptHeld(Acquisition &a, const Lent &from);

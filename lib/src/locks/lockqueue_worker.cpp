@@ -5,8 +5,9 @@
 // hands the acquisition to the lock's thread without waiting for it (issue 21 item 1).
 // The engine still learns first: the HoldBook expects the entry before the transaction
 // leaves, so a deletion the lock's watch reports meanwhile is never missed; the lock's thread
-// learns of the lease at once (lend) and of the acquisition after (adoptFromWorker), in the
-// order the worker posted them.
+// learns of both, lease and acquisition, in one message after the transaction
+// (adoptFromWorker), and of a worker's release in one after the delete (onReleased): a loss
+// between, the engine has noted in the HoldBook, and so has a release.
 #include "etcdqt_internal_p.h"
 #include "guardedcommit_p.h"
 #include "handover_p.h"
@@ -119,7 +120,6 @@ std::optional<bool> LockQueue::lockFromWorker(Side side, std::optional<TimePoint
             return std::nullopt; // a dying lease is the lock's thread's to replace
         lease = std::exchange(shelf.lease, 0);
         state = std::move(shelf.state);
-        postQueued(q, [this, lease, side] { lend(lease, side); }); // before anything on it
     }
     auto a = std::make_shared<Acquisition>();
     a->id = ++nextId;
@@ -185,21 +185,17 @@ bool LockQueue::countOnly(const QByteArray &prefix, std::function<bool(qint64)> 
         && !reply.txnResults.isEmpty() && answer(reply.txnResults.first().count);
 }
 
-// A worker took `lease` from the shelf: its keep-alive is kept here until the acquisition
-// arrives, and deletions of its entry are noted meanwhile.
-void LockQueue::lend(qint64 lease, Side side)
+// A worker took `lease` from the shelf, and its acquisition arrived: the keep-alive comes off
+// the spare (unless haveSpare() found it taken and lent it already), and a new spare is
+// granted when one is needed. The worker does not tell of the loan before: one message per
+// lock() is all this thread gets (issue 21); a loss meanwhile, the engine has noted in the
+// HoldBook.
+void LockQueue::lend(qint64 lease)
 {
     Lent &l = lent[lease];
-    l.key = layout.entryKey(side, lease);
     if (!l.keepAlive && spare && spare->id == lease) {
         l.keepAlive = std::move(spare->keepAlive);
         spare.reset();
-    }
-    if (closing) {
-        dropKeepAlive(l.keepAlive);
-        revokeLeaseQuietly(q->client(), lease);
-        lent.erase(lease);
-        return;
     }
     topUpLeases();
 }
@@ -209,6 +205,8 @@ void LockQueue::adoptFromWorker(
 {
     auto owned = std::make_unique<Acquisition>(std::move(*handed));
     Acquisition &a = *owned;
+    if (!closing) // closing revoked the leases already, this one among them
+        lend(a.leaseId);
     Lent from;
     if (const auto it = lent.find(a.leaseId); it != lent.end()) {
         from = std::move(it->second);
@@ -252,7 +250,9 @@ void LockQueue::adoptHeld(Acquisition &a, const Lent &from)
             EtcdStatus(Etcd::ErrorCode::LeaseExpired,
                 EtcdRecipe::tr("the %1's lease is gone").arg(nounText())),
             Cause::Lease);
-    if (from.deletedAt > a.revision)
+    if (releasedMeanwhile(a))
+        return; // the worker's release is on its way: its answer settles the hold
+    if (!book(a.side).isRecorded(a.id)) // the engine saw the key deleted after the worker won
         return loseHoldForKey(a);
     if (!watchCovers(a.seen))
         validate(a); // a DELETE before the watch covered the entry would have gone unseen
@@ -287,7 +287,8 @@ bool LockQueue::releaseBlocking(quint64 id, const HoldBook::Lease &hold)
     if (!pass)
         return false; // the lock is going: its end revokes the lease, which deletes the key
     const EtcdFencingToken &token = hold.token;
-    postQueued(q, [this, id] { markReleasing(id); });
+    // This thread is not told before the delete leaves: the HoldBook says the hold is
+    // released (MutexSync::release()), so the lock's thread reads the deletion as no loss.
     // Deleted only while it is that hold's key: a delete that finds it gone says lost.
     EtcdTxn remove {.compares
         = {EtcdCompare::createRevision(token.key, Etcd::CompareResult::Equal, token.revision)},
@@ -320,7 +321,7 @@ bool LockQueue::shelveReleased(
 }
 
 // A worker's release put this acquisition's lease on the shelf. Still there: it is the spare
-// (or a waiter's, taken back); taken already: it is lent, and its taker's lend() follows.
+// (or a waiter's, taken back); taken already: it is lent, and its taker's acquisition follows.
 void LockQueue::takeShelvedBack(std::unique_ptr<Acquisition> released)
 {
     const qint64 lease = released->leaseId;
@@ -377,7 +378,8 @@ bool LockQueue::haveSpare()
     std::lock_guard lock(shelf.mutex);
     if (!spare->published || shelf.lease == spare->id)
         return true;
-    lent[spare->id].keepAlive = std::move(spare->keepAlive); // a worker took it: lend() follows
+    lent[spare->id].keepAlive
+        = std::move(spare->keepAlive); // a worker took it: its acquisition follows
     spare.reset();
     return false;
 }

@@ -41,7 +41,7 @@ MutexSync::Release MutexSync::release(ThreadId t, quint64 *id, Lease *hold)
                 return Release::Nested;
             *id = it->second.id;
             h.live.erase(it);
-            Lease forgotten = s.forgetLease(*id);
+            Lease forgotten = s.releaseLease(*id);
             if (hold)
                 *hold = std::move(forgotten);
             return Release::Last;

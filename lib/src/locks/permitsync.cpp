@@ -23,7 +23,7 @@ HoldBook::Release PermitSync::release(quint64 *id)
         if (p.lost)
             return Release::Dispossessed;
         *id = p.id;
-        s.forgetLease(p.id);
+        s.releaseLease(p.id);
         return Release::Last;
     });
 }
