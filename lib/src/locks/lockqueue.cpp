@@ -361,15 +361,13 @@ void LockQueue::onWatchFailed(const EtcdStatus &why)
     });
 }
 
-// A worker released hold `a` and its delete is on its way (releaseBlocking()): the key's
-// deletion, or the lease's end, is no loss. Its answer, when it comes, says whether the hold
-// was still ours (onReleased()).
-bool LockQueue::releasedMeanwhile(Acquisition &a)
+// Hold `a` was released and this thread has not heard of it yet: a worker's delete is on its
+// way (releaseBlocking(), whose answer comes to onReleased()), or a release() from another
+// thread is queued here (releaseHold(): it sends the delete). The key's deletion, or the
+// lease's end, is then no loss: the release decides, and says whether the hold was still ours.
+bool LockQueue::releasedMeanwhile(const Acquisition &a) const
 {
-    if (a.phase != Phase::Held || !book(a.side).released(a.id))
-        return false;
-    markReleasing(a.id);
-    return true;
+    return a.phase == Phase::Held && book(a.side).released(a.id);
 }
 
 // The engine has dispossessed the hold already (the watch's guard); the signals say whether

@@ -169,7 +169,7 @@ private:
     enum class Cause { Key, Lease }; // what was lost: the lease emits leaseLost() too
     void loseHold(Acquisition &a, const EtcdStatus &why, Cause cause = Cause::Key);
     void loseHoldForKey(Acquisition &a);
-    bool releasedMeanwhile(Acquisition &a);
+    [[nodiscard]] bool releasedMeanwhile(const Acquisition &a) const;
     void discard(quint64 id); // forgets an acquisition and revokes its lease, in the background
     std::unique_ptr<Acquisition> take(quint64 id);
     static void dropKeepAlive(std::unique_ptr<EtcdKeepAlive> &k);

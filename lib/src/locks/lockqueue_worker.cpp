@@ -251,7 +251,7 @@ void LockQueue::adoptHeld(Acquisition &a, const Lent &from)
                 EtcdRecipe::tr("the %1's lease is gone").arg(nounText())),
             Cause::Lease);
     if (releasedMeanwhile(a))
-        return; // the worker's release is on its way: its answer settles the hold
+        return; // the release on its way settles the hold
     if (!book(a.side).isRecorded(a.id)) // the engine saw the key deleted after the worker won
         return loseHoldForKey(a);
     if (!watchCovers(a.seen))
