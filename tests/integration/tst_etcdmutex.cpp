@@ -82,6 +82,7 @@ private Q_SLOTS:
     void closeLeavesNoLease();
     void closeWhileGrantingLeavesNoLease();
     void commitGuardedFromTheHolder();
+    void unansweredCommitEndsAtItsTimeoutAndTheNextIsAnswered();
     void blockingFormsRefuseTheOwnerThread();
     void contendsWithEtcdctlLock();
     void handOffNeedsNoCatchUpLoop();
@@ -862,6 +863,54 @@ void tst_EtcdMutex::commitGuardedFromTheHolder()
     QVERIFY(!await(m_client->txn(token.guard(stale)))->succeeded());
     QVERIFY(await(mutex.guardedTxn(stale))->succeeded());
     QVERIFY(mutex.release());
+}
+
+// A worker's call runs its completion in the worker itself (ThreadQueue): one that etcd does
+// not answer (paused) is aborted at its timeout and returns DeadlineExceeded then, not later;
+// the same thread's next call, once etcd answers again, gets its own answer.
+void tst_EtcdMutex::unansweredCommitEndsAtItsTimeoutAndTheNextIsAnswered()
+{
+    EtcdMutex mutex(m_client.get(), "/mx/unanswered", withTtl());
+    const auto timeout = std::chrono::duration_cast<std::chrono::milliseconds>(kTtl) / 4;
+    std::binary_semaphore paused(0), resumed(0);
+    std::atomic<int> held = -1, late = -1, next = -1;
+    std::atomic<qint64> lateMs = -1;
+    EtcdStatus lateWhy, nextWhy;
+    Worker worker([&] {
+        held = mutex.lock() ? 1 : 0;
+        paused.acquire();
+        EtcdTxn txn;
+        txn.success = {EtcdTxnOp::put("/mx/unanswered-data", "late")};
+        QElapsedTimer t;
+        t.start();
+        late = mutex.commitGuarded(txn, timeout, &lateWhy) ? 1 : 0;
+        lateMs = t.elapsed();
+        resumed.acquire();
+        txn.compares = {EtcdCompare::missing("/mx/unanswered-next")};
+        txn.success = {EtcdTxnOp::put("/mx/unanswered-next", "next")};
+        next = mutex.commitGuarded(txn, kWait, &nextWhy) ? 1 : 0;
+        mutex.unlock();
+    });
+    auto resume = qScopeGuard([&] {
+        paused.release();
+        resumed.release();
+        m_server.resume();
+    });
+    QTRY_COMPARE_WITH_TIMEOUT(held.load(), 1, kWaitMs);
+    QVERIFY(m_server.pause());
+    paused.release();
+    QTRY_VERIFY_WITH_TIMEOUT(late.load() != -1, kWaitMs);
+    QVERIFY(m_server.resume());
+    QCOMPARE(late.load(), 0);
+    QCOMPARE(lateWhy.code(), Etcd::ErrorCode::DeadlineExceeded);
+    QVERIFY2(lateMs.load() >= timeout.count() && lateMs.load() < timeout.count() + kWaitMs / 10,
+        qPrintable(QString::number(lateMs.load())));
+    resumed.release();
+    resume.dismiss();
+    QVERIFY(worker.finish());
+    QVERIFY_OK(nextWhy);
+    QCOMPARE(next.load(), 1);
+    QCOMPARE(keyValueOf(*m_client, "/mx/unanswered-next").value, "next"_ba);
 }
 
 void tst_EtcdMutex::blockingFormsRefuseTheOwnerThread()
