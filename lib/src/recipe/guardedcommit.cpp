@@ -44,8 +44,9 @@ std::shared_ptr<CallHandle> send(
 
 // Drives this thread's queue until the call answered (etcd, or its end: the fallback) or
 // `timeout` passed; then it is aborted, and driven until it answered that (promptly: gRPC
-// hands a cancelled call back at once), so nothing of it is left queued here. With `gate`,
-// the recipe's end aborts it too, and its reason is the answer.
+// hands a cancelled call back at once). Either way it returns only once gRPC has handed the
+// call's attempt back, so nothing of it is left queued here. With `gate`, the recipe's end
+// aborts it too, and its reason is the answer.
 std::optional<Outcome> awaitCall(const std::shared_ptr<Handoff<Outcome>> &handoff,
     const std::shared_ptr<CallHandle> &call, ThreadQueue &queue, milliseconds timeout,
     WorkerGate *gate)
@@ -56,7 +57,7 @@ std::optional<Outcome> awaitCall(const std::shared_ptr<Handoff<Outcome>> &handof
         call->abort();
     })
                                  : 0;
-    const auto answered = [&handoff] { return handoff->isProvided(); };
+    const auto answered = [&handoff, &call] { return handoff->isProvided() && call->isSettled(); };
     // A year is "forever": no clock overflow.
     const auto deadline = std::chrono::steady_clock::now()
         + std::min<milliseconds>(timeout, std::chrono::hours(24 * 365));

@@ -32,6 +32,9 @@ public:
     // unless etcd's answer came first. For a caller that drives the call's queue itself and
     // must see it end. (A stream has no answer to give: it is cancelled.)
     virtual void abort() { cancel(); }
+    // Whether no attempt of it is left with gRPC: a caller that drives the call's queue
+    // itself returns only then, or the attempt's completion would stay queued in its thread.
+    [[nodiscard]] virtual bool isSettled() const { return true; }
 };
 
 // Where a call's single result goes: `deliver` runs in `context`'s thread, queued. With

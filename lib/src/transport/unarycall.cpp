@@ -99,6 +99,12 @@ void CallBase::abort()
     deliver(cancelledStatus(), {});
 }
 
+bool CallBase::isSettled() const
+{
+    std::lock_guard lock(m_mutex);
+    return !m_inFlight;
+}
+
 EtcdStatus CallBase::cancelledStatus()
 {
     return EtcdStatus(Etcd::ErrorCode::Cancelled,

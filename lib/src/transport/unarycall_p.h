@@ -26,6 +26,7 @@ public:
     void attempt();
     void cancel() override;
     void abort() override;
+    [[nodiscard]] bool isSettled() const override;
 
 protected:
     using Done = std::function<void(grpc::Status)>;
@@ -46,7 +47,7 @@ private:
     const CallOptions m_options;
     const EtcdMetrics::Rpc m_rpc;
     const Clock::time_point m_started = Clock::now();
-    std::mutex m_mutex;
+    mutable std::mutex m_mutex;
     CallTarget m_target;
     std::unique_ptr<grpc::ClientContext> m_context;
     grpc::CompletionQueue *const m_queue;
