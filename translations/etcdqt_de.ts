@@ -124,10 +124,6 @@
         <translation>Client heruntergefahren</translation>
     </message>
     <message>
-        <source>the call was abandoned</source>
-        <translation>der Aufruf wurde aufgegeben</translation>
-    </message>
-    <message>
         <source>the client is being destroyed</source>
         <translation>der Client wird zerstört</translation>
     </message>

@@ -124,10 +124,6 @@
         <translation>client arrêté</translation>
     </message>
     <message>
-        <source>the call was abandoned</source>
-        <translation>l&apos;appel a été abandonné</translation>
-    </message>
-    <message>
         <source>the client is being destroyed</source>
         <translation>le client est en cours de destruction</translation>
     </message>

@@ -865,9 +865,9 @@ void tst_EtcdMutex::commitGuardedFromTheHolder()
     QVERIFY(mutex.release());
 }
 
-// A worker's call runs its completion in the worker itself (ThreadQueue): one that etcd does
-// not answer (paused) is aborted at its timeout and returns DeadlineExceeded then, not later;
-// the same thread's next call, once etcd answers again, gets its own answer.
+// A worker's call that etcd does not answer (paused) returns at its timeout with
+// DeadlineExceeded, not later; the same thread's next call, once etcd answers again, gets its
+// own answer.
 void tst_EtcdMutex::unansweredCommitEndsAtItsTimeoutAndTheNextIsAnswered()
 {
     EtcdMutex mutex(m_client.get(), "/mx/unanswered", withTtl());

@@ -2,7 +2,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "guardedcommit_p.h"
 
-#include "completionqueue_p.h"
 #include "etcdclient_p.h"
 #include "handoff_p.h"
 
@@ -26,51 +25,19 @@ EtcdStatus notConnected()
         message(QT_TRANSLATE_NOOP("EtcdRecipe", "the client is not connected")));
 }
 
-// Starts the call with the door held (see WorkerDoor), its completion queued on `queue`;
-// null when there is no session.
-std::shared_ptr<CallHandle> send(
-    WorkerDoor &door, const EtcdTxn &txn, const Answer<Outcome> &answer, ThreadQueue &queue)
+// Starts the call with the door held (see WorkerDoor); false when there is no session.
+bool send(WorkerDoor &door, const EtcdTxn &txn, const Answer<Outcome> &answer)
 {
     std::lock_guard lock(door.mutex);
     if (!door.transport || !door.engine)
-        return nullptr;
+        return false;
     CallTarget target {nullptr,
         [answer](const EtcdStatus &s, ReplyData &&data) {
             answer({s, std::move(data)});
         },
-        true, queue.queue()};
-    return door.transport->txn(txn, door.options, std::move(target));
-}
-
-// Drives this thread's queue until the call answered (etcd, or its end: the fallback) or
-// `timeout` passed; then it is aborted, and driven until it answered that (promptly: gRPC
-// hands a cancelled call back at once). Either way it returns only once gRPC has handed the
-// call's attempt back, so nothing of it is left queued here. With `gate`, the recipe's end
-// aborts it too, and its reason is the answer.
-std::optional<Outcome> awaitCall(const std::shared_ptr<Handoff<Outcome>> &handoff,
-    const std::shared_ptr<CallHandle> &call, ThreadQueue &queue, milliseconds timeout,
-    WorkerGate *gate)
-{
-    auto closed = std::make_shared<Handoff<EtcdStatus>>();
-    const quint64 watched = gate ? gate->watch([closed, call](const EtcdStatus &why) {
-        closed->provide(why);
-        call->abort();
-    })
-                                 : 0;
-    const auto answered = [&handoff, &call] { return handoff->isProvided() && call->isSettled(); };
-    // A year is "forever": no clock overflow.
-    const auto deadline = std::chrono::steady_clock::now()
-        + std::min<milliseconds>(timeout, std::chrono::hours(24 * 365));
-    const bool inTime = queue.driveUntil(answered, deadline);
-    if (!inTime) {
-        call->abort();
-        queue.driveUntil(answered, std::nullopt);
-    }
-    if (watched)
-        gate->forget(watched);
-    if (const std::optional<EtcdStatus> why = closed->take())
-        return Outcome {*why, {}};
-    return inTime ? handoff->take() : std::nullopt;
+        true};
+    door.transport->txn(txn, door.options, std::move(target));
+    return true;
 }
 } // namespace
 
@@ -127,21 +94,19 @@ bool txnReplyFromWorker(const std::shared_ptr<WorkerDoor> &door, const EtcdTxn &
     milliseconds timeout, EtcdStatus *status, ReplyData *reply, WorkerGate *gate)
 {
     auto handoff = std::make_shared<Handoff<Outcome>>();
-    ThreadQueue &queue = ThreadQueue::current();
-    // Answered in this thread while it drives the queue; from another (an abort between
-    // attempts, the call dropped by the client's end), the queue is woken to see it.
-    handoff->setWaker([&queue, self = std::this_thread::get_id()] {
-        if (std::this_thread::get_id() != self)
-            queue.wake();
-    });
     // Only the call holds the answer: cancelled unanswered, it answers NotConnected at once.
     std::optional<Outcome> outcome;
-    const auto call
-        = door ? send(*door, txn, Answer<Outcome>(handoff, {notConnected(), {}}), queue) : nullptr;
-    if (!call)
+    if (!door || !send(*door, txn, Answer<Outcome>(handoff, {notConnected(), {}}))) {
         outcome = Outcome {notConnected(), {}};
-    else
-        outcome = awaitCall(handoff, call, queue, timeout, gate);
+    } else {
+        const quint64 watched = gate ? gate->watch([handoff](const EtcdStatus &why) {
+            handoff->provide({why, {}});
+        })
+                                     : 0;
+        outcome = handoff->waitFor(timeout);
+        if (watched)
+            gate->forget(watched);
+    }
     if (!outcome)
         return false;
     *status = outcome->first;

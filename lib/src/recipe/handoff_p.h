@@ -11,7 +11,6 @@
 
 #include <chrono>
 #include <condition_variable>
-#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -25,30 +24,13 @@ class Handoff
 public:
     void provide(T v)
     {
-        std::function<void()> wake;
         {
             std::lock_guard lock(mutex);
             if (value)
                 return;
             value = std::move(v);
-            wake = waker;
         }
         answered.notify_all();
-        if (wake)
-            wake();
-    }
-    // For a waiter that does not sleep in waitFor() but drives a queue (ThreadQueue): `wake`
-    // runs once a value is provided. Set before the value can come.
-    void setWaker(std::function<void()> wake) { waker = std::move(wake); }
-    [[nodiscard]] bool isProvided()
-    {
-        std::lock_guard lock(mutex);
-        return value.has_value();
-    }
-    [[nodiscard]] std::optional<T> take()
-    {
-        std::lock_guard lock(mutex);
-        return value;
     }
     std::optional<T> waitFor(std::chrono::milliseconds timeout)
     {
@@ -64,7 +46,6 @@ private:
     std::mutex mutex;
     std::condition_variable answered;
     std::optional<T> value;
-    std::function<void()> waker;
 };
 
 // The providing side of a Handoff, copyable into callbacks. When the last copy goes away

@@ -15,9 +15,6 @@
 #include <functional>
 
 class QObject;
-namespace grpc {
-class CompletionQueue;
-}
 
 namespace Etcd::Internal {
 
@@ -28,26 +25,17 @@ class CallHandle
 public:
     virtual ~CallHandle() = default;
     virtual void cancel() = 0;
-    // Any thread: ends a unary call early, yet it still answers its target: Cancelled,
-    // unless etcd's answer came first. For a caller that drives the call's queue itself and
-    // must see it end. (A stream has no answer to give: it is cancelled.)
-    virtual void abort() { cancel(); }
-    // Whether no attempt of it is left with gRPC: a caller that drives the call's queue
-    // itself returns only then, or the attempt's completion would stay queued in its thread.
-    [[nodiscard]] virtual bool isSettled() const { return true; }
 };
 
 // Where a call's single result goes: `deliver` runs in `context`'s thread, queued. With
 // `inCompletionThread` (and no context) it runs where the answer arrives, for a worker thread
-// blocked on the answer: `deliver` then only hands it over (a Handoff) and decides nothing.
-// With `queue` as well (the worker's ThreadQueue), the answer arrives in the worker itself,
-// which drives that queue while it waits: it wakes once, when etcd answered.
+// blocked on the answer: `deliver` then only hands it over (a Handoff) and decides nothing, so
+// the worker wakes one hop after etcd answered instead of two.
 struct CallTarget
 {
     QObject *context = nullptr;
     std::function<void(const EtcdStatus &, ReplyData &&)> deliver;
     bool inCompletionThread = false;
-    grpc::CompletionQueue *queue = nullptr; // null: the completion thread's
 };
 
 struct CallOptions

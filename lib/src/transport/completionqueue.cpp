@@ -4,11 +4,7 @@
 
 #include "handover_p.h"
 
-#include <grpcpp/alarm.h>
-
 #include <pthread.h>
-
-#include <algorithm>
 
 #include <thread>
 
@@ -32,62 +28,6 @@ grpc::CompletionQueue *completionQueue()
         return q;
     }();
     return queue;
-}
-
-namespace {
-// The wake-up of a driving thread: an alarm due at once, on its queue.
-struct WakeTag final : QueueTag
-{
-    void completed(bool) override { delete this; }
-    grpc::Alarm alarm;
-};
-
-gpr_timespec gprDeadline(ThreadQueue::TimePoint deadline)
-{
-    const auto left = std::chrono::duration_cast<std::chrono::microseconds>(
-        deadline - std::chrono::steady_clock::now());
-    return gpr_time_add(gpr_now(GPR_CLOCK_MONOTONIC),
-        gpr_time_from_micros(std::max(left, left.zero()).count(), GPR_TIMESPAN));
-}
-} // namespace
-
-ThreadQueue &ThreadQueue::current()
-{
-    thread_local ThreadQueue queue;
-    return queue;
-}
-
-ThreadQueue::~ThreadQueue()
-{
-    m_queue.Shutdown();
-    void *tag = nullptr;
-    bool ok = false;
-    while (m_queue.Next(&tag, &ok)) {
-        handOverAcquire(tag);
-        static_cast<QueueTag *>(tag)->completed(ok);
-    }
-}
-
-bool ThreadQueue::driveUntil(const std::function<bool()> &done, std::optional<TimePoint> deadline)
-{
-    const gpr_timespec forever = gpr_inf_future(GPR_CLOCK_MONOTONIC);
-    while (!done()) {
-        void *tag = nullptr;
-        bool ok = false;
-        const auto next = m_queue.AsyncNext(&tag, &ok, deadline ? gprDeadline(*deadline) : forever);
-        if (next != grpc::CompletionQueue::GOT_EVENT)
-            return done(); // the deadline (or a shutdown, which only the destructor makes)
-        handOverAcquire(tag);
-        static_cast<QueueTag *>(tag)->completed(ok);
-    }
-    return true;
-}
-
-void ThreadQueue::wake()
-{
-    auto *tag = new WakeTag;
-    handOverRelease(tag);
-    tag->alarm.Set(&m_queue, gpr_now(GPR_CLOCK_MONOTONIC), tag);
 }
 
 } // namespace Etcd::Internal

@@ -15,7 +15,7 @@ using std::chrono::milliseconds;
 CallBase::CallBase(std::shared_ptr<TransportPrivate> transport, const CallOptions &options,
     CallTarget target, EtcdMetrics::Rpc rpc)
     : keySpace(options.prefix), m_transport(std::move(transport)), m_options(options), m_rpc(rpc),
-      m_target(std::move(target)), m_queue(m_target.queue ? m_target.queue : completionQueue())
+      m_target(std::move(target))
 { }
 
 void CallBase::configure(grpc::ClientContext &context) const
@@ -46,20 +46,13 @@ void CallBase::attempt()
     }
     grpc::ClientContext *raw = context.get();
     {
-        std::unique_lock lock(m_mutex);
-        if (m_cancelled) { // by abort() (cancel() took the target: nothing is delivered)
-            lock.unlock();
-            return deliver(cancelledStatus(), {});
-        }
+        std::lock_guard lock(m_mutex);
+        if (m_cancelled)
+            return;
         ++m_attempt;
         m_context = std::move(context);
-        m_inFlight = true;
     }
     if (!m_transport->begin(shared_from_this(), m_options.drainOnShutdown)) {
-        {
-            std::lock_guard lock(m_mutex);
-            m_inFlight = false;
-        }
         deliver(EtcdStatus(Etcd::ErrorCode::Cancelled,
                     QCoreApplication::translate("EtcdClient", "client shut down")),
             {});
@@ -85,32 +78,6 @@ void CallBase::cancel()
         m_context->TryCancel();
 }
 
-// An attempt in flight answers Cancelled when gRPC hands it back (onDone() then retries no
-// more); between attempts (a retry's delay, a token refresh) there is none to wait for.
-void CallBase::abort()
-{
-    std::unique_lock lock(m_mutex);
-    m_cancelled = true;
-    if (m_inFlight) {
-        m_context->TryCancel();
-        return;
-    }
-    lock.unlock();
-    deliver(cancelledStatus(), {});
-}
-
-bool CallBase::isSettled() const
-{
-    std::lock_guard lock(m_mutex);
-    return !m_inFlight;
-}
-
-EtcdStatus CallBase::cancelledStatus()
-{
-    return EtcdStatus(Etcd::ErrorCode::Cancelled,
-        QCoreApplication::translate("EtcdClient", "the call was abandoned"));
-}
-
 std::optional<milliseconds> CallBase::retryDelay(int grpcCode)
 {
     if (!m_options.retriable || !isRetriableGrpcCode(grpcCode))
@@ -128,10 +95,6 @@ std::optional<milliseconds> CallBase::retryDelay(int grpcCode)
 void CallBase::onDone(const grpc::Status &s, int endpoint)
 {
     handOverAcquire(m_transport.get()); // see the end of TransportPrivate's constructor
-    {
-        std::lock_guard lock(m_mutex);
-        m_inFlight = false;
-    }
     const EtcdStatus status
         = statusFromGrpc(s.error_code(), QString::fromStdString(s.error_message()));
     m_transport->noteOutcome(endpoint, s.error_code(), status);
@@ -162,8 +125,6 @@ void CallBase::onDone(const grpc::Status &s, int endpoint)
 void CallBase::deliver(const EtcdStatus &status, ReplyData &&data)
 {
     std::unique_lock lock(m_mutex);
-    if (std::exchange(m_delivered, true))
-        return; // abort() answered between attempts, and a retry or refresh ended later
     if (EtcdMetrics *metrics = m_transport->metrics->sink()) {
         const int attempts = m_attempt;
         lock.unlock(); // the sink is the user's code

@@ -25,35 +25,27 @@ public:
 
     void attempt();
     void cancel() override;
-    void abort() override;
-    [[nodiscard]] bool isSettled() const override;
 
 protected:
     using Done = std::function<void(grpc::Status)>;
     virtual void invoke(Stubs &stubs, grpc::ClientContext *context, Done done) = 0;
     virtual ReplyData decode() = 0;
-    // Where this call's completions go: the completion thread's queue, or its caller's own.
-    [[nodiscard]] grpc::CompletionQueue *queue() const { return m_queue; }
     const KeySpace keySpace;
 
 private:
     void onDone(const grpc::Status &status, int endpoint);
     std::optional<std::chrono::milliseconds> retryDelay(int grpcCode);
     void deliver(const EtcdStatus &status, ReplyData &&data);
-    static EtcdStatus cancelledStatus();
     void configure(grpc::ClientContext &context) const;
 
     std::shared_ptr<TransportPrivate> m_transport;
     const CallOptions m_options;
     const EtcdMetrics::Rpc m_rpc;
     const Clock::time_point m_started = Clock::now();
-    mutable std::mutex m_mutex;
+    std::mutex m_mutex;
     CallTarget m_target;
     std::unique_ptr<grpc::ClientContext> m_context;
-    grpc::CompletionQueue *const m_queue;
     bool m_cancelled = false;
-    bool m_inFlight = false; // an attempt was handed to gRPC and has not completed
-    bool m_delivered = false; // the one answer is given
     int m_attempt = 0;
     int m_authRefreshes = 0; // token refreshes this call asked for (each then repeats it)
 };
@@ -93,7 +85,7 @@ protected:
     {
         m_response.Clear();
         auto *attempt = new UnaryAttempt<Response>(std::move(done));
-        attempt->reader = m_invoker(stubs, context, m_request, queue());
+        attempt->reader = m_invoker(stubs, context, m_request, completionQueue());
         attempt->reader->StartCall();
         handOverRelease(attempt); // not touched here after Finish(): it may be gone already
         attempt->reader->Finish(&m_response, &attempt->status, attempt);
