@@ -170,10 +170,7 @@ bool HoldBook::released(quint64 id, bool take)
 
 bool HoldBook::dispossess(quint64 id)
 {
-    return m_state.update([id](State &s) {
-        s.forgetLease(id);
-        return s.holds->dispossess(id);
-    });
+    return m_state.update([id](State &s) { return s.dispossess(id); });
 }
 
 void HoldBook::close()

@@ -132,6 +132,13 @@ protected:
             noteHolds();
             return hold;
         }
+        // Hold `id` is lost: its lease forgotten, its holder's pending releases return false.
+        // False when no hold of `id` was recorded.
+        bool dispossess(quint64 id)
+        {
+            forgetLease(id);
+            return holds->dispossess(id);
+        }
         // The hold's last release: forgotten, and noted until the lock's thread hears of it.
         Lease releaseLease(quint64 id)
         {

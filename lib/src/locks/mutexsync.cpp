@@ -17,9 +17,7 @@ bool MutexSync::reenter(ThreadId t)
         // would read as the new hold's). Dispossessed here as the engine will; the caller
         // queues anew and lockLost() still follows.
         if (!s.live(it->second.id)) {
-            const quint64 id = it->second.id;
-            s.forgetLease(id);
-            h.dispossess(id);
+            s.dispossess(it->second.id); // erases `it`: nothing of it is read after
             return false;
         }
         ++it->second.count;
