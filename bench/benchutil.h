@@ -9,6 +9,7 @@
 
 #include <EtcdQt/EtcdQt>
 
+#include <QtCore/qabstracteventdispatcher.h>
 #include <QtCore/qcoreapplication.h>
 #include <QtCore/qdir.h>
 #include <QtCore/qelapsedtimer.h>
@@ -67,14 +68,23 @@ inline QHash<QString, long> cpuTicksByThread()
     return ticks;
 }
 
-// Runs the event loop until `done` holds. Needs Qt's default (glib) dispatcher: Qt 6.4's
-// UNIX dispatcher (QT_NO_GLIB=1) loses cross-thread wake-ups in processEvents() called
-// outside a running loop (a ten-line QMetaObject::invokeMethod repro hangs the same way).
+// Runs the event loop until `done` holds. processEvents(WaitForMoreEvents) sends the posted
+// events first and then blocks until more come: Qt's own dispatcher (QT_NO_GLIB=1, and Qt
+// built without glib, as on many embedded boards) blocks even when one of those events made
+// `done` true, and the loop hung there. `done` is asked again just before the dispatcher
+// would block (aboutToBlock), and a true answer interrupts the wait.
 template <class Pred>
 inline void spinUntil(Pred done)
 {
+    QAbstractEventDispatcher *dispatcher = QAbstractEventDispatcher::instance();
+    const QMetaObject::Connection recheck
+        = QObject::connect(dispatcher, &QAbstractEventDispatcher::aboutToBlock, [&] {
+              if (done())
+                  dispatcher->interrupt();
+          });
     while (!done())
         QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
+    QObject::disconnect(recheck);
 }
 
 // spinUntil() bounded by `timeout`: the timer's event wakes the loop. Returns whether `done`
@@ -88,8 +98,7 @@ inline bool spinUntil(Pred done, std::chrono::milliseconds timeout)
     timer.setTimerType(Qt::PreciseTimer);
     QObject::connect(&timer, &QTimer::timeout, &timer, [&] { expired = true; });
     timer.start(timeout);
-    while (!done() && !expired)
-        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
+    spinUntil([&] { return expired || done(); });
     return done();
 }
 
@@ -240,7 +249,7 @@ std::unique_ptr<Child> spawnCandidate(const QUrl &url, const QByteArray &path, i
 void killChild(Child &c);
 
 // etcd's own election layout (etcdelection_bench.cpp).
-void benchHandoffEtcd(const QUrl &url, int n);
+void benchHandoffEtcd(const QUrl &url, int n, bool held);
 void benchCrashFailoverEtcd(const QUrl &url, int n);
 int runNativeCandidate(const QUrl &url, const QByteArray &prefix, int ttlSeconds);
 
