@@ -64,11 +64,13 @@ std::unique_ptr<NativeCandidate> makeNative(EtcdClient *client, const QByteArray
 
 } // namespace
 
-// Go's s3_immediate on its own layout: the successor is queued (its key in etcd) just before
-// the leader resigns; resign() -> the successor's elected().
-void benchHandoffEtcd(const QUrl &url, int n)
+// Go's s3 (held) and s3_immediate on its own layout: the successor is queued (its key in etcd),
+// the leader leads on for a random 100-200 ms when `held` (not phase-locked to etcd's 100 ms
+// ticks), then resigns; resign() -> the successor's elected().
+void benchHandoffEtcd(const QUrl &url, int n, bool held)
 {
-    const QByteArray prefix = "/bench/etcdqt/election/handoff_etcd"_ba;
+    const QString scenario = held ? u"election_handoff_etcd_held"_s : u"election_handoff_etcd"_s;
+    const QByteArray prefix = "/bench/etcdqt/election/"_ba + scenario.toUtf8();
     EtcdClient ca({url}), cb({url});
     ca.connectToEndpoints();
     cb.connectToEndpoints();
@@ -77,6 +79,7 @@ void benchHandoffEtcd(const QUrl &url, int n)
     if (!a->election->campaign("a") || !spinUntil([&] { return a->elected > 0; }, 15s))
         qFatal("election_handoff_etcd: the first candidate was not elected within 15 s");
     NativeCandidate *leader = a.get(), *follower = b.get();
+    std::mt19937 rng(42); // the peers' seed
     std::vector<double> lat;
     for (int i = 0; i < n; ++i) {
         const int elected0 = follower->elected;
@@ -84,6 +87,10 @@ void benchHandoffEtcd(const QUrl &url, int n)
             qFatal("election_handoff_etcd: campaign() refused");
         if (!waitForCandidates(ca, prefix, 2) || follower->elected != elected0)
             qFatal("election_handoff_etcd: the successor was not queued behind the leader");
+        if (held)
+            runFor(std::chrono::milliseconds(100 + rng() % 100));
+        if (follower->elected != elected0)
+            qFatal("election_handoff_etcd: the successor led before the resign");
         const qint64 t0 = now();
         leader->election->resign();
         if (!spinUntil([&] { return follower->elected > elected0; }, 10s))
@@ -94,9 +101,9 @@ void benchHandoffEtcd(const QUrl &url, int n)
     a->election->close();
     b->election->close();
     runFor(200ms); // the revokes leave before the clients go
-    emitLine({{u"scenario"_s, u"election_handoff_etcd"_s}, {u"n"_s, n},
-        {u"p50_ms"_s, percentile(lat, 0.5)}, {u"p99_ms"_s, percentile(lat, 0.99)},
-        {u"min_ms"_s, percentile(lat, 0)}, {u"max_ms"_s, percentile(lat, 1)}, {u"ttl_s"_s, 10}});
+    emitLine({{u"scenario"_s, scenario}, {u"n"_s, n}, {u"p50_ms"_s, percentile(lat, 0.5)},
+        {u"p99_ms"_s, percentile(lat, 0.99)}, {u"min_ms"_s, percentile(lat, 0)},
+        {u"max_ms"_s, percentile(lat, 1)}, {u"ttl_s"_s, 10}, {u"held"_s, held}});
 }
 
 // Child mode of election_crash_failover_etcd: one candidate in its own process.

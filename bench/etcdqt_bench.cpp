@@ -93,6 +93,8 @@
 //   election_handoff_etcd    EtcdElection (etcd's own layout, Go's concurrency.Election): the
 //                         successor queued in etcd, then resign() -> its elected(); beside
 //                         Go's s3_immediate, which uses that very layout
+//   election_handoff_etcd_held  the same, the leader leading on for 100-200 ms after the
+//                         successor queued (as election_handoff); beside Go's s3
 //   election_crash_failover_etcd  the same as election_crash_failover with EtcdElection
 //                         children (mode election_candidate_etcd); beside Go's s4
 //   queue_throughput      EtcdQueue: 1 producer (a thread and client of its own, as the peer's
@@ -387,7 +389,9 @@ int main(int argc, char **argv)
         else if (scenario == u"election_crash_failover")
             benchCrashFailover(client.endpoints().first(), std::min(n, 5));
         else if (scenario == u"election_handoff_etcd")
-            benchHandoffEtcd(client.endpoints().first(), std::min(n, 20));
+            benchHandoffEtcd(client.endpoints().first(), std::min(n, 20), false);
+        else if (scenario == u"election_handoff_etcd_held")
+            benchHandoffEtcd(client.endpoints().first(), std::min(n, 20), true);
         else if (scenario == u"election_crash_failover_etcd")
             benchCrashFailoverEtcd(client.endpoints().first(), std::min(n, 5));
         else if (scenario == u"election_requests_100")
