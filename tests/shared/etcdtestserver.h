@@ -4,6 +4,7 @@
 
 #include "etcdqttestkit_export.h"
 
+#include <QtCore/qabstracteventdispatcher.h>
 #include <QtCore/qobject.h>
 #include <QtCore/qstringlist.h>
 #include <QtCore/qurl.h>
@@ -80,4 +81,9 @@ private:
             QSKIP("etcd not installed (/usr/bin/etcd); run scripts/setup-deps");                   \
         }                                                                                          \
         QVERIFY2((server).start(), qPrintable((server).log()));                                    \
+        /* the dispatcher runs (QT_NO_GLIB=1) are to run under Qt's own event dispatcher */        \
+        QVERIFY2(!qEnvironmentVariableIsSet("QT_NO_GLIB")                                          \
+                || !QByteArray(QAbstractEventDispatcher::instance()->metaObject()->className())    \
+                        .contains("Glib"),                                                         \
+            "QT_NO_GLIB is set, but the event dispatcher is glib's");                              \
     } while (false)
