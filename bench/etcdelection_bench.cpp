@@ -77,24 +77,24 @@ void benchHandoffEtcd(const QUrl &url, int n, bool held)
     auto a = makeNative(&ca, prefix);
     auto b = makeNative(&cb, prefix);
     if (!a->election->campaign("a") || !spinUntil([&] { return a->elected > 0; }, 15s))
-        qFatal("election_handoff_etcd: the first candidate was not elected within 15 s");
+        qFatal("%s: the first candidate was not elected within 15 s", qPrintable(scenario));
     NativeCandidate *leader = a.get(), *follower = b.get();
     std::mt19937 rng(42); // the peers' seed
     std::vector<double> lat;
     for (int i = 0; i < n; ++i) {
         const int elected0 = follower->elected;
         if (!follower->election->campaign(i % 2 ? "a" : "b"))
-            qFatal("election_handoff_etcd: campaign() refused");
+            qFatal("%s: campaign() refused", qPrintable(scenario));
         if (!waitForCandidates(ca, prefix, 2) || follower->elected != elected0)
-            qFatal("election_handoff_etcd: the successor was not queued behind the leader");
+            qFatal("%s: the successor was not queued behind the leader", qPrintable(scenario));
         if (held)
             runFor(std::chrono::milliseconds(100 + rng() % 100));
         if (follower->elected != elected0)
-            qFatal("election_handoff_etcd: the successor led before the resign");
+            qFatal("%s: the successor led before the resign", qPrintable(scenario));
         const qint64 t0 = now();
         leader->election->resign();
         if (!spinUntil([&] { return follower->elected > elected0; }, 10s))
-            qFatal("election_handoff_etcd: no hand-off within 10 s of resign()");
+            qFatal("%s: no hand-off within 10 s of resign()", qPrintable(scenario));
         lat.push_back(msBetween(t0, follower->electedAt));
         std::swap(leader, follower);
     }
