@@ -18,14 +18,15 @@
 
 #include <QtCore/qdeadlinetimer.h>
 #include <QtCore/qelapsedtimer.h>
+#include <QtCore/qfile.h>
 #include <QtCore/qjsonarray.h>
 #include <QtCore/qjsondocument.h>
 #include <QtCore/qjsonobject.h>
-#include <childprocess_p.h>
 #include <QtCore/qprocess.h>
 #include <QtCore/qrandom.h>
 #include <QtCore/qscopeguard.h>
 #include <QtCore/qset.h>
+#include <childprocess_p.h>
 
 #include <array>
 #include <csignal>
@@ -407,14 +408,30 @@ public:
         }
     }
 
-    // On a failure, what each process logged (QT_LOGGING_RULES=etcdqt.*.debug=true for more).
+    // On a failure, what each process logged (QT_LOGGING_RULES=etcdqt.*.debug=true for more),
+    // and what became of it: one that said nothing after a fault may have exited, still be
+    // stopped, or wait on something (seen once, under QT_NO_GLIB=1, with nothing logged).
     void report() const
     {
         for (int i = 0; i < kProcesses; ++i) {
             const Counter &c = m_processes[size_t(i)];
-            qInfo().noquote() << "process" << i << c.role << "logged:" << c.log.right(2000)
-                              << "last events:" << c.events.mid(c.events.size() - 4);
+            qInfo().noquote() << "process" << i << c.role << processState(c.process)
+                              << "logged:" << c.log.right(2000)
+                              << "last events:" << c.events.mid(c.events.size() - 6);
         }
+    }
+
+    // "exited N", or the kernel's state letter of a running one (R running, S sleeping,
+    // T stopped; the field after the command's closing parenthesis in /proc/PID/stat).
+    static QString processState(const ChildProcess &p)
+    {
+        if (p.state() == QProcess::NotRunning)
+            return QStringLiteral("(exited %1)").arg(p.exitCode());
+        QFile stat(QStringLiteral("/proc/%1/stat").arg(p.processId()));
+        const QByteArray line = stat.open(QIODevice::ReadOnly) ? stat.readAll() : QByteArray();
+        const qsizetype close = line.lastIndexOf(')');
+        const char state = close >= 0 && close + 2 < line.size() ? line.at(close + 2) : '?';
+        return QStringLiteral("(running, state %1)").arg(QLatin1Char(state));
     }
 
     // Writes to the counter so far (its version), -1 when etcd did not answer.
