@@ -18,7 +18,6 @@
 
 #include <QtCore/qdeadlinetimer.h>
 #include <QtCore/qelapsedtimer.h>
-#include <QtCore/qfile.h>
 #include <QtCore/qjsonarray.h>
 #include <QtCore/qjsondocument.h>
 #include <QtCore/qjsonobject.h>
@@ -422,16 +421,12 @@ public:
     }
 
     // "exited N", or the kernel's state letter of a running one (R running, S sleeping,
-    // T stopped; the field after the command's closing parenthesis in /proc/PID/stat).
+    // T stopped).
     static QString processState(const ChildProcess &p)
     {
         if (p.state() == QProcess::NotRunning)
             return QStringLiteral("(exited %1)").arg(p.exitCode());
-        QFile stat(QStringLiteral("/proc/%1/stat").arg(p.processId()));
-        const QByteArray line = stat.open(QIODevice::ReadOnly) ? stat.readAll() : QByteArray();
-        const qsizetype close = line.lastIndexOf(')');
-        const char state = close >= 0 && close + 2 < line.size() ? line.at(close + 2) : '?';
-        return QStringLiteral("(running, state %1)").arg(QLatin1Char(state));
+        return QStringLiteral("(running, state %1)").arg(QLatin1Char(kernelStateOf(p.processId())));
     }
 
     // Writes to the counter so far (its version), -1 when etcd did not answer.

@@ -68,6 +68,17 @@ void closeFd(int &fd)
 }
 } // namespace
 
+char kernelStateOf(qint64 pid)
+{
+    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (!stat.open(QIODevice::ReadOnly))
+        return '?';
+    // "pid (comm) S ...": comm may hold spaces and parentheses, so search from the right.
+    const QByteArray line = stat.readAll();
+    const qsizetype paren = line.lastIndexOf(')');
+    return paren >= 0 && paren + 2 < line.size() ? line.at(paren + 2) : '?';
+}
+
 ChildProcess::ChildProcess(QObject *parent) : QObject(parent)
 {
     ignoreSigPipe();

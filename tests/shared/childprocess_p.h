@@ -11,6 +11,10 @@
 
 class QSocketNotifier;
 
+// The kernel's state letter of process `pid` (R running, S sleeping, T stopped, ...; from
+// /proc/PID/stat), '?' when it cannot be read (no such process).
+[[nodiscard]] char kernelStateOf(qint64 pid);
+
 // A child process for the tests: the part of QProcess's API they use (same names, same
 // meaning), started with posix_spawn() instead of QProcess's fork(). After a fork in a process
 // with threads, GCC 12's TSan ignores every thread the process starts later, so a test that ran

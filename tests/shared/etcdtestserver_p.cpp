@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "etcdtestserver_p.h"
 
+#include "childprocess_p.h"
 #include "etcdtestserver.h"
 
 #include <QtCore/qdeadlinetimer.h>
@@ -28,13 +29,7 @@ QString scratchBase()
 
 bool isStopped(qint64 pid)
 {
-    QFile stat(u"/proc/%1/stat"_s.arg(pid));
-    if (!stat.open(QIODevice::ReadOnly))
-        return false;
-    // "pid (comm) S ...": comm may hold spaces and parentheses, so search from the right.
-    const QByteArray line = stat.readAll();
-    const qsizetype paren = line.lastIndexOf(')');
-    const char state = paren >= 0 && paren + 2 < line.size() ? line.at(paren + 2) : '?';
+    const char state = kernelStateOf(pid);
     return state == 'T' || state == 't';
 }
 } // namespace
