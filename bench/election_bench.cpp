@@ -104,7 +104,7 @@ void benchHandoff(const QUrl &url, int n, bool held)
             qFatal("%s: the follower was not in the running within 10 s", qPrintable(scenario));
         queue.push_back(msBetween(s0, follower->startedAt));
         if (held)
-            runFor(std::chrono::milliseconds(100 + rng() % 100));
+            runFor(peersLeadTime(rng));
         if (follower->elected != elected0 || !leader->selector->isLeader())
             qFatal("%s: two leaders, or none, before the resign", qPrintable(scenario));
         const qint64 t0 = now();

@@ -65,8 +65,8 @@ std::unique_ptr<NativeCandidate> makeNative(EtcdClient *client, const QByteArray
 } // namespace
 
 // Go's s3 (held) and s3_immediate on its own layout: the successor is queued (its key in etcd),
-// the leader leads on for a random 100-200 ms when `held` (not phase-locked to etcd's 100 ms
-// ticks), then resigns; resign() -> the successor's elected().
+// the leader leads on for peersLeadTime() when `held`, then resigns; resign() -> the
+// successor's elected().
 void benchHandoffEtcd(const QUrl &url, int n, bool held)
 {
     const QString scenario = held ? u"election_handoff_etcd_held"_s : u"election_handoff_etcd"_s;
@@ -87,10 +87,11 @@ void benchHandoffEtcd(const QUrl &url, int n, bool held)
             qFatal("%s: campaign() refused", qPrintable(scenario));
         if (!waitForCandidates(ca, prefix, 2) || follower->elected != elected0)
             qFatal("%s: the successor was not queued behind the leader", qPrintable(scenario));
-        if (held)
-            runFor(std::chrono::milliseconds(100 + rng() % 100));
-        if (follower->elected != elected0)
-            qFatal("%s: the successor led before the resign", qPrintable(scenario));
+        if (held) {
+            runFor(peersLeadTime(rng));
+            if (follower->elected != elected0)
+                qFatal("%s: the successor led before the resign", qPrintable(scenario));
+        }
         const qint64 t0 = now();
         leader->election->resign();
         if (!spinUntil([&] { return follower->elected > elected0; }, 10s))
