@@ -23,6 +23,8 @@
 //                   the queue's prefix on a second channel -> that channel's transaction
 //                   deleting the key if its mod revision is unchanged, answered. The least
 //                   any queue take can do: one watch event and one compare-and-delete.
+//   election_handoff, election_handoff_queued  the etcd-recipes selector's hand-off at its
+//                   floor, REPS hand-offs (default 20), a peer's line: see handoff_floor.cpp
 #include <grpcpp/grpcpp.h>
 
 #include "etcdserverpb/rpc.grpc.pb.h"
@@ -186,6 +188,7 @@ void benchLoad(pb::KV::Stub &kv, const std::string &scenario, int children, int 
 } // namespace
 
 void benchPutPaths(const std::string &target, int n); // put_paths.cpp
+void benchHandoffFloor(const std::string &target, int n, bool held); // handoff_floor.cpp
 
 void benchQueueLatency(const std::string &target, int n)
 {
@@ -270,6 +273,8 @@ int main(int argc, char **argv)
             benchPutPaths(argv[1], argc > 3 ? reps : 3000);
         else if (scenario == "queue_latency")
             benchQueueLatency(argv[1], argc > 3 ? reps * 200 : 1000);
+        else if (scenario == "election_handoff" || scenario == "election_handoff_queued")
+            benchHandoffFloor(argv[1], argc > 3 ? reps : 20, scenario == "election_handoff");
         else if (!scenario.empty()) {
             std::fprintf(stderr, "unknown scenario %s\n", scenario.c_str());
             return 2;
