@@ -37,6 +37,7 @@ private Q_SLOTS:
     void participantsShrinkAsLeadersResign();
     void leaderAndParticipantKeysAreGolden();
     void reusableForManyTerms();
+    void nextTermLeadsOnALeaseGrantedAhead();
     void closeReleasesBodyParkedInWaitUntilFinished();
     void bodyThatThrowsStillRelinquishes();
     void anchoredWatchNeverMissesHandOff();
@@ -421,6 +422,39 @@ void tst_EtcdLeaderSelector::waitsRefuseTheOwnerThread()
     QVERIFY(!selector.commitGuarded({}, 10s, &why));
     QCOMPARE(why.code(), Etcd::ErrorCode::WrongThread);
     QVERIFY(t.elapsed() < 1000); // refused, not waited
+}
+
+// Issue 21 item 3: from the second term on, the leadership lease is granted ahead (the
+// client's standby of the selector's TTL), so the term's first compare-and-set waits for no
+// grant: its LEADER stands on a lease etcd held before start(). Between terms that standby is
+// the one lease of ours etcd holds; close() revokes it.
+void tst_EtcdLeaderSelector::nextTermLeadsOnALeaseGrantedAhead()
+{
+    const QList<qint64> preexisting = liveLeases(*m_client);
+    QVERIFY(!preexisting.contains(-1));
+    const auto ours = [&] {
+        QList<qint64> now = liveLeases(*m_client);
+        now.removeIf([&](qint64 id) { return preexisting.contains(id); });
+        return now;
+    };
+    EtcdLeaderSelector selector(m_client.get(), "/el/ahead", withId(u"ahead"_s));
+    TermLog log(&selector);
+    QVERIFY(selector.start());
+    QTRY_COMPARE_WITH_TIMEOUT(log.count(u"elected"_s), 1, kWaitMs);
+    const qint64 firstLease = selector.fencingToken().leaseId;
+    selector.resign();
+    QTRY_COMPARE_WITH_TIMEOUT(log.count(u"finished"_s), 1, kWaitMs);
+    QList<qint64> between;
+    QTRY_COMPARE_WITH_TIMEOUT((between = ours()).size(), 1, kWaitMs); // participation revoked
+    QVERIFY(between.first() != firstLease);
+    QVERIFY(selector.start());
+    QTRY_COMPARE_WITH_TIMEOUT(log.count(u"elected"_s), 2, kWaitMs);
+    const qint64 secondLease = selector.fencingToken().leaseId;
+    QCOMPARE(secondLease, between.first());
+    QCOMPARE(keyValueOf(*m_client, "/el/ahead/LEADER").lease, secondLease);
+    selector.close();
+    QTRY_COMPARE_WITH_TIMEOUT(log.count(u"closed"_s), 1, kWaitMs);
+    QCOMPARE(ours(), QList<qint64>()); // the standby granted behind it too
 }
 
 // After close(), etcd holds none of the selector's leases: neither the leadership lease nor

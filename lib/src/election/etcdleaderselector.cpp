@@ -46,6 +46,12 @@ using namespace std::chrono;
     selector is reusable: start() again after termFinished(). While a term is in flight,
     start() fails with FailedPrecondition.
 
+    From its first term's grant until close(), a selector keeps its client's standby lease of
+    ttl() (one per client and TTL, shared with the participation heals, renewed on the
+    client's keep-alive stream). The next term leads on it, granted and renewed ahead, so
+    that term's first compare-and-set leaves as soon as its watch is live; a new standby is
+    granted behind it. close() revokes it, unless another recipe of the client still wants it.
+
     Without a body, leadership lasts until resign() or close(): the Qt-native form, for an
     application that reacts to elected() and leadershipLost() and reads isLeader.
 
@@ -125,6 +131,7 @@ EtcdLeaderSelector::~EtcdLeaderSelector()
     }
     d->keepAlive.reset();
     revokeLeaseQuietly(client(), d->leaseId);
+    d->standby.reset(); // revoked, unless another recipe of the client still wants it
     d->sync->finish();
 }
 
@@ -363,7 +370,7 @@ void EtcdLeaderSelector::close()
         return;
     }
     d->setState(State::Closed);
-    d->grants.close(); // a grant of an earlier term may still be in flight
+    d->closeGrants(); // a grant of an earlier term may still be in flight
 }
 
 /*!

@@ -91,9 +91,15 @@ void EtcdLeaderSelectorPrivate::beginTerm()
 }
 
 // A lease for this term, kept alive from now on: the compare-and-set that wins needs no
-// grant on its critical path.
+// grant on its critical path. After the first term's grant it is the client's standby of our
+// TTL, granted and renewed ahead, so start() campaigns as soon as its watch is live (issue 21
+// item 3; a new standby is granted behind it, off that path). The standby's deadline counts
+// from its last renewal, as a grant's from its sending.
 void EtcdLeaderSelectorPrivate::grant()
 {
+    Q_Q(EtcdLeaderSelector);
+    if (const auto handed = Etcd::Internal::StandbyLeases::take(q->client(), options.ttl))
+        return onGranted(EtcdStatus(), handed->leaseId);
     grants.grant(options.ttl, kGrantTimeout,
         [this](const EtcdStatus &s, qint64 lease) { onGranted(s, lease); });
 }
@@ -112,6 +118,9 @@ void EtcdLeaderSelectorPrivate::onGranted(const EtcdStatus &status, qint64 lease
     leaseId = lease;
     keepLeaseAlive();
     campaign();
+    // Not before: the first grant would share its round trip with the standby's.
+    if (!standby && !closing)
+        standby = Etcd::Internal::StandbyLeases::want(q_func()->client(), options.ttl);
 }
 
 void EtcdLeaderSelectorPrivate::keepLeaseAlive()
@@ -587,7 +596,16 @@ void EtcdLeaderSelectorPrivate::completeTerm(quint64 forTerm)
         Q_EMIT q->termFinished();
     if (!guard || !closing)
         return;
-    grants.close(); // closed() once a grant still in flight answered and its lease was revoked
+    closeGrants();
+}
+
+// closed() once a grant still in flight answered and its lease was revoked, and so was the
+// standby lease, when no other recipe of the client wants it.
+void EtcdLeaderSelectorPrivate::closeGrants()
+{
+    EtcdReply *standbyRevoke = standby ? standby->release() : nullptr;
+    standby.reset();
+    grants.close({standbyRevoke});
 }
 
 void EtcdLeaderSelectorPrivate::registerParticipation()

@@ -8,6 +8,7 @@
 #include "participantqueue_p.h"
 #include "pendinggrants_p.h"
 #include "recipemetrics_p.h"
+#include "standbyleases_p.h"
 #include "termsync_p.h"
 
 #include <EtcdQt/etcdkeepalive.h>
@@ -80,6 +81,7 @@ public:
     void finishTerm();
     void releaseParticipation(quint64 forTerm);
     void completeTerm(quint64 forTerm);
+    void closeGrants(); // grants.close(), with the standby's revoke
 
     EtcdLeaderSelector *q_ptr;
     QByteArray path;
@@ -107,6 +109,9 @@ public:
     QElapsedTimer startClock; // since start(): how long a failing start keeps trying
     qint64 lastDelete = 0; // revision of the last DELETE of LEADER seen while campaigning
     Etcd::Internal::PendingGrants grants; // abandoned when a term ends
+    // Keeps the client's standby lease of our TTL from the first term's grant to close(): the
+    // next term leads on it, granted and renewed ahead (issue 21).
+    std::unique_ptr<Etcd::Internal::StandbyLeases::Want> standby;
     std::unique_ptr<EtcdKeepAlive> keepAlive;
     std::unique_ptr<EtcdSelfHealingKeepAlive> participation;
     std::unique_ptr<EtcdWatch> watch;
