@@ -27,6 +27,21 @@ LAYOUT = "cpp-grpc-raw-recipes"
 FLOOR_OF = {"lock_uncontended_worker": "lock_uncontended", "cache_event_latency": "watch_latency"}
 COLUMNS = (("p50_ms", "p50 ms"), ("p99_ms", "p99 ms"), ("ops_per_s", "ops/s"),
            ("client_cpu_pct", "client CPU %"))
+# The measures of scenarios that are not (only) a latency, after COLUMNS.
+STALLS = (("stall_max_ms", "max stall ms"), ("stalls_over_100ms", "stalls > 100 ms"),
+          ("stall_bound_ms", "stall budget ms"), ("load_stall_max_ms", "max stall loading ms"))
+SCENARIO_COLUMNS = {
+    "inspector_ui_stall": STALLS, "inspector_ui_stall_overview": STALLS,
+    "inspector_ui_stall_100k": STALLS,
+    "put_outstanding_1000": (("wall_ms", "wall ms"), ("threads_peak", "threads (peak)"),
+                             ("failed", "failed")),
+    "cache_memory": (("heap_per_child_b", "heap per child B"),
+                     ("rss_per_child_b", "RSS per child B"), ("ratio_to_target", "÷ target")),
+    "discovery_lookup": (("round_robin_ns", "round-robin ns"), ("random_ns", "random ns"),
+                         ("sticky_ns", "sticky ns")),
+    "metrics_overhead": (("put_ratio", "put, with / without"),
+                         ("lock_ratio", "lock, with / without")),
+}
 # Per scale curve, what is drawn against x (and tabled, with TABLED_TOO).
 THREADS = (("threads", "threads"), ("engine_threads", "EtcdQt engine threads"))
 HANDOFF = (("p50_ms", "hand-off p50 ms"), ("requests_per_handoff", "requests per hand-off"),
@@ -134,13 +149,14 @@ def markdown(summary, ratios):
         lines.append("")
     for scenario in sorted(by_scenario):
         rows = sorted(by_scenario[scenario], key=lambda s: (s["impl"] != "etcdqt", s["impl"]))
-        shown = [(k, title) for k, title in COLUMNS if any(k in s for s in rows)]
+        shown = [(k, title) for k, title in COLUMNS + SCENARIO_COLUMNS.get(scenario, ())
+                 if any(k in s for s in rows)]
         lines += [f"## {scenario}", "",
-                  "| impl | runs | " + " | ".join(t for _, t in shown) + " |",
+                  "| " + " | ".join(["impl", "runs"] + [t for _, t in shown]) + " |",
                   "|---|---|" + "---|" * len(shown)]
         for s in rows:
-            cells = " | ".join(fmt(s.get(k)) for k, _ in shown)
-            lines.append(f"| {s['impl']} | {s.get('runs')} | {cells} |")
+            cells = [s["impl"], str(s.get("runs"))] + [fmt(s.get(k)) for k, _ in shown]
+            lines.append("| " + " | ".join(cells) + " |")
         ours = next((s for s in rows if s["impl"] == "etcdqt"), {})
         paired = sorted(k for k in ours if k.startswith("paired_ratio_"))
         if paired:
