@@ -420,10 +420,12 @@ public:
         }
     }
 
-    // "exited N", or the kernel's state letter of a running one (R running, S sleeping,
-    // T stopped).
+    // "exited N", "killed by signal N" (QProcess gives a crashed process's signal as its exit
+    // code), or the kernel's state letter of a running one (R running, S sleeping, T stopped).
     static QString processState(const ChildProcess &p)
     {
+        if (p.state() == QProcess::NotRunning && p.exitStatus() == QProcess::CrashExit)
+            return QStringLiteral("(killed by signal %1)").arg(p.exitCode());
         if (p.state() == QProcess::NotRunning)
             return QStringLiteral("(exited %1)").arg(p.exitCode());
         return QStringLiteral("(running, state %1)").arg(QLatin1Char(kernelStateOf(p.processId())));
