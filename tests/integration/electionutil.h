@@ -65,6 +65,14 @@ inline QList<qint64> liveLeases(EtcdClient &client)
     return r.status.isOk() ? r->leaseIds() : QList<qint64> {QList<qint64> {-1}};
 }
 
+// Leases etcd holds now that were not in `before` (a test's own, given what it found).
+inline QList<qint64> leasesSince(EtcdClient &client, const QList<qint64> &before)
+{
+    QList<qint64> now = liveLeases(client);
+    now.removeIf([&](qint64 id) { return before.contains(id); });
+    return now;
+}
+
 // Counts bodies running at once, and the most that ever did.
 struct Overlap
 {

@@ -67,13 +67,6 @@ inline QList<EtcdKeyValue> queueOf(EtcdClient &client, const QByteArray &path)
     return r.status.isOk() ? r->keyValues() : QList<EtcdKeyValue>(99); // no size a test expects
 }
 
-inline QList<qint64> leasesSince(EtcdClient &client, const QList<qint64> &before)
-{
-    QList<qint64> now = liveLeases(client);
-    now.removeIf([&](qint64 id) { return before.contains(id); });
-    return now;
-}
-
 // A worker thread that the test thread awaits with its event loop running: the mutex lives
 // in the test thread and answers the worker's calls there, so a bare join() would stall both.
 class Worker

@@ -432,11 +432,7 @@ void tst_EtcdLeaderSelector::nextTermLeadsOnALeaseGrantedAhead()
 {
     const QList<qint64> preexisting = liveLeases(*m_client);
     QVERIFY(!preexisting.contains(-1));
-    const auto ours = [&] {
-        QList<qint64> now = liveLeases(*m_client);
-        now.removeIf([&](qint64 id) { return preexisting.contains(id); });
-        return now;
-    };
+    const auto ours = [&] { return leasesSince(*m_client, preexisting); };
     EtcdLeaderSelector selector(m_client.get(), "/el/ahead", withId(u"ahead"_s));
     TermLog log(&selector);
     QVERIFY(selector.start());
@@ -473,15 +469,7 @@ void tst_EtcdLeaderSelector::closeLeavesNoLease()
     // Two leases each (leadership, participation), and the client's standby lease for the
     // participations' heals; wait until both participants registered.
     QList<qint64> ours;
-    QTRY_COMPARE_WITH_TIMEOUT((ours =
-                                      [&] {
-                                          QList<qint64> now = liveLeases(*m_client);
-                                          now.removeIf(
-                                              [&](qint64 id) { return before.contains(id); });
-                                          return now;
-                                      }())
-                                  .size(),
-        5, kWaitMs);
+    QTRY_COMPARE_WITH_TIMEOUT((ours = leasesSince(*m_client, before)).size(), 5, kWaitMs);
     follower.close();
     leader.close();
     QTRY_COMPARE_WITH_TIMEOUT(a.count(u"closed"_s) + b.count(u"closed"_s), 2, kWaitMs);
@@ -508,8 +496,7 @@ void tst_EtcdLeaderSelector::closeRightAfterStartIsClean()
         selector.close();
         QTRY_COMPARE_WITH_TIMEOUT(log.count(u"closed"_s), 1, kWaitMs);
         QVERIFY(selector.errors().isEmpty());
-        QList<qint64> now = liveLeases(*m_client);
-        now.removeIf([&](qint64 id) { return before.contains(id); });
+        const QList<qint64> now = leasesSince(*m_client, before);
         QVERIFY2(now.isEmpty(),
             qPrintable(u"%1 lease(s) left after %2 turns"_s.arg(now.size()).arg(turns)));
     }
@@ -523,11 +510,7 @@ void tst_EtcdLeaderSelector::closeWhileGrantingLeavesNoLease()
 {
     const QList<qint64> before = liveLeases(*m_client);
     QVERIFY(!before.contains(-1));
-    const auto ours = [&] {
-        QList<qint64> now = liveLeases(*m_client);
-        now.removeIf([&](qint64 id) { return before.contains(id); });
-        return now;
-    };
+    const auto ours = [&] { return leasesSince(*m_client, before); };
     ProxiedClient side(m_server.clientPort());
     QVERIFY(side.started);
     EtcdClient &client = side.client;
