@@ -6,6 +6,7 @@
 
 //                         prints "STARTED" and "LEADER" lines, leads until killed
 #include "alloccount.h"
+#include "percentile.h"
 
 #include <EtcdQt/EtcdQt>
 
@@ -221,14 +222,6 @@ inline void insertAllocations(QJsonObject &line, long long process, long long th
 inline void insertAllocations(QJsonObject &line, const Allocations::Window &window, int n)
 {
     insertAllocations(line, window.process(), window.thread(), n);
-}
-
-inline double percentile(std::vector<double> v, double p)
-{
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    return v[std::min(v.size() - 1, size_t(p * double(v.size())))];
 }
 
 // One monotonic clock for every thread (ns), and the ms between two of its readings.

@@ -21,6 +21,8 @@
 #include <grpcpp/grpcpp.h>
 
 #include "etcdserverpb/rpc.grpc.pb.h"
+#include "percentile.h"
+#include "rawgrpc.h"
 
 #include <algorithm>
 #include <chrono>
@@ -33,6 +35,8 @@
 #include <vector>
 
 namespace pb = etcdserverpb;
+using Bench::check;
+using Bench::percentile;
 using Clock = std::chrono::steady_clock;
 
 namespace {
@@ -45,13 +49,6 @@ void require(bool ok, const char *what)
         std::fprintf(stderr, "handoff floor: %s failed\n", what);
         std::exit(2);
     }
-}
-
-void check(const grpc::Status &s, const char *what)
-{
-    if (!s.ok())
-        std::fprintf(stderr, "%s: %d %s\n", what, s.error_code(), s.error_message().c_str());
-    require(s.ok(), what);
 }
 
 struct Candidate
@@ -133,12 +130,6 @@ struct Candidate
     std::string name;
     long long lease = 0;
 };
-
-double percentile(std::vector<double> v, double p)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0 : v[std::min(v.size() - 1, size_t(p * double(v.size())))];
-}
 
 // One hand-off from `leader` to `follower`, which is in the running: milliseconds from the
 // revoke sent to the follower's compare-and-set answered.

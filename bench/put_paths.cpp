@@ -24,6 +24,7 @@
 
 #include "alloccount.h"
 #include "etcdserverpb/rpc.grpc.pb.h"
+#include "percentile.h"
 
 #include <EtcdQt/etcdclient.h>
 #include <EtcdQt/etcdreply.h>
@@ -52,12 +53,6 @@ struct Tag
 {
     std::function<void()> done;
 };
-
-double p50(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0 : v[v.size() / 2];
-}
 
 // Allocations per timed put; -1 when not counted or not run.
 double perOp(long long allocs, const std::vector<double> &timed)
@@ -166,15 +161,15 @@ void benchPutPaths(const std::string &target, int n)
     }
     cq.Shutdown();
     drainer.join();
-    const double floor = p50(ms[0]);
+    const double floor = Bench::percentile(ms[0], 0.5);
     std::printf("{\"scenario\":\"put_paths\",\"impl\":\"cpp-grpc-raw\",\"n\":%d", n);
     for (int p = 0; p < kPaths; ++p) {
         if (ms[p].empty())
             continue;
-        std::printf(",\"%s_p50_ms\":%.4f,\"%s_allocs_per_op\":%.1f", names[p], p50(ms[p]), names[p],
-            perOp(allocs[p], ms[p]));
+        std::printf(",\"%s_p50_ms\":%.4f,\"%s_allocs_per_op\":%.1f", names[p],
+            Bench::percentile(ms[p], 0.5), names[p], perOp(allocs[p], ms[p]));
         if (p > 0)
-            std::printf(",\"%s_ratio\":%.3f", names[p], p50(ms[p]) / floor);
+            std::printf(",\"%s_ratio\":%.3f", names[p], Bench::percentile(ms[p], 0.5) / floor);
     }
     std::printf("}\n");
     std::fflush(stdout);

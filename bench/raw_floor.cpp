@@ -28,6 +28,8 @@
 #include <grpcpp/grpcpp.h>
 
 #include "etcdserverpb/rpc.grpc.pb.h"
+#include "percentile.h"
+#include "rawgrpc.h"
 
 #include <algorithm>
 #include <chrono>
@@ -40,20 +42,14 @@
 #include <vector>
 
 namespace pb = etcdserverpb;
+using Bench::check;
+using Bench::percentile;
 using Clock = std::chrono::steady_clock;
 
 namespace {
 
 constexpr int kPageSize = 1000; // pagedread_p.h's default
 constexpr int kTxnOps = 128; // etcd's default --max-txn-ops
-
-void check(const grpc::Status &s, const char *what)
-{
-    if (!s.ok()) {
-        std::fprintf(stderr, "%s failed: %d %s\n", what, s.error_code(), s.error_message().c_str());
-        std::exit(2);
-    }
-}
 
 // cache_bench.cpp's childName() and childValue(), byte for byte.
 std::string childName(int i)
@@ -147,12 +143,6 @@ double cpuMs()
     timespec ts {};
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
-}
-
-double percentile(std::vector<double> v, double p)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0 : v[std::min(v.size() - 1, size_t(p * double(v.size())))];
 }
 
 void benchLoad(pb::KV::Stub &kv, const std::string &scenario, int children, int reps)
