@@ -6,7 +6,7 @@
 
 //                         prints "STARTED" and "LEADER" lines, leads until killed
 #include "alloccount.h"
-#include "percentile.h"
+#include "benchcore.h"
 
 #include <EtcdQt/EtcdQt>
 
@@ -107,14 +107,6 @@ inline bool spinUntil(Pred done, std::chrono::milliseconds timeout)
 inline void runFor(std::chrono::milliseconds d)
 {
     spinUntil([] { return false; }, d);
-}
-
-// How long a leader leads on before it resigns in the held hand-offs, as the peers' s3 does
-// (rng seeded 42): a random 100-200 ms, so that the loop does not phase-lock to etcd's 100 ms
-// ticks.
-inline std::chrono::milliseconds peersLeadTime(std::mt19937 &rng)
-{
-    return std::chrono::milliseconds(100 + rng() % 100);
 }
 
 // Lets replies and watches deleted later go (deleteLater): before memory is read, so that it

@@ -14,14 +14,14 @@
 // a candidate grants its lease for the term and is turned down once by a leader that holds,
 // untimed, before it is timed (as start() -> started()). The follower waits in its own
 // thread, as the follower's process would, so the revoke's answer and the event race as they
-// do between two programs. held: the leader holds 100-200 ms first (bench/benchutil.h's
+// do between two programs. held: the leader holds 100-200 ms first (bench/benchcore.h's
 // peersLeadTime(), same seed), the peers' s3; else the revoke follows at once (s3_immediate).
 // One JSON line, as the peers' (bench/run names it a peer of our scenario of the same name):
 // "peer": "cpp-grpc-raw-recipes".
 #include <grpcpp/grpcpp.h>
 
+#include "benchcore.h"
 #include "etcdserverpb/rpc.grpc.pb.h"
-#include "percentile.h"
 #include "rawgrpc.h"
 
 #include <algorithm>
@@ -166,14 +166,13 @@ void benchHandoffFloor(const std::string &target, int n, bool held)
     a.grant();
     require(a.campaign(&revision), "the first campaign");
     Candidate *leader = &a, *follower = &b;
-    std::mt19937 rng(42); // as peersLeadTime()'s callers
-    std::uniform_int_distribution<int> lead(100, 200);
+    std::mt19937 rng(42); // the peers' seed, as our held hand-offs
     std::vector<double> lat;
     for (int i = 0; i < n; ++i) {
         follower->grant();
         require(!follower->campaign(&revision), "a campaign against a held LEADER");
         if (held)
-            std::this_thread::sleep_for(std::chrono::milliseconds(lead(rng)));
+            std::this_thread::sleep_for(Bench::peersLeadTime(rng));
         lat.push_back(handOff(*leader, *follower, revision));
         std::swap(leader, follower);
     }

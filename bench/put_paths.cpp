@@ -24,7 +24,7 @@
 
 #include "alloccount.h"
 #include "etcdserverpb/rpc.grpc.pb.h"
-#include "percentile.h"
+#include "benchcore.h"
 
 #include <EtcdQt/etcdclient.h>
 #include <EtcdQt/etcdreply.h>

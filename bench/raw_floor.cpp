@@ -28,7 +28,7 @@
 #include <grpcpp/grpcpp.h>
 
 #include "etcdserverpb/rpc.grpc.pb.h"
-#include "percentile.h"
+#include "benchcore.h"
 #include "rawgrpc.h"
 
 #include <algorithm>
