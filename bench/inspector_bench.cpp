@@ -23,7 +23,8 @@
 //      never holds fewer than keys - 1 keys);
 //   3. opens an Inspector::MainWindow (offscreen, read-only) on the prefix and waits until its
 //      session is Live and its view holds the keys (load_ms; keys - 1 counts: a hand-off may be
-//      half done at the view's revision);
+//      half done at the view's revision); the load's gaps over 50 ms get stderr lines too
+//      ("load gap", as in step 4);
 //   4. for --seconds (default 20): a 10 ms precise timer in the UI thread records the gap
 //      between its timeouts; stall = gap - 10 ms (p50, p99, max, and how many over 100 ms).
 //      Meanwhile the pages take turns every 2 s and the current one is repainted once a
@@ -467,7 +468,7 @@ public:
         const bool handled = QApplication::notify(receiver, event);
         const double ms = double(t.nsecsElapsed()) / 1e6;
         --depth;
-        if (recording) {
+        if (recording || describing) {
             const char *typeName = QMetaEnum::fromType<QEvent::Type>().valueToKey(type);
             QString what = u"%1 to %2"_s.arg(
                 typeName ? QString::fromLatin1(typeName) : QString::number(type),
@@ -476,7 +477,8 @@ public:
                 what += u" \""_s + name + u'"';
             if (parent)
                 what += u" in "_s + QString::fromLatin1(parent);
-            deliveries[what].push_back(ms);
+            if (recording)
+                deliveries[what].push_back(ms);
             sinceTick.emplace_back(ms, std::move(what));
         }
         return handled;
@@ -500,7 +502,8 @@ public:
         }
     }
 
-    bool recording = false;
+    bool recording = false; // the measurement window: deliveries are summed up
+    bool describing = false; // the load: only its long gaps are described
     std::map<QString, std::vector<double>> deliveries;
     // The deliveries since the stall monitor's last tick: what a long gap was made of.
     std::vector<std::pair<double, QString>> sinceTick;
@@ -519,8 +522,8 @@ std::pair<qint64, qint64> schedStat(pid_t tid)
 
 // One stderr line per gap over `thresholdMs`: its length, how much of it the UI thread ran
 // and waited for a CPU, and the deliveries it was made of (longest first).
-void describeGap(
-    double gapMs, qint64 ranNs, qint64 waitedNs, std::vector<std::pair<double, QString>> &made)
+void describeGap(const char *label, double gapMs, qint64 ranNs, qint64 waitedNs,
+    std::vector<std::pair<double, QString>> &made)
 {
     std::sort(made.rbegin(), made.rend());
     double sum = 0;
@@ -530,10 +533,10 @@ void describeGap(
     for (size_t i = 0; i < made.size() && i < 4; ++i)
         top.append(u"%1 ms %2"_s.arg(made[i].first, 0, 'f', 1).arg(made[i].second));
     std::fprintf(stderr,
-        "inspector_ui_stall: gap %.0f ms ending at %.3f s (CLOCK_MONOTONIC): ran %.0f ms, waited "
+        "inspector_ui_stall: %s %.0f ms ending at %.3f s (CLOCK_MONOTONIC): ran %.0f ms, waited "
         "for a CPU %.0f ms; %zu deliveries "
         "%.0f ms: %s\n",
-        gapMs, double(QDeadlineTimer::current(Qt::PreciseTimer).deadlineNSecs()) / 1e9,
+        label, gapMs, double(QDeadlineTimer::current(Qt::PreciseTimer).deadlineNSecs()) / 1e9,
         double(ranNs) / 1e6, double(waitedNs) / 1e6, made.size(), sum,
         qPrintable(top.join(u"; "_s)));
 }
@@ -753,9 +756,9 @@ int main(int argc, char **argv)
         const double stall = std::max(0.0, double(t - last) / 1e6 - kStallTickMs);
         into->push_back(stall);
         const std::pair<qint64, qint64> now = schedStat(uiThread);
-        if (app.recording && stall > 50)
-            describeGap(double(t - last) / 1e6, now.first - sched.first, now.second - sched.second,
-                app.sinceTick);
+        if ((app.recording || app.describing) && stall > 50)
+            describeGap(app.recording ? "gap" : "load gap", double(t - last) / 1e6,
+                now.first - sched.first, now.second - sched.second, app.sinceTick);
         app.sinceTick.clear();
         sched = now;
         last = t;
@@ -770,6 +773,7 @@ int main(int argc, char **argv)
     launch.readOnly = true;
     launch.connectNow = true;
     clock.restart();
+    app.describing = true;
     auto window = std::make_unique<Inspector::MainWindow>(launch);
     window->show();
     Inspector::InspectorSession *session = window->session();
@@ -804,6 +808,13 @@ int main(int argc, char **argv)
     // delivery in the window accounted for, 5 ms after the window began.)
     const qint64 loadEnd = ticks.nsecsElapsed();
     loadStalls.push_back(std::max(0.0, double(loadEnd - last) / 1e6 - kStallTickMs));
+    if (loadStalls.back() > 50) {
+        const std::pair<qint64, qint64> now = schedStat(uiThread);
+        describeGap("load gap", double(loadEnd - last) / 1e6, now.first - sched.first,
+            now.second - sched.second, app.sinceTick);
+    }
+    app.sinceTick.clear();
+    app.describing = false;
     last = loadEnd;
     sched = schedStat(uiThread);
     into = &stalls;
