@@ -46,43 +46,29 @@ OverviewPage::OverviewPage(QWidget *parent) : QAbstractScrollArea(parent)
 
 void OverviewPage::setView(const Etcd::Decode::View &view, bool animate)
 {
-    const QList<CardFace> before = m_faces;
     m_prefix = view.prefix;
     const qint64 wallNow
         = view.wallClockMs > 0 ? view.wallClockMs : QDateTime::currentMSecsSinceEpoch();
-    m_faces = m_faceCache.facesOf(view, wallNow);
-    if (animate)
-        startSlides(before);
+    QList<FaceCache::Change> changes;
+    const bool samePaths = m_faces.setView(view, wallNow, animate ? &changes : nullptr);
+    startSlides(changes);
     // The same cards as before (most views: a few keys changed in place) keep their places:
     // only their faces are drawn again (a relayout of 8,400 cards cost 3 ms a view).
-    if (samePaths(before, m_faces))
+    if (samePaths)
         viewport()->update();
     else
         relayout();
 }
 
-bool OverviewPage::samePaths(const QList<CardFace> &a, const QList<CardFace> &b)
-{
-    return a.size() == b.size()
-        && std::equal(a.cbegin(), a.cend(), b.cbegin(),
-            [](const CardFace &x, const CardFace &y) { return x.path == y.path; });
-}
-
 // A card whose owner moved to another chip slides its highlight there. Faces keep their chips
 // in create-revision order, so the old owner's chip, if still there, is where it was.
-// Both lists are by path: the old face of each card is found by walking them together.
-void OverviewPage::startSlides(const QList<CardFace> &before)
+void OverviewPage::startSlides(const QList<FaceCache::Change> &changes)
 {
-    qsizetype b = 0;
-    for (const CardFace &f : std::as_const(m_faces)) {
-        while (b < before.size() && before[b].path < f.path)
-            ++b;
-        if (b == before.size() || before[b].path != f.path)
-            continue; // a new card
-        const CardFace *was = &before[b];
+    for (const FaceCache::Change &c : changes) {
+        const CardFace &f = c.after;
+        const CardFace *was = &c.before;
         const int to = f.ownerChip();
-        if (to < 0 || was->chips.constData() == f.chips.constData() // the very same face
-            || was->ownerLabel() == f.ownerLabel())
+        if (to < 0 || was->ownerLabel() == f.ownerLabel())
             continue;
         int from = -1;
         for (int i = 0; i < f.chips.size(); ++i) {
@@ -125,13 +111,18 @@ void OverviewPage::relayout()
 {
     m_groups.clear();
     QHash<QByteArray, int> groupIndex;
+    int group = -1; // the last card's: paths by order, so mostly the next card's too
     for (int i = 0; i < m_faces.size(); ++i) {
-        const QByteArray g = groupOf(m_faces[i].path);
-        if (!groupIndex.contains(g)) {
-            groupIndex.insert(g, int(m_groups.size()));
-            m_groups.append(Group {g, {}});
+        const QByteArrayView g = groupViewOf(m_faces.path(i));
+        if (group < 0 || g != m_groups[group].prefix) {
+            const QByteArray prefix = g.toByteArray();
+            group = groupIndex.value(prefix, int(m_groups.size()));
+            if (group == m_groups.size()) {
+                groupIndex.insert(prefix, group);
+                m_groups.append(Group {prefix, {}});
+            }
         }
-        m_groups[groupIndex.value(g)].cards.append(i);
+        m_groups[group].cards.append(i);
     }
     for (const Group &g : std::as_const(m_groups)) {
         if (!m_knownGroups.contains(g.prefix) && g.cards.size() > kFoldAbove)
@@ -166,7 +157,7 @@ void OverviewPage::relayout()
     for (int i = 0; i < m_items.size(); ++i) {
         const Item &it = m_items[i];
         const bool isCard = it.card >= 0;
-        if ((isCard && !m_currentPath.isEmpty() && m_faces[it.card].path == m_currentPath)
+        if ((isCard && !m_currentPath.isEmpty() && m_faces.path(it.card) == m_currentPath)
             || (!isCard && m_currentPath.isEmpty() && m_groups[it.group].prefix == m_currentGroup))
             m_current = i;
     }
@@ -178,10 +169,7 @@ void OverviewPage::relayout()
 
 int OverviewPage::cardIndex(const QByteArray &path) const
 {
-    // Cards are in the view's order, by path.
-    const auto at = std::lower_bound(m_faces.cbegin(), m_faces.cend(), path,
-        [](const CardFace &f, const QByteArray &p) { return f.path < p; });
-    return at != m_faces.cend() && at->path == path ? int(at - m_faces.cbegin()) : -1;
+    return int(m_faces.indexOf(path));
 }
 
 QByteArray OverviewPage::currentPath() const
@@ -197,7 +185,7 @@ QByteArray OverviewPage::currentGroup() const
 bool OverviewPage::setCurrentPath(const QByteArray &path)
 {
     for (int i = 0; i < m_items.size(); ++i) {
-        if (m_items[i].card >= 0 && m_faces[m_items[i].card].path == path) {
+        if (m_items[i].card >= 0 && m_faces.path(m_items[i].card) == path) {
             moveCurrent(i);
             return true;
         }
@@ -227,7 +215,7 @@ void OverviewPage::setCollapsed(const QByteArray &group, bool collapsed)
 QString OverviewPage::highlightedOwner(const QByteArray &path) const
 {
     const int i = cardIndex(path);
-    return i < 0 ? QString() : m_faces[i].ownerLabel();
+    return i < 0 ? QString() : m_faces.face(i).ownerLabel();
 }
 
 // In content coordinates; empty while its group is folded.
@@ -268,7 +256,7 @@ std::optional<double> OverviewPage::ringFill(const QByteArray &path, const QStri
     const int i = cardIndex(path);
     if (i < 0)
         return std::nullopt;
-    for (const CardChip &c : m_faces[i].chips) {
+    for (const CardChip &c : m_faces.face(i).chips) {
         if (c.label == who)
             return fillOf(c);
     }
@@ -293,7 +281,7 @@ void OverviewPage::moveCurrent(int item)
     m_current = item;
     const Item &it = m_items[item];
     m_currentGroup = m_groups[it.group].prefix;
-    m_currentPath = it.card >= 0 ? m_faces[it.card].path : QByteArray();
+    m_currentPath = it.card >= 0 ? m_faces.path(it.card) : QByteArray();
     ensureVisible(it.rect);
     viewport()->update();
 }
@@ -315,7 +303,7 @@ void OverviewPage::activate(int item)
     if (it.card < 0)
         toggle(it.group);
     else
-        Q_EMIT recipeActivated(m_faces[it.card].path);
+        Q_EMIT recipeActivated(m_faces.path(it.card));
 }
 
 void OverviewPage::toggle(int group)
@@ -406,7 +394,7 @@ bool OverviewPage::viewportEvent(QEvent *event)
         if (item >= 0) {
             const Item &it = m_items[item];
             const QString text = it.card >= 0
-                ? QString::fromUtf8(m_faces[it.card].path) + u'\n' + m_faces[it.card].footer
+                ? QString::fromUtf8(m_faces.path(it.card)) + u'\n' + m_faces.face(it.card).footer
                 : QString::fromUtf8(m_groups[it.group].prefix);
             QToolTip::showText(help->globalPos(), ModelStyle::plainToolTip(text), viewport());
         } else {

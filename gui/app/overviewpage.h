@@ -85,8 +85,7 @@ private:
     };
 
     void relayout();
-    static bool samePaths(const QList<CardFace> &a, const QList<CardFace> &b);
-    void startSlides(const QList<CardFace> &before);
+    void startSlides(const QList<FaceCache::Change> &changes);
     void moveCurrent(int item);
     void ensureVisible(const QRect &rect);
     void activate(int item);
@@ -107,8 +106,7 @@ private:
     void paintRing(QPainter &p, const QRectF &rect, std::optional<double> fill) const;
 
     QByteArray m_prefix; // the inspected prefix
-    QList<CardFace> m_faces;
-    FaceCache m_faceCache;
+    FaceCache m_faces; // the cards', by path; each face made when first drawn
     QList<Group> m_groups;
     QList<Item> m_items; // in reading order: each group's header, then its cards
     QList<int> m_itemOfCard; // card -> its item, -1 while its group is folded

@@ -71,7 +71,7 @@ void OverviewPage::paintHeader(QPainter &p, const Group &g, const QRect &rect, b
 
 void OverviewPage::paintCard(QPainter &p, int card, const QRect &rect, bool current) const
 {
-    const CardFace &f = m_faces[card];
+    const CardFace &f = m_faces.face(card);
     const QPalette &pal = palette();
     const QFontMetrics fm(font());
     p.setPen(QPen(current && hasFocus() ? pal.color(QPalette::Highlight) : pal.color(QPalette::Mid),

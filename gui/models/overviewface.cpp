@@ -135,14 +135,21 @@ QString CardFace::ownerLabel() const
 }
 
 namespace {
-// Everything of a recipe its face is made from.
-size_t signatureOf(const Recipe &r)
+// Whether two recipes at one path have the same keys: everything a face is made from (the
+// keys' values change only with their mod revisions).
+bool sameKeys(const Recipe &a, const Recipe &b)
 {
-    size_t seed = qHashMulti(0, int(r.kind), r.number.has_value(), r.number.value_or(0));
-    for (const Entry &e : r.entries)
-        seed = qHashMulti(seed, int(e.role), int(e.side), e.key, e.createRevision, e.modRevision,
-            e.version, e.lease, e.ttl);
-    return seed;
+    if (a.kind != b.kind || a.number != b.number || a.entries.size() != b.entries.size())
+        return false;
+    for (qsizetype i = 0; i < a.entries.size(); ++i) {
+        const Entry &x = a.entries[i];
+        const Entry &y = b.entries[i];
+        if (x.modRevision != y.modRevision || x.createRevision != y.createRevision
+            || x.role != y.role || x.side != y.side || x.version != y.version || x.lease != y.lease
+            || x.ttl != y.ttl || x.key != y.key)
+            return false;
+    }
+    return true;
 }
 
 bool agesWithTheClock(Kind kind)
@@ -151,31 +158,59 @@ bool agesWithTheClock(Kind kind)
 }
 } // namespace
 
-QList<CardFace> FaceCache::facesOf(const View &view, qint64 wallNowMs)
+bool FaceCache::setView(const View &view, qint64 wallNowMs, QList<Change> *changes)
 {
-    QList<CardFace> faces;
-    QList<size_t> signatures;
-    faces.reserve(view.recipes.size());
-    signatures.reserve(view.recipes.size());
+    std::vector<std::unique_ptr<CardFace>> faces(size_t(view.recipes.size()));
+    bool samePaths = view.recipes.size() == m_recipes.size();
     qsizetype old = 0;
-    for (const Recipe &r : view.recipes) {
-        while (old < m_faces.size() && m_faces[old].path < r.path)
+    for (qsizetype i = 0; i < view.recipes.size(); ++i) {
+        const Recipe &r = view.recipes[i];
+        while (old < m_recipes.size() && m_recipes[old].path < r.path)
             ++old; // gone since the last view
-        const size_t signature = signatureOf(r);
-        const bool same = old < m_faces.size() && m_faces[old].path == r.path
-            && m_signatures[old] == signature && !agesWithTheClock(r.kind);
-        faces.append(same ? m_faces[old] : faceOf(r, wallNowMs));
-        signatures.append(signature);
+        if (old == m_recipes.size() || m_recipes[old].path != r.path) {
+            samePaths = false; // a new card
+            continue;
+        }
+        if (sameKeys(m_recipes[old], r)) {
+            if (!agesWithTheClock(r.kind))
+                faces[size_t(i)] = std::move(m_faces[size_t(old)]);
+        } else if (changes) {
+            Change c {face(old), faceOf(r, wallNowMs)};
+            faces[size_t(i)] = std::make_unique<CardFace>(c.after);
+            changes->append(std::move(c));
+        }
+        ++old;
     }
-    m_faces = faces;
-    m_signatures = std::move(signatures);
-    return faces;
+    m_recipes = view.recipes;
+    m_wallNowMs = wallNowMs;
+    m_faces = std::move(faces);
+    return samePaths;
+}
+
+qsizetype FaceCache::indexOf(const QByteArray &path) const
+{
+    const auto at = std::lower_bound(m_recipes.cbegin(), m_recipes.cend(), path,
+        [](const Recipe &r, const QByteArray &p) { return r.path < p; });
+    return at != m_recipes.cend() && at->path == path ? at - m_recipes.cbegin() : -1;
+}
+
+const CardFace &FaceCache::face(qsizetype i) const
+{
+    std::unique_ptr<CardFace> &f = m_faces[size_t(i)];
+    if (!f)
+        f = std::make_unique<CardFace>(faceOf(m_recipes[i], m_wallNowMs));
+    return *f;
+}
+
+QByteArrayView groupViewOf(const QByteArray &path)
+{
+    const qsizetype slash = path.lastIndexOf('/', path.endsWith('/') ? path.size() - 2 : -1);
+    return slash <= 0 ? QByteArrayView("/") : QByteArrayView(path).first(slash + 1);
 }
 
 QByteArray groupOf(const QByteArray &path)
 {
-    const qsizetype slash = path.lastIndexOf('/', path.endsWith('/') ? path.size() - 2 : -1);
-    return slash <= 0 ? QByteArrayLiteral("/") : path.left(slash + 1);
+    return groupViewOf(path).toByteArray();
 }
 
 CardFace faceOf(const Recipe &r, qint64 wallNowMs)

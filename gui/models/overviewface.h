@@ -13,7 +13,9 @@
 #include <QtCore/qlist.h>
 #include <QtCore/qstring.h>
 
+#include <memory>
 #include <optional>
+#include <vector>
 
 namespace Inspector {
 
@@ -53,23 +55,44 @@ struct CardFace
 
 CardFace faceOf(const Etcd::Decode::Recipe &recipe, qint64 wallNowMs = 0);
 
-// The faces of a view's recipes, made again only for recipes whose keys changed since the
-// last view (and for queues, whose summary tells ages that move with the clock): at 10,000
-// keys and ten views a second, making every face anew cost the GUI thread 31 ms a view.
-// Views list their recipes by path, so the last view's faces are matched by walking both
-// lists together (no hashing: a QHash of 8,400 paths cost 6 ms a view by itself).
+// The faces of a view's recipes, each made when first asked for: the cards on screen are a
+// few dozen, and with 92,000 recipes (100,000 keys) making every face took the GUI thread
+// 91 ms on the first view and 33-45 ms on each later one (bench/inspector_bench.cpp). A face
+// made for the last view is kept for a recipe whose keys did not change, unless it tells ages
+// that move with the clock (queues). Views list their recipes by path, so the last view's are
+// matched by walking both lists together (no hashing: a QHash of 8,400 paths cost 6 ms a view).
 class FaceCache
 {
 public:
-    QList<CardFace> facesOf(const Etcd::Decode::View &view, qint64 wallNowMs);
+    // A recipe in both views whose keys changed: its face in each.
+    struct Change
+    {
+        CardFace before;
+        CardFace after;
+    };
+
+    // Takes the view's recipes (shared, not copied). With `changes`, appends a Change for each
+    // recipe whose keys changed since the last view. Returns whether the paths are the last
+    // view's, in the same order (the cards keep their places).
+    bool setView(
+        const Etcd::Decode::View &view, qint64 wallNowMs, QList<Change> *changes = nullptr);
+
+    [[nodiscard]] qsizetype size() const { return m_recipes.size(); }
+    [[nodiscard]] bool isEmpty() const { return m_recipes.isEmpty(); }
+    [[nodiscard]] const QByteArray &path(qsizetype i) const { return m_recipes[i].path; }
+    [[nodiscard]] qsizetype indexOf(const QByteArray &path) const; // -1: no such card
+    [[nodiscard]] const CardFace &face(qsizetype i) const; // made on the first call
 
 private:
-    QList<size_t> m_signatures; // of the last view's recipes, in its order
-    QList<CardFace> m_faces; // theirs
+    QList<Etcd::Decode::Recipe> m_recipes; // the last view's, by path
+    qint64 m_wallNowMs = 0; // theirs
+    mutable std::vector<std::unique_ptr<CardFace>> m_faces; // by index; null until asked for
 };
 
 // The group a card is shown in: the path without its last segment ("/app/locks/db" is in
-// "/app/locks/"); a path at the top level is in "/".
+// "/app/locks/"); a path at the top level is in "/". The view form points into `path`
+// (or at a static "/"): a layout of 92,000 cards need not copy each one's group.
+QByteArrayView groupViewOf(const QByteArray &path);
 QByteArray groupOf(const QByteArray &path);
 
 } // namespace Inspector

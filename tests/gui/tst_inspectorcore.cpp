@@ -1053,8 +1053,8 @@ void tst_InspectorCore::revivedAfterGoingUnrenewedJumpedUp()
     QCOMPARE(healthy.reconcile(kLeaseA, 10, 10, 3000, true), unsigned(LeaseClock::None));
 }
 
-// The Overview's faces: a recipe whose keys did not change keeps its face; one that did gets
-// a new one; counted by what faceOf() would say.
+// The Overview's faces: made when asked for; a recipe whose keys did not change keeps its
+// face; one that did gets a new one, and is reported with both; counted by what faceOf() says.
 void tst_InspectorCore::faceCacheMakesOnlyChangedFaces()
 {
     const auto election = [](const QByteArray &path, const QString &leader, qint64 revision) {
@@ -1074,17 +1074,29 @@ void tst_InspectorCore::faceCacheMakesOnlyChangedFaces()
     v.prefix = "/";
     v.recipes = {election("/a", u"x"_s, 5), election("/b", u"y"_s, 6)};
     Inspector::FaceCache cache;
-    const QList<CardFace> first = cache.facesOf(v, 0);
-    QCOMPARE(first.size(), 2);
-    QCOMPARE(first[0].ownerLabel(), u"x"_s);
+    QVERIFY(!cache.setView(v, 0)); // two new cards
+    QCOMPARE(cache.size(), 2);
+    QCOMPARE(cache.path(1), "/b");
+    QCOMPARE(cache.indexOf("/b"), 1);
+    QCOMPARE(cache.indexOf("/c"), -1);
+    QCOMPARE(cache.face(0).ownerLabel(), u"x"_s);
+    const QString footerOfA = cache.face(0).footer;
     v.recipes[1] = election("/b", u"z"_s, 9); // a hand-off in /b only
-    const QList<CardFace> second = cache.facesOf(v, 0);
-    QCOMPARE(second[1].ownerLabel(), u"z"_s);
-    QCOMPARE(second[1].token, Inspector::faceOf(v.recipes[1]).token);
+    QList<Inspector::FaceCache::Change> changes;
+    QVERIFY(cache.setView(v, 0, &changes)); // the same cards
+    QCOMPARE(changes.size(), 1);
+    QCOMPARE(changes[0].before.ownerLabel(), u"y"_s);
+    QCOMPARE(changes[0].after.ownerLabel(), u"z"_s);
+    QCOMPARE(cache.face(1).ownerLabel(), u"z"_s);
+    QCOMPARE(cache.face(1).token, Inspector::faceOf(v.recipes[1]).token);
     // /a's face was kept, not made again: the very same string data.
-    QVERIFY(second[0].footer.constData() == first[0].footer.constData());
+    QVERIFY(cache.face(0).footer.constData() == footerOfA.constData());
     v.recipes.removeFirst();
-    QCOMPARE(cache.facesOf(v, 0).size(), 1);
+    changes.clear();
+    QVERIFY(!cache.setView(v, 0, &changes));
+    QCOMPARE(cache.size(), 1);
+    QVERIFY(changes.isEmpty());
+    QCOMPARE(cache.face(0).ownerLabel(), u"z"_s);
 }
 
 // The Charts view's figures (issue 23 item 4).
