@@ -84,6 +84,7 @@ private:
     QAction *addPageAction(QMenu *menu, const QString &text, int page, const QKeySequence &key);
     void wireSession();
     void pageChanged();
+    void fitPageOnShow();
     [[nodiscard]] QList<FilteredPage *> prefixedPages() const;
     void watchCluster();
     void onViewUpdated();
