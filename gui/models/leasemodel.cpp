@@ -156,9 +156,11 @@ void LeaseModel::setView(const View &view)
     }
     QList<Node> next;
     next.reserve(byLease.size());
+    const auto byKey = [](const Attached &a, const Attached &b) { return a.key < b.key; };
     for (auto it = byLease.begin(); it != byLease.end(); ++it) {
-        std::sort(it->begin(), it->end(),
-            [](const Attached &a, const Attached &b) { return a.key < b.key; });
+        // Recipes come by path and their keys mostly by key: most leases' keys are in order.
+        if (!std::is_sorted(it->begin(), it->end(), byKey))
+            std::sort(it->begin(), it->end(), byKey);
         next.append({it.key(), std::move(*it), 0});
     }
     std::sort(
