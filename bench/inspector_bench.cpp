@@ -751,10 +751,10 @@ int main(int argc, char **argv)
     const pid_t uiThread = pid_t(syscall(SYS_gettid));
     std::fprintf(stderr, "inspector_ui_stall: UI thread %d\n", int(uiThread)); // for a profiler
     std::pair<qint64, qint64> sched = schedStat(uiThread);
-    QObject::connect(&monitor, &QTimer::timeout, &monitor, [&] {
+    // Ends the gap in progress now: its stall, described on stderr when long.
+    const auto endGap = [&] {
         const qint64 t = ticks.nsecsElapsed();
         const double stall = std::max(0.0, double(t - last) / 1e6 - kStallTickMs);
-        into->push_back(stall);
         const std::pair<qint64, qint64> now = schedStat(uiThread);
         if ((app.recording || app.describing) && stall > 50)
             describeGap(app.recording ? "gap" : "load gap", double(t - last) / 1e6,
@@ -762,7 +762,9 @@ int main(int argc, char **argv)
         app.sinceTick.clear();
         sched = now;
         last = t;
-    });
+        return stall;
+    };
+    QObject::connect(&monitor, &QTimer::timeout, &monitor, [&] { into->push_back(endGap()); });
     ticks.start();
     monitor.start(int(kStallTickMs));
 
@@ -806,17 +808,8 @@ int main(int argc, char **argv)
     // The gap in progress is the load's: the window's first complete view came during it. (It
     // was counted as the window's first stall until session 26: 100-160 ms "stalls" that no
     // delivery in the window accounted for, 5 ms after the window began.)
-    const qint64 loadEnd = ticks.nsecsElapsed();
-    loadStalls.push_back(std::max(0.0, double(loadEnd - last) / 1e6 - kStallTickMs));
-    if (loadStalls.back() > 50) {
-        const std::pair<qint64, qint64> now = schedStat(uiThread);
-        describeGap("load gap", double(loadEnd - last) / 1e6, now.first - sched.first,
-            now.second - sched.second, app.sinceTick);
-    }
-    app.sinceTick.clear();
+    loadStalls.push_back(endGap());
     app.describing = false;
-    last = loadEnd;
-    sched = schedStat(uiThread);
     into = &stalls;
     app.recording = true;
     QTimer pages;

@@ -66,19 +66,19 @@ void OverviewPage::startSlides(const QList<FaceCache::Change> &changes)
 {
     for (const FaceCache::Change &c : changes) {
         const CardFace &f = c.after;
-        const CardFace *was = &c.before;
+        const CardFace &was = c.before;
         const int to = f.ownerChip();
-        if (to < 0 || was->ownerLabel() == f.ownerLabel())
+        if (to < 0 || was.ownerLabel() == f.ownerLabel())
             continue;
         int from = -1;
         for (int i = 0; i < f.chips.size(); ++i) {
-            if (f.chips[i].label == was->ownerLabel())
+            if (f.chips[i].label == was.ownerLabel())
                 from = i;
         }
         // The old owner's chip is gone (a leader that left): the highlight comes in where it
         // stood, and when that is where the new owner now stands, it fades in there.
         if (from < 0)
-            from = std::min(was->ownerChip(), int(f.chips.size()) - 1);
+            from = std::min(was.ownerChip(), int(f.chips.size()) - 1);
         if (from >= 0) {
             m_slides.insert(f.path, Slide {from, to, m_clockStart.elapsed()});
             m_frame.start();

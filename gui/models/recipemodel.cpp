@@ -16,8 +16,6 @@ using namespace Etcd::Decode;
 
 namespace Inspector {
 
-// A recipe row. Child indexes carry their Node in the internal pointer (top-level indexes
-// carry none), so a child's parent() survives rows inserted or removed above it.
 // What makes a recipe "the same" from one view to the next: path and kind. The decoder could
 // in principle name two recipes of one kind at one path (two election layouts side by side),
 // so an ordinal tells those apart. The path is the view's own (shared, not copied): ids made
@@ -35,6 +33,8 @@ struct RecipeId
     }
 };
 
+// A recipe row. Child indexes carry their Node in the internal pointer (top-level indexes
+// carry none), so a child's parent() survives rows inserted or removed above it.
 struct RecipeNode
 {
     RecipeId id;
