@@ -813,15 +813,23 @@ int main(int argc, char **argv)
     into = &stalls;
     app.recording = true;
     QTimer pages;
-    pages.setObjectName(u"page switch"_s);
+    // Named for the page it shows next (the name is read before delivery), so a gap line and
+    // the cost table say which page's switch was slow.
+    QTabWidget *tabs = window->tabs();
+    const auto nextPage = [tabs] { return (tabs->currentIndex() + 1) % tabs->count(); };
+    const auto nameSwitch = [&] {
+        pages.setObjectName(u"page switch to "_s + tabs->tabText(nextPage()).remove(u'&'));
+    };
     QObject::connect(&pages, &QTimer::timeout, &pages, [&] {
-        QTabWidget *tabs = window->tabs();
-        tabs->setCurrentIndex((tabs->currentIndex() + 1) % tabs->count());
+        tabs->setCurrentIndex(nextPage());
+        nameSwitch();
     });
-    if (page >= 0)
-        window->tabs()->setCurrentIndex(page); // and it stays
-    else
+    if (page >= 0) {
+        tabs->setCurrentIndex(page); // and it stays
+    } else {
+        nameSwitch();
         pages.start(2s);
+    }
     QTimer repaint;
     repaint.setObjectName(u"page repaint"_s);
     QObject::connect(&repaint, &QTimer::timeout, &repaint, [&] {
