@@ -26,12 +26,17 @@ public:
     static constexpr int kMinutes = 30; // the hand-offs chart's window
     static constexpr int kSeconds = 120; // the events/s chart's window
     static constexpr int kRefreshMs = 2000;
+    static constexpr int kCharts = 4;
 
     ChartsPage(TimelineModel *timeline, EventLogModel *log, LeaseModel *leases,
         const LeaseClock *clock, QWidget *parent = nullptr);
 
     void noteWatchEvents(int count);
     void refresh();
+    // Makes at once the charts not made yet (they come one per turn of the event loop), for a
+    // picture of the whole page.
+    void finishCharts();
+    [[nodiscard]] int chartsMade() const { return int(m_views.size()); }
 
     // What the charts show, for tests.
     [[nodiscard]] const QHash<QByteArray, QList<int>> &handOffsShown() const { return m_handOffs; }
@@ -43,13 +48,14 @@ protected:
     void showEvent(QShowEvent *event) override;
 
 private:
-    void buildCharts();
+    void addNextChart();
     QChartView *addChart(const QString &title, int row, int column);
+    void draw(int chart);
     void drawHandOffs();
     void drawLocks();
     void drawRate();
     void drawBuckets();
-    void applyTheme();
+    void applyTheme(QChart *chart);
 
     TimelineModel *m_timeline;
     EventLogModel *m_log;

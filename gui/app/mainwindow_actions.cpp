@@ -227,6 +227,8 @@ bool MainWindow::saveScreenshots(const QString &directory)
     bool ok = true;
     for (int i = 0; i < m_tabs->count(); ++i) {
         m_tabs->setCurrentIndex(i);
+        if (m_tabs->currentWidget() == m_charts)
+            m_charts->finishCharts(); // made one per turn when shown: the picture wants all four
         // A page shown for the first time lays out on the next turn of the event loop (the
         // charts place their axes and legends there): let it, before the picture is taken.
         QCoreApplication::processEvents();

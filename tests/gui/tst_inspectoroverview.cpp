@@ -21,6 +21,7 @@
 #include <QtCore/qdir.h>
 #include <QtCore/qelapsedtimer.h>
 
+#include <QtCharts/qchartview.h>
 #include <QtCore/qrandom.h>
 #include <QtCore/qsortfilterproxymodel.h>
 #include <QtWidgets/qabstractitemview.h>
@@ -242,11 +243,18 @@ private Q_SLOTS:
     }
 
     // The Charts view draws what the session saw: this run's hand-offs in the current minute,
-    // watch events per second, every lease in view in a TTL bucket.
+    // watch events per second, every lease in view in a TTL bucket. Its four charts come one
+    // per turn of the event loop when it first shows (no single long stall).
     void chartsShowWhatTheSessionSaw()
     {
-        m_window->tabs()->setCurrentIndex(MainWindow::ChartsView);
         ChartsPage *charts = m_window->chartsPage();
+        QCOMPARE(charts->chartsMade(), 0); // not shown yet in this run
+        m_window->tabs()->setCurrentIndex(MainWindow::ChartsView);
+        QCOMPARE(charts->chartsMade(), 1);
+        QCoreApplication::processEvents();
+        QVERIFY(charts->chartsMade() < ChartsPage::kCharts);
+        QTRY_COMPARE(charts->chartsMade(), ChartsPage::kCharts);
+        QCOMPARE(charts->findChildren<QChartView *>().size(), ChartsPage::kCharts);
         const QByteArray election = m_prefix + "election"; // handed off by the first test
         QTRY_VERIFY_WITH_TIMEOUT(
             charts->handOffsShown().value(election).size() == ChartsPage::kMinutes, kWaitMs);
