@@ -7,6 +7,7 @@
 
 #include "eventfilterproxy.h"
 #include "recipeevent.h"
+#include "treefilterproxy.h"
 
 #include <QtCore/qcoreapplication.h>
 #include <QtCore/qsortfilterproxymodel.h>
@@ -88,7 +89,7 @@ void runWhileShown(QTimer *timer, QWidget *widget)
 
 FilteredPage::FilteredPage(QAbstractItemModel *model, bool tree, QWidget *parent)
     : QWidget(parent), m_breadcrumb(new QLabel(this)), m_filter(filterBox(this)),
-      m_proxy(new QSortFilterProxyModel(this)), m_view(itemView(tree, this))
+      m_proxy(new TreeFilterProxy(this)), m_view(itemView(tree, this))
 {
     m_breadcrumb->setTextFormat(Qt::PlainText); // a prefix is etcd's text, not markup
     m_breadcrumb->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);

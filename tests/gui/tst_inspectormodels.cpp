@@ -12,11 +12,13 @@
 #include "recipemodel.h"
 #include "recipetext.h"
 #include "timelinemodel.h"
+#include "treefilterproxy.h"
 
 #include <recipedecoder.h>
 
 #include <QtGui/qbrush.h>
 #include <QtGui/qfont.h>
+#include <QtGui/qstandarditemmodel.h>
 #include <QtGui/qtextdocument.h>
 #include <QtTest/qabstractitemmodeltester.h>
 #include <QtTest/qsignalspy.h>
@@ -214,6 +216,7 @@ private Q_SLOTS:
     void eventLogCap();
     void eventLogDefaultCap();
     void filterProxy();
+    void treeProxyHasChildrenWithoutMappings();
     void timelineOrdersBackfilledRows();
     void flappingElections();
     void hostileTextStaysText();
@@ -873,6 +876,61 @@ void tst_InspectorModels::filterProxy()
     QVERIFY(!column(proxy, EventLogModel::RevisionColumn).contains(u"3"_s));
     proxy.setHideBackfilled(false);
     QCOMPARE(proxy.rowCount(), 6);
+}
+
+namespace {
+// Counts the questions a proxy asks about a parent's children (QStandardItemModel answers
+// hasChildren() without rowCount()).
+class CountingTree : public QStandardItemModel
+{
+public:
+    int rowCount(const QModelIndex &parent = {}) const override
+    {
+        childCounts += parent.isValid() ? 1 : 0;
+        return QStandardItemModel::rowCount(parent);
+    }
+    mutable int childCounts = 0;
+};
+} // namespace
+
+// The tree pages' proxy answers hasChildren() from the source while nothing is filtered
+// (QTreeView asks it of every row: the base class builds each row's child mapping to answer),
+// and as the base class does once a filter is set.
+void tst_InspectorModels::treeProxyHasChildrenWithoutMappings()
+{
+    CountingTree tree;
+    for (const auto &[name, child] :
+        {std::pair {"lock/a", "holder"}, {"lock/b", ""}, {"election/c", "leader"}}) {
+        auto *row = new QStandardItem(QString::fromLatin1(name));
+        if (*child)
+            row->appendRow(new QStandardItem(QString::fromLatin1(child)));
+        tree.appendRow(row);
+    }
+    TreeFilterProxy proxy;
+    proxy.setSourceModel(&tree);
+    proxy.setRecursiveFilteringEnabled(true);
+    proxy.setFilterCaseSensitivity(Qt::CaseInsensitive);
+    const auto hasChildren = [&proxy] {
+        QList<bool> answers;
+        for (int row = 0; row < proxy.rowCount(); ++row)
+            answers.append(proxy.hasChildren(proxy.index(row, 0)));
+        return answers;
+    };
+
+    tree.childCounts = 0;
+    QCOMPARE(hasChildren(), (QList<bool> {true, false, true}));
+    QCOMPARE(tree.childCounts, 0); // no mapping made to answer
+
+    // (The tester walks every row, making every mapping: only after the count.)
+    QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::Fatal);
+
+    // Filtered: "lock/a" matches itself, its holder row does not, so it shows no children.
+    proxy.setFilterFixedString(u"LOCK"_s);
+    QCOMPARE(hasChildren(), (QList<bool> {false, false}));
+    proxy.setFilterFixedString(u"leader"_s); // a match below keeps its parent
+    QCOMPARE(hasChildren(), (QList<bool> {true}));
+    proxy.setFilterFixedString({});
+    QCOMPARE(hasChildren(), (QList<bool> {true, false, true}));
 }
 
 void tst_InspectorModels::timelineOrdersBackfilledRows()
