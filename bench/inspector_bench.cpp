@@ -32,8 +32,9 @@
 //      changes/s, the UI thread's and the process's CPU. Each gap over 50 ms gets a stderr
 //      line: how long the UI thread ran and waited for a CPU in it (/proc schedstat), and the
 //      deliveries it was made of (time outside them is the caller's, e.g. main()'s own code);
-//   5. stops the writer and times the UI thread's recurring calls one by one on the keys the
-//      prefix then holds ("call_ms": decode, diff_views, the window's models' setView and
+//   5. stops the writer and times the session's and the UI thread's recurring calls one by
+//      one on the keys the prefix then holds ("call_ms": decode, diff_views and lease_groups
+//      on the builder thread; the window's models' setView (the leases' setGroups) and
 //      refreshLeaseColumns): which call costs what, for whoever has to make it cheaper;
 //   6. closes the window, deletes the prefix and revokes every lease it granted; leases_left
 //      counts those etcd still lists (must be 0).
@@ -608,25 +609,31 @@ QJsonObject profileCalls(
     b = decode(after);
     ms.insert(u"diff_views"_s,
         medianMs([&] { (void)Inspector::diffViews(a, b, QDateTime::currentDateTime()); }));
+    // The session's builder thread groups each view's leases; the GUI thread diffs the groups.
+    QList<Inspector::LeaseGroup> groupsA = Inspector::leaseGroupsOf(a), groupsB;
+    ms.insert(u"lease_groups"_s, medianMs([&] { groupsB = Inspector::leaseGroupsOf(b); }));
     Inspector::RecipeModel *recipes = window->recipeModel();
     Inspector::LeaseModel *leases = window->leaseModel();
     QTabWidget *tabs = window->tabs();
     tabs->setCurrentIndex(Inspector::MainWindow::RecipesView);
     runFor(100ms);
     // Each call a change, back and forth: the median of five.
-    const auto flip = [&](auto *model) {
-        model->setView(a);
+    const auto flip = [&](auto set) {
+        set(false);
         bool toB = true;
         return medianMs([&] {
-            model->setView(toB ? b : a);
+            set(toB);
             toB = !toB;
         });
     };
-    ms.insert(u"recipes_set_view"_s, flip(recipes));
-    ms.insert(u"leases_set_view"_s, flip(leases));
+    const auto views
+        = [&](auto *model) { return flip([&](bool toB) { model->setView(toB ? b : a); }); };
+    ms.insert(u"recipes_set_view"_s, views(recipes));
+    ms.insert(u"leases_set_view"_s,
+        flip([&](bool toB) { leases->setGroups(a.prefix, toB ? groupsB : groupsA); }));
     tabs->setCurrentIndex(Inspector::MainWindow::OverviewView);
     runFor(100ms);
-    ms.insert(u"overview_set_view"_s, flip(window->overviewPage()));
+    ms.insert(u"overview_set_view"_s, views(window->overviewPage()));
     tabs->setCurrentIndex(Inspector::MainWindow::RecipesView);
     runFor(100ms);
     runFor(300ms); // laid out and painted, as between two of the poller's ticks

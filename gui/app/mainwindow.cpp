@@ -282,7 +282,7 @@ void MainWindow::onViewUpdated()
     // Cards are built for every recipe: only while they can be seen (a tab switch catches up).
     if (m_tabs->currentWidget() == m_overview)
         m_overview->setView(view);
-    m_leases->setView(view);
+    m_leases->setGroups(view.prefix, m_session->leaseGroups());
     m_raw->setView(view);
     fitPageOnShow();
     updateStatus();

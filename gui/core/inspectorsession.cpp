@@ -131,6 +131,7 @@ void InspectorSession::stop()
     m_reading = false;
     m_viewShown = false;
     m_view = {};
+    m_leaseGroups = {};
     m_loadedRevision = 0;
     m_baseRevision = 0;
     m_recentHandOffs.clear();
@@ -393,26 +394,32 @@ void InspectorSession::rebuild()
         [this, snapshot = std::move(snapshot), previous = m_view, baseline,
             generation = m_generation, now = QDateTime::currentDateTime()] {
             View view = decode(snapshot);
+            QList<LeaseGroup> leases = leaseGroupsOf(view);
             ViewChanges changes;
             if (!baseline)
                 changes = diffViews(previous, view, now);
             // Safe: ~InspectorSession waits for this thread before this object goes.
             Etcd::Internal::postQueued(this,
-                [this, view = std::move(view), changes = std::move(changes), baseline,
-                    generation]() mutable {
-                    built(std::move(view), changes, baseline, generation);
+                [this, view = std::move(view), leases = std::move(leases),
+                    changes = std::move(changes), baseline, generation]() mutable {
+                    built(std::move(view), std::move(leases), changes, baseline, generation);
                 });
         });
 }
 
-void InspectorSession::built(View view, const ViewChanges &changes, bool baseline, int generation)
+void InspectorSession::built(
+    View view, QList<LeaseGroup> leases, const ViewChanges &changes, bool baseline, int generation)
 {
     m_building = false;
     if (generation == m_generation && m_client) {
         // The view replaced is freed on the builder thread, not this one: at 100,000 keys
         // its 92,000 recipes are hundreds of thousands of blocks to give back.
-        Etcd::Internal::postQueued(
-            m_builder, [replaced = std::exchange(m_view, std::move(view))] { Q_UNUSED(replaced) });
+        Etcd::Internal::postQueued(m_builder,
+            [replaced = std::exchange(m_view, std::move(view)),
+                replacedLeases = std::exchange(m_leaseGroups, std::move(leases))] {
+                Q_UNUSED(replaced)
+                Q_UNUSED(replacedLeases)
+            });
         m_viewShown = true;
         Q_EMIT viewUpdated();
         if (!baseline)

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "leaseclock.h"
+#include "leasegroups.h"
 #include "recipeevent.h"
 
 #include <EtcdQt/etcdclient.h>
@@ -61,6 +62,8 @@ public:
     [[nodiscard]] Phase phase() const { return m_phase; }
     [[nodiscard]] QString phaseText() const;
     [[nodiscard]] const Etcd::Decode::View &view() const { return m_view; }
+    // The view's leases and their keys, grouped with the view on the builder thread.
+    [[nodiscard]] const QList<LeaseGroup> &leaseGroups() const { return m_leaseGroups; }
     [[nodiscard]] const LeaseClock &leaseClock() const { return m_leaseClock; }
     [[nodiscard]] qint64 revision() const { return m_revision; }
     [[nodiscard]] EtcdClient *client() const { return m_client; }
@@ -87,7 +90,8 @@ private:
     void onResyncRequested(qint64 compactRevision);
     void retryLater(const QString &why);
     void rebuild();
-    void built(Etcd::Decode::View view, const ViewChanges &changes, bool baseline, int generation);
+    void built(Etcd::Decode::View view, QList<LeaseGroup> leases, const ViewChanges &changes,
+        bool baseline, int generation);
     void publish(const ViewChanges &changes);
     void noteFlapping(const QList<HandOff> &handOffs);
     void applyEvent(const EtcdWatchEvent &event);
@@ -106,6 +110,7 @@ private:
     bool m_reading = false;
     QHash<qint64, int> m_keysPerLease;
     Etcd::Decode::View m_view;
+    QList<LeaseGroup> m_leaseGroups; // m_view's
     qint64 m_revision = 0; // what m_keys reflect
     qint64 m_loadedRevision = 0; // the first load's: events at or below it are history
     qint64 m_baseRevision = 0; // the latest load's: live events at or below it are in m_keys

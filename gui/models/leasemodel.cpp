@@ -8,26 +8,11 @@
 #include "recipetext.h"
 #include "rowdiff.h"
 
-#include <QtCore/qhash.h>
-
 #include <algorithm>
 
 using namespace Etcd::Decode;
 
 namespace Inspector {
-
-// One key on a lease, with what the decoder made of it.
-struct LeaseAttached
-{
-    QByteArray key;
-    QByteArray path; // the owning recipe; empty for a raw key
-    Kind kind = Kind::TransientKey;
-    Role role = Role::Value;
-    Side side = Side::None;
-    bool raw = false;
-
-    friend bool operator==(const LeaseAttached &, const LeaseAttached &) = default;
-};
 
 // A lease row. Child indexes carry their Node in the internal pointer, as in RecipeModel.
 struct LeaseNode
@@ -88,7 +73,7 @@ private:
 class LeaseModel::TopEdit
 {
 public:
-    TopEdit(LeaseModel *model, const QList<Node> &next) : m(model), next(next) { }
+    TopEdit(LeaseModel *model, const QList<LeaseGroup> &next) : m(model), next(next) { }
     qsizetype size() const { return qsizetype(m->m_nodes.size()); }
     qint64 key(qsizetype row) const { return m->m_nodes[row]->lease; }
     qsizetype nextSize() const { return next.size(); }
@@ -106,7 +91,7 @@ public:
         std::vector<std::unique_ptr<Node>> fresh;
         fresh.reserve(count);
         for (qsizetype i = nextFirst; i < nextFirst + count; ++i)
-            fresh.push_back(std::make_unique<Node>(next.at(i)));
+            fresh.push_back(std::make_unique<Node>(Node {next.at(i).lease, next.at(i).keys, 0}));
         m->m_nodes.insert(m->m_nodes.begin() + at, std::make_move_iterator(fresh.begin()),
             std::make_move_iterator(fresh.end()));
         m->renumberFrom(at);
@@ -125,7 +110,7 @@ public:
 
 private:
     LeaseModel *m;
-    const QList<Node> &next;
+    const QList<LeaseGroup> &next;
 };
 
 LeaseModel::LeaseModel(QObject *parent) : TwoLevelModel(parent), m_now(&monotonicMs) { }
@@ -134,38 +119,19 @@ LeaseModel::~LeaseModel() = default;
 
 void LeaseModel::setView(const View &view)
 {
+    setGroups(view.prefix, leaseGroupsOf(view));
+}
+
+void LeaseModel::setGroups(const QByteArray &prefix, const QList<LeaseGroup> &groups)
+{
     // Another prefix: every key shown reads differently (rows on screen start again).
-    if (!m_nodes.empty() && RecipeText::shortensDifferently(view.prefix, m_prefix)) {
+    if (!m_nodes.empty() && RecipeText::shortensDifferently(prefix, m_prefix)) {
         beginResetModel();
         m_nodes.clear();
         endResetModel();
     }
-    m_prefix = view.prefix;
-    // Group by lease in one pass, then order leases by id and their keys by key.
-    QHash<qint64, QList<Attached>> byLease;
-    for (const Recipe &r : view.recipes) {
-        for (const Entry &e : r.entries) {
-            if (e.lease != 0)
-                byLease[e.lease].append({e.key, r.path, r.kind, e.role, e.side, false});
-        }
-    }
-    for (const EtcdKeyValue &kv : view.raw) {
-        if (kv.lease != 0)
-            byLease[kv.lease].append(
-                {kv.key, {}, Kind::TransientKey, Role::Value, Side::None, true});
-    }
-    QList<Node> next;
-    next.reserve(byLease.size());
-    const auto byKey = [](const Attached &a, const Attached &b) { return a.key < b.key; };
-    for (auto it = byLease.begin(); it != byLease.end(); ++it) {
-        // Recipes come by path and their keys mostly by key: most leases' keys are in order.
-        if (!std::is_sorted(it->begin(), it->end(), byKey))
-            std::sort(it->begin(), it->end(), byKey);
-        next.append({it.key(), std::move(*it), 0});
-    }
-    std::sort(
-        next.begin(), next.end(), [](const Node &a, const Node &b) { return a.lease < b.lease; });
-    TopEdit edit(this, next);
+    m_prefix = prefix;
+    TopEdit edit(this, groups);
     applyRowDiff(edit);
 }
 

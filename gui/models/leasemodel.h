@@ -5,6 +5,7 @@
 // RecipeModel is; TTLs are read from the LeaseClock when painted.
 #pragma once
 
+#include "leasegroups.h"
 #include "modelroles.h"
 
 #include <recipeview.h>
@@ -20,7 +21,6 @@
 namespace Inspector {
 
 class LeaseClock;
-struct LeaseAttached;
 struct LeaseNode;
 
 class LeaseModel : public TwoLevelModel<LeaseNode>
@@ -40,7 +40,9 @@ public:
     explicit LeaseModel(QObject *parent = nullptr);
     ~LeaseModel() override;
 
-    void setView(const Etcd::Decode::View &view);
+    void setView(const Etcd::Decode::View &view); // setGroups(), grouped here
+    // The view's leases as leaseGroupsOf() made them (on InspectorSession's builder thread).
+    void setGroups(const QByteArray &prefix, const QList<LeaseGroup> &groups);
     void setLeaseClock(const LeaseClock *clock); // not owned; may be null
     void setNow(std::function<qint64()> nowMs); // monotonic ms, the LeaseClock's time base
     void refreshTtl(); // one dataChanged per parent, TtlColumn only

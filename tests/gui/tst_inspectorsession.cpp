@@ -163,6 +163,18 @@ void tst_InspectorSession::lockQueueFollowsCreateRevisions()
     auto keys = await(reader->get(path + '/', ro));
     QVERIFY(keys.status.isOk());
     QCOMPARE(keys->keyValues().size(), 3);
+    // The session grouped the view's leases beside it (what the Leases page shows): each
+    // lock key on its client's lease, as the lock's recipe key.
+    for (const EtcdKeyValue &kv : keys->keyValues()) {
+        const QList<LeaseGroup> &groups = session->leaseGroups();
+        const auto group = std::find_if(groups.cbegin(), groups.cend(),
+            [&](const LeaseGroup &g) { return g.lease == kv.lease; });
+        QVERIFY(group != groups.cend());
+        QCOMPARE(group->keys.size(), 1);
+        QCOMPARE(group->keys.front().key, kv.key);
+        QCOMPARE(group->keys.front().path, path);
+        QVERIFY(!group->keys.front().raw);
+    }
     const QModelIndex lock = model.indexOfPath(path);
     QVERIFY(lock.isValid());
     QCOMPARE(model.rowCount(lock), 3);
