@@ -95,17 +95,13 @@ FilteredPage::FilteredPage(QAbstractItemModel *model, bool tree, QWidget *parent
     m_breadcrumb->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
     m_breadcrumb->hide();
     m_proxy->setSourceModel(model);
-    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
-    m_proxy->setFilterKeyColumn(-1);
-    m_proxy->setRecursiveFilteringEnabled(true);
     m_view->setModel(m_proxy);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_breadcrumb);
     layout->addWidget(m_filter);
     layout->addWidget(m_view);
-    connect(
-        m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
+    connect(m_filter, &QLineEdit::textChanged, m_proxy, &TreeFilterProxy::setFilterText);
 }
 
 namespace {

@@ -4,6 +4,8 @@
 // (a detail pane for recipes, a flapping banner for the timeline, type filters for the log).
 #pragma once
 
+#include "treefilterproxy.h"
+
 #include <QtWidgets/qwidget.h>
 
 class QAbstractItemModel;
@@ -12,7 +14,6 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
-class QSortFilterProxyModel;
 class QTextBrowser;
 class QTreeView;
 class QTableView;
@@ -37,7 +38,7 @@ public:
 
     [[nodiscard]] QAbstractItemView *view() const { return m_view; }
     [[nodiscard]] QLineEdit *filter() const { return m_filter; }
-    [[nodiscard]] QSortFilterProxyModel *proxy() const { return m_proxy; }
+    [[nodiscard]] TreeFilterProxy *proxy() const { return m_proxy; }
     // The selected row in source-model terms (invalid when nothing is selected).
     [[nodiscard]] QModelIndex currentSourceIndex() const;
     // Initial widths in average characters, so they follow the font (the last one stretches).
@@ -53,7 +54,7 @@ protected:
     bool m_fitted = false;
     QLabel *m_breadcrumb;
     QLineEdit *m_filter;
-    QSortFilterProxyModel *m_proxy;
+    TreeFilterProxy *m_proxy;
     QAbstractItemView *m_view;
 };
 

@@ -4,7 +4,17 @@
 
 namespace Inspector {
 
-TreeFilterProxy::TreeFilterProxy(QObject *parent) : QSortFilterProxyModel(parent) { }
+TreeFilterProxy::TreeFilterProxy(QObject *parent) : QSortFilterProxyModel(parent)
+{
+    setFilterCaseSensitivity(Qt::CaseInsensitive);
+    setFilterKeyColumn(-1);
+}
+
+void TreeFilterProxy::setFilterText(const QString &text)
+{
+    setRecursiveFilteringEnabled(!text.isEmpty());
+    setFilterFixedString(text);
+}
 
 bool TreeFilterProxy::hasChildren(const QModelIndex &parent) const
 {

@@ -895,7 +895,8 @@ public:
 
 // The tree pages' proxy answers hasChildren() from the source while nothing is filtered
 // (QTreeView asks it of every row: the base class builds each row's child mapping to answer),
-// and as the base class does once a filter is set.
+// and as the base class does once a filter is set; it keeps a matching child's parents only
+// while filtering.
 void tst_InspectorModels::treeProxyHasChildrenWithoutMappings()
 {
     CountingTree tree;
@@ -908,8 +909,6 @@ void tst_InspectorModels::treeProxyHasChildrenWithoutMappings()
     }
     TreeFilterProxy proxy;
     proxy.setSourceModel(&tree);
-    proxy.setRecursiveFilteringEnabled(true);
-    proxy.setFilterCaseSensitivity(Qt::CaseInsensitive);
     const auto hasChildren = [&proxy] {
         QList<bool> answers;
         for (int row = 0; row < proxy.rowCount(); ++row)
@@ -923,14 +922,24 @@ void tst_InspectorModels::treeProxyHasChildrenWithoutMappings()
 
     // (The tester walks every row, making every mapping: only after the count.)
     QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    // A child's change is the child's alone while unfiltered (recursive filtering would make
+    // the proxy re-check and signal its parent as well).
+    QSignalSpy changed(&proxy, &QAbstractItemModel::dataChanged);
+    tree.item(0)->child(0)->setText(u"holder (since 2 s)"_s);
+    QCOMPARE(changed.size(), 1);
+    QCOMPARE(changed.at(0).at(0).toModelIndex().parent(), proxy.index(0, 0));
+    tree.item(0)->child(0)->setText(u"holder"_s);
 
-    // Filtered: "lock/a" matches itself, its holder row does not, so it shows no children.
-    proxy.setFilterFixedString(u"LOCK"_s);
+    // Filtered, case-insensitive: "lock/a" matches itself, its holder row does not, so it
+    // shows no children.
+    proxy.setFilterText(u"LOCK"_s);
     QCOMPARE(hasChildren(), (QList<bool> {false, false}));
-    proxy.setFilterFixedString(u"leader"_s); // a match below keeps its parent
+    proxy.setFilterText(u"leader"_s); // a match below keeps its parent
     QCOMPARE(hasChildren(), (QList<bool> {true}));
-    proxy.setFilterFixedString({});
+    QVERIFY(proxy.isRecursiveFilteringEnabled());
+    proxy.setFilterText({});
     QCOMPARE(hasChildren(), (QList<bool> {true, false, true}));
+    QVERIFY(!proxy.isRecursiveFilteringEnabled());
 }
 
 void tst_InspectorModels::timelineOrdersBackfilledRows()
