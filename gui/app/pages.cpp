@@ -7,10 +7,8 @@
 
 #include "eventfilterproxy.h"
 #include "recipeevent.h"
-#include "treefilterproxy.h"
 
 #include <QtCore/qcoreapplication.h>
-#include <QtCore/qsortfilterproxymodel.h>
 #include <QtCore/qtimer.h>
 #include <QtGui/qkeysequence.h>
 #include <QtWidgets/qboxlayout.h>
