@@ -86,6 +86,9 @@ public:
     // Grants answered while the client went (listed before the drain): nobody renews them.
     void revokeOrphanedGrants(
         const QList<QPointer<EtcdReply>> &grants, std::chrono::milliseconds bound);
+    // Grants whose answer never came, still being revoked (revokeAbandonedLease's rechecks):
+    // etcd may apply one after saying "not found", so the client going revokes them once more.
+    QSet<qint64> unresolvedGrants;
 
     EtcdClient *q_ptr;
     QList<QUrl> endpoints;

@@ -77,6 +77,8 @@ struct AbandonedRevoke
     milliseconds patience;
     QElapsedTimer since;
     milliseconds backoff {250};
+    int rechecks = 0; // "not found" answers still to be asked again (a grant may be queued)
+    milliseconds recheckAfter {100};
 
     static void attempt(const std::shared_ptr<AbandonedRevoke> &r)
     {
@@ -84,12 +86,22 @@ struct AbandonedRevoke
             return;
         EtcdReply *reply = r->client->revokeLease(r->leaseId);
         QObject::connect(reply, &EtcdReply::finished, r->client, [r](const EtcdStatus &status) {
-            const bool settled = status.isOk() || status.code() == Etcd::ErrorCode::LeaseNotFound;
-            if (settled || r->since.elapsed() + r->backoff.count() > r->patience.count()) {
-                qCDebug(lcEtcdLease) << "abandoned lease" << r->leaseId
-                                     << (settled ? "revoked" : "not revoked:") << status;
+            EtcdClientPrivate *c = EtcdClientPrivate::get(r->client);
+            if (status.code() == Etcd::ErrorCode::LeaseNotFound && r->rechecks > 0) {
+                --r->rechecks;
+                QTimer::singleShot(r->recheckAfter, r->client, [r] { attempt(r); });
+                r->recheckAfter *= 2;
                 return;
             }
+            const bool settled = status.isOk() || status.code() == Etcd::ErrorCode::LeaseNotFound;
+            if (settled || r->since.elapsed() + r->backoff.count() > r->patience.count()) {
+                c->unresolvedGrants.remove(r->leaseId);
+                qCDebug(lcEtcdLease)
+                    << "abandoned lease" << r->leaseId << (settled ? "revoked" : "not revoked:")
+                    << status << "rechecks left" << r->rechecks;
+                return;
+            }
+            qCDebug(lcEtcdLease) << "abandoned lease" << r->leaseId << "not revoked yet:" << status;
             QTimer::singleShot(r->backoff, r->client, [r] { attempt(r); });
             r->backoff = std::min(r->backoff * 2, milliseconds(5000));
         });
@@ -98,12 +110,15 @@ struct AbandonedRevoke
 
 } // namespace
 
-void Etcd::Internal::revokeAbandonedLease(EtcdClient *client, qint64 leaseId, milliseconds patience)
+void Etcd::Internal::revokeAbandonedLease(
+    EtcdClient *client, qint64 leaseId, milliseconds patience, int notFoundRechecks)
 {
     if (!client || leaseId <= 0)
         return;
-    auto r = std::make_shared<AbandonedRevoke>(
-        AbandonedRevoke {client, leaseId, patience, QElapsedTimer(), milliseconds(250)});
+    auto r = std::make_shared<AbandonedRevoke>(AbandonedRevoke {
+        client, leaseId, patience, QElapsedTimer(), milliseconds(250), notFoundRechecks});
+    if (notFoundRechecks > 0)
+        EtcdClientPrivate::get(client)->unresolvedGrants.insert(leaseId);
     r->since.start();
     AbandonedRevoke::attempt(r);
 }

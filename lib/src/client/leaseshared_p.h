@@ -65,8 +65,10 @@ std::shared_ptr<LeaseShared> leaseStateOf(const EtcdKeepAlive &keepAlive);
 
 // Revokes a lease this client gave up on its own clock (no renewal acknowledged within its
 // TTL), which etcd may still hold: retried with backoff while `client` lives, for at most
-// `patience`. LeaseNotFound settles it too.
+// `patience`. LeaseNotFound settles it too, after `notFoundRechecks` more revokes (100 ms,
+// then twice as long each time): for a grant whose answer never came, which etcd may still
+// apply after saying "not found".
 void revokeAbandonedLease(EtcdClient *client, qint64 leaseId,
-    std::chrono::milliseconds patience = std::chrono::minutes(5));
+    std::chrono::milliseconds patience = std::chrono::minutes(5), int notFoundRechecks = 0);
 
 } // namespace Etcd::Internal
