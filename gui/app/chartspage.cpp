@@ -263,6 +263,7 @@ void ChartsPage::drawBuckets()
     auto *categories = new QBarCategoryAxis(chart);
     categories->append(labels);
     categories->setTitleText(tr("granted TTL, up to"));
+    categories->setTruncateLabels(false); // at 1100 px wide, "1 min" read "1 …"
     chart->addAxis(categories, Qt::AlignBottom);
     series->attachAxis(categories);
     series->attachAxis(valueAxis(chart, Qt::AlignLeft, 0, most + 1, QString()));
