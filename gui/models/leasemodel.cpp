@@ -14,11 +14,10 @@ using namespace Etcd::Decode;
 
 namespace Inspector {
 
-// A lease row. Child indexes carry their Node in the internal pointer, as in RecipeModel.
-struct LeaseNode
+// A lease row: a group as leaseGroupsOf() made it, and where it stands. Child indexes carry
+// their Node in the internal pointer, as in RecipeModel.
+struct LeaseNode : LeaseGroup
 {
-    qint64 lease = 0;
-    QList<LeaseAttached> keys; // by key
     int row = 0;
     [[nodiscard]] int childCount() const { return int(keys.size()); }
 };
@@ -91,7 +90,7 @@ public:
         std::vector<std::unique_ptr<Node>> fresh;
         fresh.reserve(count);
         for (qsizetype i = nextFirst; i < nextFirst + count; ++i)
-            fresh.push_back(std::make_unique<Node>(Node {next.at(i).lease, next.at(i).keys, 0}));
+            fresh.push_back(std::make_unique<Node>(Node {next.at(i)}));
         m->m_nodes.insert(m->m_nodes.begin() + at, std::make_move_iterator(fresh.begin()),
             std::make_move_iterator(fresh.end()));
         m->renumberFrom(at);

@@ -86,7 +86,6 @@ struct AbandonedRevoke
             return;
         EtcdReply *reply = r->client->revokeLease(r->leaseId);
         QObject::connect(reply, &EtcdReply::finished, r->client, [r](const EtcdStatus &status) {
-            EtcdClientPrivate *c = EtcdClientPrivate::get(r->client);
             if (status.code() == Etcd::ErrorCode::LeaseNotFound && r->rechecks > 0) {
                 --r->rechecks;
                 QTimer::singleShot(r->recheckAfter, r->client, [r] { attempt(r); });
@@ -95,7 +94,7 @@ struct AbandonedRevoke
             }
             const bool settled = status.isOk() || status.code() == Etcd::ErrorCode::LeaseNotFound;
             if (settled || r->since.elapsed() + r->backoff.count() > r->patience.count()) {
-                c->unresolvedGrants.remove(r->leaseId);
+                EtcdClientPrivate::get(r->client)->unresolvedGrants.remove(r->leaseId);
                 qCDebug(lcEtcdLease)
                     << "abandoned lease" << r->leaseId << (settled ? "revoked" : "not revoked:")
                     << status << "rechecks left" << r->rechecks;
@@ -111,7 +110,7 @@ struct AbandonedRevoke
 } // namespace
 
 void Etcd::Internal::revokeAbandonedLease(
-    EtcdClient *client, qint64 leaseId, milliseconds patience, int notFoundRechecks)
+    EtcdClient *client, qint64 leaseId, int notFoundRechecks, milliseconds patience)
 {
     if (!client || leaseId <= 0)
         return;

@@ -68,7 +68,7 @@ std::shared_ptr<LeaseShared> leaseStateOf(const EtcdKeepAlive &keepAlive);
 // `patience`. LeaseNotFound settles it too, after `notFoundRechecks` more revokes (100 ms,
 // then twice as long each time): for a grant whose answer never came, which etcd may still
 // apply after saying "not found".
-void revokeAbandonedLease(EtcdClient *client, qint64 leaseId,
-    std::chrono::milliseconds patience = std::chrono::minutes(5), int notFoundRechecks = 0);
+void revokeAbandonedLease(EtcdClient *client, qint64 leaseId, int notFoundRechecks = 0,
+    std::chrono::milliseconds patience = std::chrono::minutes(5));
 
 } // namespace Etcd::Internal

@@ -178,7 +178,8 @@ bool isOwnRetriedGrant(const EtcdStatus &status)
 // 200 ms later, in 1 of 110 with these rechecks alone, in 0 of 80 with both.
 void revokeUnansweredGrant(EtcdClient *client, qint64 leaseId)
 {
-    revokeAbandonedLease(client, leaseId, minutes(5), 5);
+    constexpr int kNotFoundRechecks = 5;
+    revokeAbandonedLease(client, leaseId, kNotFoundRechecks);
 }
 
 // A lease's validity counts from when its grant was sent (its keep-alive's deadline is the
