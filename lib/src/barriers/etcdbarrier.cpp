@@ -39,7 +39,7 @@ using namespace std::chrono;
 
     Unlike the reference, a setter only ever deletes its own barrier: removeBarrier() on an
     object that set (or is setting) the barrier revokes its lease and deletes the key only
-    while it is still the one this object created, compared by create and mod revision. A
+    while it is still the one this object wrote, compared by the revision of that write. A
     barrier someone else set since (after this one lapsed, or over it) is left alone and the
     reply says so. An object that never set the barrier removes whoever's is there, as the
     reference does (the \c{etcdqt barrier remove} command).

@@ -26,10 +26,11 @@ constexpr milliseconds kRevokeGrace = 500ms;
     lock services.
 
     Set the endpoints, call connectToEndpoints(), then issue requests; each returns an
-    EtcdReply that emits finished() once. Requests are made from the client's own thread. The
-    client runs one engine thread of its own, which keeps the connection watched and times
-    retries; gRPC's threads only copy results and hand them over, so a busy GUI thread never
-    delays the network side.
+    EtcdReply that emits finished() once. Requests are made from the client's own thread;
+    the recipes' blocking forms (EtcdMutex::lock(), commitGuarded() and the like) send their
+    transactions from the calling worker thread instead. The client runs one engine thread of
+    its own, which keeps the connection watched and times retries; gRPC's threads only copy
+    results and hand them over, so a busy GUI thread never delays the network side.
 
     Failed requests are retried under rpcResilience() when etcd was unavailable, the attempt
     timed out, or the server reported an internal error. Transactions, lease revokes and lock

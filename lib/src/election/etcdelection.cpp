@@ -175,9 +175,10 @@ void EtcdElectionPrivate::failObserving(const EtcdStatus &why)
     of its own; the candidate whose key was created first leads, and the others wait for every
     key created before theirs to go. Keys and values are byte-identical to Go's.
 
-    Waiting costs no polling and no extra round trip: one watch on the prefix, live before the
-    read it completes (so anchored after it), strikes off the keys ahead as etcd deletes them,
-    and the next candidate leads the moment the last one goes. Go's own wait starts its watch
+    Waiting costs no polling and no extra round trip: one watch on the prefix (deletes only,
+    beside observe()'s, which every candidate runs), live before the read it completes (so
+    anchored after it), strikes off the keys ahead as etcd deletes them, and the next
+    candidate leads the moment the last one goes. Go's own wait starts its watch
     at the revision it read and is served by etcd's catch-up loop, about 100 ms later.
 
     observe() follows who leads, for candidates and onlookers alike: leader() and leaderKey()

@@ -244,15 +244,16 @@ EtcdTxnReply *EtcdLeaderSelector::guardedTxn(const EtcdTxn &txn)
     (FailedPrecondition: at once, without a round trip, once the engine decided the term's
     lease is gone), etcd refused or could not be reached, or no answer came in time
     (DeadlineExceeded; the write may still commit, but only while the term holds). The
-    transaction goes out and is answered in the client's engine thread, so a busy owner
-    thread delays neither. Refused, returning false, in this object's thread.
+    transaction is sent from the calling thread, and gRPC's completion thread hands etcd's
+    answer straight back to it: a busy owner thread delays neither. Refused, returning false,
+    in this object's thread.
 */
 bool EtcdLeaderSelector::commitGuarded(const EtcdTxn &txn, milliseconds timeout, EtcdStatus *status)
 {
     Q_D(EtcdLeaderSelector);
     if (refuseOwnThread(this, "EtcdLeaderSelector::commitGuarded()", status))
         return false;
-    // The caller's term, not a later one; sent from here, answered in the engine thread.
+    // The caller's term, not a later one; sent from here, its answer handed back here.
     return commitGuardedFromWorker(
         d->door, d->sync->isLeader(), fencingToken(), txn, timeout, status, tr("the term is over"));
 }
@@ -402,7 +403,9 @@ EtcdParticipantsReply *EtcdLeaderSelector::participants(
 
 /*!
     \typedef EtcdLeaderSelector::RelinquishLeadership
-    Runs on the worker thread after the body returned, before the leadership key is deleted.
+    Runs when a term that led ends, before its lease is revoked (which deletes the leadership
+    key): on the body's thread right after the body returned, or in the selector's thread
+    when no body was running.
 */
 
 /*!

@@ -321,5 +321,5 @@ EtcdLeasedKeys *putWithKeepAlive(
 /*!
     \typedef EtcdKeyValueList
     \relates EtcdLeasedKeys
-    A list of key and value pairs, written in one transaction.
+    A list of key and value pairs, written in order, one put each (not atomically).
 */

@@ -67,10 +67,13 @@ public:
     prefix until compaction, and a name per acquisition would slow every read of the queue.
 
     \section1 Threads
-    The blocking forms lock(), tryLock(), unlock() and isLocked() are for worker threads;
-    they carry their RPCs to this object's thread, whose event loop must run, and refuse with
-    a warning when called in it. There, acquire() starts an acquisition and acquired()
-    follows; release() gives the hold back. Holds are per thread and reentrant: a thread that
+    The blocking forms lock(), tryLock(), unlock() and isLocked() are for worker threads,
+    and refuse with a warning when called in this object's thread. They send their
+    transactions from the calling thread and wait for etcd's answer there: a free lock costs
+    lock() one transaction on a lease granted ahead, and unlock() one delete. Whatever else
+    an acquisition needs (a lease when none is ready, waiting behind another holder, the
+    watch) runs in this object's thread, whose event loop must run. There, acquire() starts
+    an acquisition and acquired() follows; release() gives the hold back. Holds are per thread and reentrant: a thread that
     holds the lock takes it again at once, and holdCount() counts how often. Another thread
     using the same object queues in etcd like another process would.
 

@@ -15,8 +15,9 @@
     one atomic load.
 
     The functions are called from any thread: gRPC's (RPCs, renewals), the client's engine
-    thread (watch and keep-alive recoveries) and the recipes' own threads. An implementation
-    must be thread-safe and quick; it must not block or call back into the client.
+    thread (watch and keep-alive recoveries), the recipes' own threads, and worker threads
+    inside blocking calls (EtcdCountDownLatch::await()). An implementation must be
+    thread-safe and quick; it must not block or call back into the client.
 
     Recipe paths arrive as given to the recipe (without the client's key prefix). A sink that
     turns them into labels should bound their number; EtcdMetricsRegistry does.
