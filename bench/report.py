@@ -131,8 +131,9 @@ def markdown(summary, ratios):
         if not is_scale(s):
             by_scenario[s["scenario"]].append(s)
     runs = max((s.get("runs", 0) for s in summary), default=0)
+    what = "One run" if runs == 1 else f"Medians of {runs} runs"
     lines = ["# EtcdQt benchmark report", "",
-             f"Medians of {runs} runs of `bench/run` (one etcd, every implementation in the "
+             f"{what} of `bench/run` (one etcd, every implementation in the "
              "same run). Ratios are medians of the per-run ratios: below 1, EtcdQt needed "
              "less (for ops/s: above 1, EtcdQt did more).", ""]
     if ratios:
