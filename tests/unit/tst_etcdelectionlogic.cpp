@@ -35,6 +35,9 @@ void tst_EtcdElectionLogic::placeSkipsTheLeaderAndUnknowns()
     // The leader that just left is no rival for the next turn.
     QCOMPARE(ParticipantQueue::place(created, u"c"_s, u"a"_s), 0);
     QCOMPARE(ParticipantQueue::place(created, u"b"_s, u"a"_s), 1);
+    // A leader registered after this candidate was never ahead of it, nor is itself.
+    QCOMPARE(ParticipantQueue::place(created, u"c"_s, u"b"_s), 1);
+    QCOMPARE(ParticipantQueue::place(created, u"b"_s, u"b"_s), 2);
     // A candidate the queue has not seen yet goes at once rather than wait for nothing.
     QCOMPARE(ParticipantQueue::place(created, u"new"_s, u"a"_s), 0);
     QCOMPARE(ParticipantQueue::place({}, u"a"_s, {}), 0);

@@ -33,9 +33,14 @@ int ParticipantQueue::place(
     const auto mine = created.constFind(self);
     if (mine == created.cend())
         return 0; // not seen yet: better one attempt too many than a wait for nothing
+    // Revisions only in the loop, the leader's name looked up once: every candidate in a
+    // process asks this at each vacancy, so names compared per entry cost n^2 there.
+    const qint64 at = mine.value();
     int ahead = 0;
-    for (auto it = created.cbegin(); it != created.cend(); ++it)
-        ahead += it.key() != leader && it.key() != self && it.value() < mine.value();
+    for (const qint64 createdAt : created)
+        ahead += createdAt < at ? 1 : 0; // not `self`: its own revision is not below itself
+    if (const auto first = created.constFind(leader); first != created.cend() && first.value() < at)
+        --ahead;
     return ahead;
 }
 
