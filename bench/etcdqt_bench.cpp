@@ -293,25 +293,12 @@ void benchKeepAlive(EtcdClient &client, int leases, std::chrono::seconds ttl, in
     long expired = 0; // nobody listens to renewed(), as an application with many leases
     for (auto &k : keeps)
         QObject::connect(k.get(), &EtcdKeepAlive::expired, k.get(), [&] { ++expired; });
-    const long hz = sysconf(_SC_CLK_TCK);
-    // The total from the process's CPU clock: 1,000 renewing leases cost about 12 of /proc's
-    // 10 ms ticks in 30 s, so a tick either way moved the ratio to Go by 8%. The per-thread
-    // breakdown has only ticks.
-    const double cpu0 = processCpuMs();
-    const QHash<QString, long> threads0 = cpuTicksByThread();
-    QElapsedTimer wall;
-    wall.start();
+    const CpuWindow measured;
     bool over = false; // with nobody listening, renewals wake nothing in this thread
     QTimer::singleShot(
         std::chrono::seconds(seconds), Qt::PreciseTimer, &client, [&] { over = true; });
     spinUntil([&] { return over; });
-    const double window = double(wall.nsecsElapsed()) / 1e9;
-    const double cpu = 0.1 * (processCpuMs() - cpu0) / window;
-    QJsonObject byThread;
-    const QHash<QString, long> threads1 = cpuTicksByThread();
-    for (auto it = threads1.cbegin(); it != threads1.cend(); ++it)
-        byThread.insert(
-            it.key(), 100.0 * double(it.value() - threads0.value(it.key())) / double(hz) / window);
+    const CpuWindow::Use cpu = measured.use();
     int alive = 0, answered = 0;
     for (auto &k : keeps) {
         auto *ttlReply = client.leaseTimeToLive(k->leaseId());
@@ -328,9 +315,9 @@ void benchKeepAlive(EtcdClient &client, int leases, std::chrono::seconds ttl, in
             client.revokeLease(k->leaseId()), &EtcdReply::finished, &client, [&] { ++revoked; });
     spinUntil([&] { return revoked == leases; });
     emitLine({{u"scenario"_s, u"keepalive_1000"_s}, {u"leases"_s, leases},
-        {u"ttl_s"_s, qint64(ttl.count())}, {u"window_s"_s, window}, {u"expired"_s, qint64(expired)},
-        {u"alive_at_end"_s, alive}, {u"client_cpu_pct"_s, cpu},
-        {u"cpu_pct_by_thread"_s, byThread}});
+        {u"ttl_s"_s, qint64(ttl.count())}, {u"window_s"_s, cpu.seconds},
+        {u"expired"_s, qint64(expired)}, {u"alive_at_end"_s, alive}, {u"client_cpu_pct"_s, cpu.pct},
+        {u"cpu_pct_by_thread"_s, cpu.byThread}});
 }
 
 } // namespace

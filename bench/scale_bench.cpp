@@ -159,21 +159,9 @@ void benchScaleLeases(const QUrl &url, int x, std::chrono::seconds window)
     }
     settleHeap();
     const qint64 heap1 = heapInUse(), rss1 = rssBytes();
-    // The total from the process's CPU clock: /proc's 10 ms ticks would be +-1 tick of a
-    // window's dozen. The per-thread breakdown has only ticks.
-    const double cpu0 = processCpuMs();
-    const QHash<QString, long> byThread0 = cpuTicksByThread();
-    QElapsedTimer wall;
-    wall.start();
+    const CpuWindow measured;
     runFor(window);
-    const double seconds = double(wall.nsecsElapsed()) / 1e9;
-    const double hz = double(sysconf(_SC_CLK_TCK));
-    const double cpu = 0.1 * (processCpuMs() - cpu0) / seconds;
-    QJsonObject byThread; // where the CPU goes: the owner thread, EtcdQt's engine, gRPC's
-    const QHash<QString, long> byThread1 = cpuTicksByThread();
-    for (auto it = byThread1.cbegin(); it != byThread1.cend(); ++it)
-        byThread.insert(
-            it.key(), 100.0 * double(it.value() - byThread0.value(it.key())) / hz / seconds);
+    const CpuWindow::Use cpu = measured.use(); // by thread: the owner, EtcdQt's engine, gRPC's
     const QJsonObject threads = threadFields();
     for (auto &k : keeps)
         k->stop();
@@ -184,10 +172,11 @@ void benchScaleLeases(const QUrl &url, int x, std::chrono::seconds window)
     for (qint64 id : leasesInEtcd(client))
         left += (std::find(ids.begin(), ids.end(), id) != ids.end() || id == warm.front()) ? 1 : 0;
     QJsonObject line {{u"scenario"_s, u"scale_leases"_s}, {u"x"_s, x},
-        {u"ttl_s"_s, qint64(ttl.count())}, {u"window_s"_s, seconds}, {u"client_cpu_pct"_s, cpu},
-        {u"rss_mb"_s, double(rss1) / 1e6}, {u"heap_per_lease_b"_s, double(heap1 - heap0) / x},
+        {u"ttl_s"_s, qint64(ttl.count())}, {u"window_s"_s, cpu.seconds},
+        {u"client_cpu_pct"_s, cpu.pct}, {u"rss_mb"_s, double(rss1) / 1e6},
+        {u"heap_per_lease_b"_s, double(heap1 - heap0) / x},
         {u"rss_per_lease_b"_s, double(rss1 - rss0) / x}, {u"expired"_s, qint64(expired)},
-        {u"leases_left"_s, left}, {u"cpu_pct_by_thread"_s, byThread}};
+        {u"leases_left"_s, left}, {u"cpu_pct_by_thread"_s, cpu.byThread}};
     merge(line, threads);
     emitLine(line);
     if (left != 0)
