@@ -178,8 +178,8 @@ void EtcdElectionPrivate::failObserving(const EtcdStatus &why)
     Waiting costs no polling and no extra round trip: one watch on the prefix (deletes only,
     beside observe()'s, which every candidate runs), live before the read it completes (so
     anchored after it), strikes off the keys ahead as etcd deletes them, and the next
-    candidate leads the moment the last one goes. Go's own wait starts its watch
-    at the revision it read and is served by etcd's catch-up loop, about 100 ms later.
+    candidate leads the moment the last one goes. Go's own wait starts its watch at the
+    revision it read and is served by etcd's catch-up loop, about 100 ms later.
 
     observe() follows who leads, for candidates and onlookers alike: leader() and leaderKey()
     are the first-created key's value and name, and leaderChanged() reports each change,

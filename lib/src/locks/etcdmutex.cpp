@@ -73,9 +73,10 @@ public:
     lock() one transaction on a lease granted ahead, and unlock() one delete. Whatever else
     an acquisition needs (a lease when none is ready, waiting behind another holder, the
     watch) runs in this object's thread, whose event loop must run. There, acquire() starts
-    an acquisition and acquired() follows; release() gives the hold back. Holds are per thread and reentrant: a thread that
-    holds the lock takes it again at once, and holdCount() counts how often. Another thread
-    using the same object queues in etcd like another process would.
+    an acquisition and acquired() follows; release() gives the hold back. Holds are per
+    thread and reentrant: a thread that holds the lock takes it again at once, and
+    holdCount() counts how often. Another thread using the same object queues in etcd like
+    another process would.
 
     \section1 Losing the lock
     A hold's lease is never healed: etcd deletes the key when the lease runs out (a holder
