@@ -48,6 +48,7 @@ private Q_SLOTS:
     void renewsBeyondTtl();
     void pausedEtcdExpiresLease();
     void partitionSuspendsThenResumes();
+    void longCutShorterThanTtlKeepsLease();
     void revokedOutOfBandExpires();
     void thousandLeasesOneStream();
     void invalidInput();
@@ -133,6 +134,32 @@ void tst_EtcdKeepAlive::partitionSuspendsThenResumes()
     QTRY_COMPARE_WITH_TIMEOUT(rec.order, "s"_ba, 6000);
     proxy.setMode(FaultProxy::Mode::Pass);
     QTRY_COMPARE_WITH_TIMEOUT(rec.order, "sr"_ba, 6000);
+    QCOMPARE(keep.state(), EtcdKeepAlive::State::Alive);
+    auto direct = connectedClient(m_server.clientUrl());
+    QVERIFY(await(direct->leaseTimeToLive(id))->ttl() > 0s);
+    QVERIFY_OK(await(direct->revokeLease(id)).status);
+}
+
+// Refused connections for most of the TTL: the reconnect backoff (250 ms doubling, +/- 25%)
+// would next try at 11.8-19.7 s after the cut, past the deadline; attempts are paced by what is
+// left of the lease, so one comes soon after the cut heals at 10 s and renews it in time.
+void tst_EtcdKeepAlive::longCutShorterThanTtlKeepsLease()
+{
+    ProxiedClient side(m_server.clientPort());
+    QVERIFY(side.started);
+    const auto ttl = 13s;
+    const qint64 id = grant(side.client, ttl);
+    EtcdKeepAlive keep(&side.client, id, ttl);
+    Recorder rec(&keep);
+    keep.start();
+    const int renewedBefore = rec.renewed;
+    QTRY_VERIFY_WITH_TIMEOUT(rec.renewed > renewedBefore, 13000); // the cut starts after an ack
+    side.proxy.setMode(FaultProxy::Mode::Reset);
+    QTRY_COMPARE_WITH_TIMEOUT(rec.order, "s"_ba, 5000);
+    QTest::qWait(10000); // the fault's length: 10 of the TTL's 13 s
+    side.proxy.setMode(FaultProxy::Mode::Pass);
+    QTRY_VERIFY_WITH_TIMEOUT(rec.order != "s"_ba, 13000);
+    QCOMPARE(rec.order, "sr"_ba);
     QCOMPARE(keep.state(), EtcdKeepAlive::State::Alive);
     auto direct = connectedClient(m_server.clientUrl());
     QVERIFY(await(direct->leaseTimeToLive(id))->ttl() > 0s);

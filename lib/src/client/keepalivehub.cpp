@@ -156,11 +156,26 @@ void KeepAliveHub::onStreamDone(const EtcdStatus &status)
     suspendAll(status);
     if (m_failures++ == 0)
         m_outageStart = Clock::now();
-    const auto elapsed = duration_cast<milliseconds>(Clock::now() - m_outageStart);
-    const auto delay = m_recovery.nextDelay(m_failures, elapsed).value_or(milliseconds(250));
-    m_reconnect.start(delay); // leases still expire on their deadlines meanwhile
+    const auto now = Clock::now();
+    const auto elapsed = duration_cast<milliseconds>(now - m_outageStart);
+    const auto backoff = m_recovery.nextDelay(m_failures, elapsed).value_or(milliseconds(250));
+    m_reconnect.start(std::min(backoff, leaseBoundDelay(now))); // leases still expire meanwhile
     for (auto &[id, e] : m_entries)
         e.renewNow = true;
+}
+
+// The backoff doubles to seconds, so after a long outage its next attempt could come after the
+// nearest lease's deadline: a network back well within the TTL would still lose the lease. So
+// a third of what is left of that lease bounds the pause, at least 100 ms: attempts fail fast
+// while the channel is down, and near the deadline a few per second are cheap.
+milliseconds KeepAliveHub::leaseBoundDelay(SteadyTime now) const
+{
+    auto nearest = SteadyTime::max();
+    for (const auto &[id, e] : m_entries)
+        nearest = std::min(nearest, e.route->shared->deadline());
+    if (nearest == SteadyTime::max())
+        return milliseconds::max();
+    return std::max(duration_cast<milliseconds>(nearest - now) / 3, milliseconds(100));
 }
 
 void KeepAliveHub::suspendAll(const EtcdStatus &reason)

@@ -66,6 +66,7 @@ private:
     void onTimer();
     void renew(Entry &e, SteadyTime now);
     SteadyTime renewAt(const Entry &e) const;
+    std::chrono::milliseconds leaseBoundDelay(SteadyTime now) const;
     void expire(quint64 id, const EtcdStatus &reason);
     void report(EtcdMetrics::KeepAlive event) const;
     void suspendAll(const EtcdStatus &reason);
