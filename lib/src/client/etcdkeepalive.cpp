@@ -21,12 +21,17 @@ using namespace std::chrono;
     Renewals go out at a third of the TTL from the client's engine thread, so a busy owner
     thread cannot let the lease lapse. Per lease it reports renewed() for every
     acknowledgement (only while something is connected to renewed(): without a listener,
-    renewals never wake the owner's thread), suspended() once when the stream broke or went silent
-   while the lease may still be alive, resumed() when renewals are acknowledged again, and expired()
-   when etcd answered that the lease is gone or nothing was acknowledged for a whole TTL. An expired
-   keep-alive stops; it never re-grants (that is a recipe's decision). A lease that expired on the
-   client's clock alone is revoked once etcd answers again, so that a lease etcd kept (across its
-   restart, or a partition shorter than etcd's count) releases its keys as it was reported to.
+    renewals never wake the owner's thread), suspended() once when the stream broke or went
+    silent while the lease may still be alive, resumed() when renewals are acknowledged again,
+    and expired() when etcd answered that the lease is gone or nothing was acknowledged for a
+    whole TTL. An expired keep-alive stops; it never re-grants (that is a recipe's decision). A
+    lease that expired on the client's clock alone is revoked once etcd answers again, so that
+    a lease etcd kept (across its restart, or a partition shorter than etcd's count) releases
+    its keys as it was reported to.
+
+    While suspended, the stream reconnects with a growing backoff, but never waits longer than
+    a third of what is left of the nearest lease (at least 100 ms): a network that comes back
+    before the deadline is found in time to renew.
 
     remainingValidity() is the time left before the lease's deadline, on a monotonic clock:
     the time the last acknowledged renewal (or the grant) was sent, plus the TTL etcd
