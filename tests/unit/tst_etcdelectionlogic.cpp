@@ -9,7 +9,17 @@
 #include <QtTest/qtest.h>
 
 using namespace Qt::StringLiterals;
-using Etcd::Internal::ParticipantQueue;
+using Etcd::Internal::ParticipantOrder;
+
+namespace {
+ParticipantOrder orderOf(const QList<std::pair<QString, qint64>> &created)
+{
+    ParticipantOrder order;
+    for (const auto &[id, revision] : created)
+        order.insert(id, revision);
+    return order;
+}
+} // namespace
 
 class tst_EtcdElectionLogic : public QObject
 {
@@ -23,24 +33,35 @@ private Q_SLOTS:
 
 void tst_EtcdElectionLogic::placeFollowsRegistrationOrder()
 {
-    const QHash<QString, qint64> created {{u"a"_s, 10}, {u"b"_s, 12}, {u"c"_s, 11}};
-    QCOMPARE(ParticipantQueue::place(created, u"a"_s, {}), 0);
-    QCOMPARE(ParticipantQueue::place(created, u"c"_s, {}), 1);
-    QCOMPARE(ParticipantQueue::place(created, u"b"_s, {}), 2);
+    ParticipantOrder order = orderOf({{u"a"_s, 10}, {u"b"_s, 12}, {u"c"_s, 11}});
+    QCOMPARE(order.place(u"a"_s, {}), 0);
+    QCOMPARE(order.place(u"c"_s, {}), 1);
+    QCOMPARE(order.place(u"b"_s, {}), 2);
+    // A departed candidate leaves the line; one registered again goes to its back.
+    order.remove(u"a"_s);
+    QCOMPARE(order.place(u"c"_s, {}), 0);
+    QCOMPARE(order.place(u"b"_s, {}), 1);
+    order.insert(u"c"_s, 13);
+    QCOMPARE(order.place(u"b"_s, {}), 0);
+    QCOMPARE(order.place(u"c"_s, {}), 1);
+    order.remove(u"unknown"_s); // nothing to remove: nothing changes
+    QCOMPARE(order.place(u"c"_s, {}), 1);
+    order.clear();
+    QCOMPARE(order.place(u"c"_s, {}), 0);
 }
 
 void tst_EtcdElectionLogic::placeSkipsTheLeaderAndUnknowns()
 {
-    const QHash<QString, qint64> created {{u"a"_s, 10}, {u"b"_s, 12}, {u"c"_s, 11}};
+    const ParticipantOrder order = orderOf({{u"a"_s, 10}, {u"b"_s, 12}, {u"c"_s, 11}});
     // The leader that just left is no rival for the next turn.
-    QCOMPARE(ParticipantQueue::place(created, u"c"_s, u"a"_s), 0);
-    QCOMPARE(ParticipantQueue::place(created, u"b"_s, u"a"_s), 1);
+    QCOMPARE(order.place(u"c"_s, u"a"_s), 0);
+    QCOMPARE(order.place(u"b"_s, u"a"_s), 1);
     // A leader registered after this candidate was never ahead of it, nor is itself.
-    QCOMPARE(ParticipantQueue::place(created, u"c"_s, u"b"_s), 1);
-    QCOMPARE(ParticipantQueue::place(created, u"b"_s, u"b"_s), 2);
+    QCOMPARE(order.place(u"c"_s, u"b"_s), 1);
+    QCOMPARE(order.place(u"b"_s, u"b"_s), 2);
     // A candidate the queue has not seen yet goes at once rather than wait for nothing.
-    QCOMPARE(ParticipantQueue::place(created, u"new"_s, u"a"_s), 0);
-    QCOMPARE(ParticipantQueue::place({}, u"a"_s, {}), 0);
+    QCOMPARE(order.place(u"new"_s, u"a"_s), 0);
+    QCOMPARE(ParticipantOrder().place(u"a"_s, {}), 0);
 }
 
 void tst_EtcdElectionLogic::guardPrependsTheCreateRevision()

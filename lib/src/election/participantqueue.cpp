@@ -7,6 +7,8 @@
 #include <EtcdQt/etcdreplies.h>
 #include <EtcdQt/etcdwatch.h>
 
+#include <algorithm>
+
 namespace Etcd::Internal {
 
 ParticipantQueue::ParticipantQueue(
@@ -24,23 +26,54 @@ void ParticipantQueue::start()
 
 int ParticipantQueue::placeOf(const QString &self, const QString &leader) const
 {
-    return place(m_created, self, leader);
+    return m_order.place(self, leader);
 }
 
-int ParticipantQueue::place(
-    const QHash<QString, qint64> &created, const QString &self, const QString &leader)
+void ParticipantOrder::insert(const QString &id, qint64 createRevision)
 {
-    const auto mine = created.constFind(self);
-    if (mine == created.cend())
+    const auto old = m_created.constFind(id);
+    if (old != m_created.cend()) {
+        if (old.value() == createRevision)
+            return;
+        remove(id);
+    }
+    m_created.insert(id, createRevision);
+    m_sorted.insert(
+        std::upper_bound(m_sorted.begin(), m_sorted.end(), createRevision), createRevision);
+}
+
+void ParticipantOrder::remove(const QString &id)
+{
+    const auto it = m_created.constFind(id);
+    if (it == m_created.cend())
+        return;
+    const auto at = std::lower_bound(m_sorted.begin(), m_sorted.end(), it.value());
+    if (at != m_sorted.end() && *at == it.value())
+        m_sorted.erase(at);
+    m_created.erase(it);
+}
+
+void ParticipantOrder::clear()
+{
+    m_created.clear();
+    m_sorted.clear();
+}
+
+int ParticipantOrder::below(qint64 revision) const
+{
+    return int(std::lower_bound(m_sorted.begin(), m_sorted.end(), revision) - m_sorted.begin());
+}
+
+int ParticipantOrder::place(const QString &self, const QString &leader) const
+{
+    const auto mine = m_created.constFind(self);
+    if (mine == m_created.cend())
         return 0; // not seen yet: better one attempt too many than a wait for nothing
-    // Revisions only in the loop, the leader's name looked up once: every candidate in a
-    // process asks this at each vacancy, so names compared per entry cost n^2 there.
     const qint64 at = mine.value();
-    int ahead = 0;
-    for (const qint64 createdAt : created)
-        ahead += createdAt < at ? 1 : 0; // not `self`: its own revision is not below itself
-    if (const auto first = created.constFind(leader); first != created.cend() && first.value() < at)
-        --ahead;
+    int ahead = below(at);
+    if (const auto first = m_created.constFind(leader);
+        first != m_created.cend() && first.value() < at)
+        --ahead; // the leader that just left is no rival for the next turn
     return ahead;
 }
 
@@ -55,9 +88,9 @@ void ParticipantQueue::read(bool resync)
     connect(reply, &EtcdReply::finished, this, [this, reply, resync](const EtcdStatus &s) {
         if (!s.isOk())
             return; // no queue: every candidate simply tries at once
-        m_created.clear();
+        m_order.clear();
         for (const EtcdKeyValue &kv : reply->keyValues())
-            m_created.insert(QString::fromUtf8(kv.key.mid(m_prefix.size())), kv.createRevision);
+            m_order.insert(QString::fromUtf8(kv.key.mid(m_prefix.size())), kv.createRevision);
         if (resync && m_watch)
             return m_watch->resync(reply->revision() + 1);
         follow(reply->revision() + 1);
@@ -85,9 +118,9 @@ void ParticipantQueue::onEvents(const QList<EtcdWatchEvent> &events)
     for (const EtcdWatchEvent &e : events) {
         const QString id = QString::fromUtf8(e.keyValue.key.mid(m_prefix.size()));
         if (e.type == EtcdWatchEvent::Type::Delete)
-            m_created.remove(id);
+            m_order.remove(id);
         else
-            m_created.insert(id, e.keyValue.createRevision);
+            m_order.insert(id, e.keyValue.createRevision);
     }
 }
 
