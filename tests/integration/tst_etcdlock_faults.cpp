@@ -313,7 +313,9 @@ void tst_EtcdLockFaults::waiterAcquiresAfterItsHistoryWasCompacted()
     // The waiter must be parked behind the holder (its read answered) before the cut: a cut
     // during that read makes it start over after the heal, find nobody ahead and acquire
     // without ever resuming from compacted history (seen once in CI under ASan). Its debug
-    // line "... behind QList(<holder key>) ..." says it is parked.
+    // line "... behind QSet(<holder key>) watch from <revision>" says it is parked; with
+    // "watch from 0" its watch is not live yet, and it reads again once it is (a cut before
+    // that made the watch start after the compaction: seen once beside a CPU load).
     QLoggingCategory::setFilterRules(u"etcdqt.lock.debug=true"_s);
     const auto quiet = qScopeGuard([] { QLoggingCategory::setFilterRules({}); });
     static QAtomicInt parked;
@@ -321,7 +323,8 @@ void tst_EtcdLockFaults::waiterAcquiresAfterItsHistoryWasCompacted()
     parked.storeRelaxed(0);
     passOn = qInstallMessageHandler(
         [](QtMsgType type, const QMessageLogContext &context, const QString &text) {
-            if (text.contains(u"/lf/compact/"_s) && text.contains(u"behind QList(/lf/compact/"_s))
+            if (text.contains(u"/lf/compact/"_s) && text.contains(u"behind QSet(/lf/compact/"_s)
+                && !text.endsWith(u"watch from 0"_s))
                 parked.storeRelaxed(1);
             passOn(type, context, text);
         });

@@ -415,7 +415,7 @@ void LockQueue::onDeletes(const QList<EtcdWatchEvent> &events)
                 loseHoldForKey(*a);
             else if (a->phase == Phase::Waiting && key == a->key)
                 tryAcquire(*a); // our key was deleted, not our lease: queue again
-            else if (a->phase == Phase::Waiting && a->ahead.removeAll(key) > 0) {
+            else if (a->phase == Phase::Waiting && a->ahead.remove(key)) {
                 a->seen = e.revision;
                 if (mayHold(*a))
                     becomeHeld(*a);
@@ -476,7 +476,7 @@ void LockQueue::onTried(
     a->ahead.clear();
     for (const EtcdKeyValue &kv : results.at(1).keyValues) {
         if (kv.createRevision < a->revision && blocks(*a, kv.key))
-            a->ahead.append(kv.key);
+            a->ahead.insert(kv.key);
     }
     for (const SeenDelete &d : recentDeletes) {
         if (d.seq < since || d.revision <= a->seen)
@@ -484,7 +484,7 @@ void LockQueue::onTried(
         const QByteArray &key = d.key;
         if (key == a->key)
             return tryAcquire(*a); // our key was deleted right after: queue again
-        a->ahead.removeAll(key);
+        a->ahead.remove(key);
     }
     qCDebug(lcEtcdLock).noquote() << layout.noun << a->key << "created at" << a->revision
                                   << "read at" << a->seen << "behind" << a->ahead << "watch from"

@@ -17,6 +17,7 @@
 #include <EtcdQt/etcdwatch.h>
 
 #include <QtCore/qpointer.h>
+#include <QtCore/qset.h>
 #include <QtCore/qthread.h>
 #include <QtCore/qtimer.h>
 
@@ -83,7 +84,10 @@ public:
         QByteArray key;
         qint64 revision = 0; // the entry's create revision
         qint64 seen = 0; // the revision up to which `ahead` is known
-        QList<QByteArray> ahead; // blocking entries created before ours, still there at `seen`
+        // Blocking entries created before ours, still there at `seen`. A set: every waiter of
+        // a process looks each DELETE up in it, and a list's removeAll() made that n^2 per
+        // hand-off with n waiters (bench/run --scale's scale_lock_waiters).
+        QSet<QByteArray> ahead;
         quint64 attempt = 0; // bumped per transaction: older answers are dropped
         int retryDelayMs = 0;
         bool answered = false; // a transaction was answered: a tryLock deadline may give up
