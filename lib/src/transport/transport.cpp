@@ -311,7 +311,12 @@ void TransportPrivate::refreshToken(std::function<void(const EtcdStatus &)> done
             return; // one Authenticate serves every caller that found the token stale
         request.set_name(user.toStdString());
         request.set_password(password.toStdString());
-        authToken.clear(); // Authenticate itself must go without the stale token
+        // Authenticate itself must go without the stale token. Assigned, not clear()ed: the
+        // buffer may be shared with a reply another thread dropped, and clear() drops its
+        // reference inside QtCore, where TSan cannot see the count fall (CI rehearsal ci60's
+        // TSan pass reported this free against that reply's release); the inline destructor
+        // of the moved-out value can be seen.
+        authToken = QByteArray();
     }
     CallOptions options;
     options.retriable = false;
