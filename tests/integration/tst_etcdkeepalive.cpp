@@ -148,17 +148,18 @@ void tst_EtcdKeepAlive::longCutShorterThanTtlKeepsLease()
     ProxiedClient side(m_server.clientPort());
     QVERIFY(side.started);
     const auto ttl = 13s;
+    const int ttlMs = int(std::chrono::milliseconds(ttl).count());
     const qint64 id = grant(side.client, ttl);
     EtcdKeepAlive keep(&side.client, id, ttl);
     Recorder rec(&keep);
     keep.start();
     const int renewedBefore = rec.renewed;
-    QTRY_VERIFY_WITH_TIMEOUT(rec.renewed > renewedBefore, 13000); // the cut starts after an ack
+    QTRY_VERIFY_WITH_TIMEOUT(rec.renewed > renewedBefore, ttlMs); // the cut starts after an ack
     side.proxy.setMode(FaultProxy::Mode::Reset);
     QTRY_COMPARE_WITH_TIMEOUT(rec.order, "s"_ba, 5000);
     QTest::qWait(10000); // the fault's length: 10 of the TTL's 13 s
     side.proxy.setMode(FaultProxy::Mode::Pass);
-    QTRY_VERIFY_WITH_TIMEOUT(rec.order != "s"_ba, 13000);
+    QTRY_VERIFY_WITH_TIMEOUT(rec.order != "s"_ba, ttlMs);
     QCOMPARE(rec.order, "sr"_ba);
     QCOMPARE(keep.state(), EtcdKeepAlive::State::Alive);
     auto direct = connectedClient(m_server.clientUrl());
