@@ -127,12 +127,13 @@
 //                         second client -> eventsReceived in the owner thread, 200 puts
 //   scale_election_candidates  a leader and N candidates behind it (EtcdLeaderSelector, TTL 60
 //                         s, 10 clients whatever N, all in this thread; started 100 at a time):
-//                         10 hand-offs, resign() -> the next elected(); per hand-off etcd's
-//                         requests (keep-alives left out; median, max, by method) and this
-//                         process's CPU (cpu_per_handoff_ms: until 50 ms after the election)
+//                         10 hand-offs (SCALE_HANDOFFS), resign() -> the next elected();
+//                         per hand-off etcd's requests (keep-alives left out; median, max, by
+//                         method) and this process's CPU (cpu_per_handoff_ms: until 50 ms
+//                         after the election)
 //   scale_lock_waiters    an EtcdMutex holder and N waiters queued on one path (TTL 60 s, 10
-//                         clients): 10 hand-offs, release() -> the next acquired(), measured as
-//                         the election's
+//                         clients): 10 hand-offs (SCALE_HANDOFFS), release() -> the next
+//                         acquired(), measured as the election's
 //   scale_cache_children  cache_load with N children (seeded on its path): p50 of 5 loads, heap
 //                         and RSS per child of one loaded cache
 //   etcdqt-bench ENDPOINT_URL election_candidate PATH TTL_S   child mode of the crash scenario:
@@ -337,6 +338,15 @@ std::chrono::seconds scaleWindow()
             ? qEnvironmentVariableIntValue("SCALE_SECONDS")
             : 10);
 }
+
+// The scale election's and lock's hand-offs per point: SCALE_HANDOFFS, default 10 (more to
+// profile one point).
+int scaleHandoffs()
+{
+    return qEnvironmentVariableIsSet("SCALE_HANDOFFS")
+        ? std::max(1, qEnvironmentVariableIntValue("SCALE_HANDOFFS"))
+        : 10;
+}
 } // namespace
 
 int main(int argc, char **argv)
@@ -424,9 +434,9 @@ int main(int argc, char **argv)
         else if (scenario == u"scale_watches")
             benchScaleWatches(client.endpoints().first(), n, 200);
         else if (scenario == u"scale_election_candidates")
-            benchScaleElectionCandidates(client.endpoints().first(), n, 10);
+            benchScaleElectionCandidates(client.endpoints().first(), n, scaleHandoffs());
         else if (scenario == u"scale_lock_waiters")
-            benchScaleLockWaiters(client.endpoints().first(), n, 10);
+            benchScaleLockWaiters(client.endpoints().first(), n, scaleHandoffs());
         else if (scenario == u"scale_cache_children")
             benchScaleCacheChildren(client.endpoints().first(), n, 5);
         else
