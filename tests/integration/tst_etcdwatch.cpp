@@ -58,7 +58,11 @@ private Q_SLOTS:
     void eventsInOrder();
     void filtersPrevKvAndPrefix();
     void manyWatchesShareOneStream();
+    void watchesOfOneKeyShareOneServerWatch();
+    void aJoiningWatchStartsWhereItAsked();
+    void sharedWatchRecoversEachWatch();
     void restartMidWatch();
+    void restartMidSharedWatch();
     void pausedEtcdSuspendsAndResumes();
     void partitionedClientRecovers();
     void compactionResumesAtCompactRevision();
@@ -66,6 +70,10 @@ private Q_SLOTS:
     void failoverToAnotherMember();
 
 private:
+    double watchers() const
+    {
+        return etcdMetric(m_server.clientUrl(), "etcd_debugging_mvcc_watcher_total");
+    }
     bool putAll(EtcdClient &c, const QByteArray &prefix, const QByteArrayList &values);
     EtcdTestServer m_server;
     LeaseLedger m_leases; // issue 22 item 7: no test leaves a lease
@@ -169,6 +177,125 @@ void tst_EtcdWatch::manyWatchesShareOneStream()
         qPrintable(u"threads %1 -> %2"_s.arg(threadsBefore).arg(threadCount())));
 }
 
+// Watches of one key with the same options are one watch on etcd: each still hears every
+// event, a watch leaving does not stop the others', and the last one leaving stops etcd's.
+void tst_EtcdWatch::watchesOfOneKeyShareOneServerWatch()
+{
+    QTRY_COMPARE_WITH_TIMEOUT(watchers(), 0.0, 10000); // earlier tests' clients let go
+    auto client = connectedClient(m_server.clientUrl());
+    std::vector<std::unique_ptr<EtcdWatch>> same;
+    std::vector<std::unique_ptr<Recorder>> recs;
+    for (int i = 0; i < 20; ++i) {
+        same.push_back(std::make_unique<EtcdWatch>(client.get(), "/share/k"_ba));
+        recs.push_back(std::make_unique<Recorder>(same.back().get()));
+        same.back()->start();
+    }
+    EtcdWatch withPrev(client.get(), "/share/k"_ba, {.prevKv = true}); // other options
+    Recorder prev(&withPrev);
+    withPrev.start();
+    const auto allActive = [&] {
+        return std::all_of(same.begin(), same.end(),
+            [](const auto &w) { return w->state() == EtcdWatch::State::Active; });
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(allActive(), 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(withPrev.state(), EtcdWatch::State::Active, 5000);
+    QCOMPARE(watchers(), 2.0);
+    QVERIFY(putAll(*client, "/share/"_ba, {"k"_ba}));
+    QVERIFY_OK(await(client->put("/share/k"_ba, "2"_ba)).status);
+    const auto heardBoth = [&] {
+        return std::all_of(
+            recs.begin(), recs.end(), [](const auto &r) { return r->events.size() == 2; });
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(heardBoth(), 5000);
+    for (const auto &r : recs) {
+        QCOMPARE(r->values(), (QByteArrayList {"k"_ba, "2"_ba}));
+        QCOMPARE(r->events.last().keyValue.key, "/share/k"_ba);
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(prev.events.size(), 2, 5000);
+    QCOMPARE(prev.events.last().prevKeyValue.value, "k"_ba);
+
+    same.resize(1); // 19 leave
+    QVERIFY_OK(await(client->put("/share/k"_ba, "3"_ba)).status);
+    QVERIFY_OK(await(client->put("/share/k"_ba, "4"_ba)).status);
+    QTRY_COMPARE_WITH_TIMEOUT(recs.front()->events.size(), 4, 5000);
+    QCOMPARE(recs.front()->values(), (QByteArrayList {"k"_ba, "2"_ba, "3"_ba, "4"_ba}));
+    QCOMPARE(watchers(), 2.0);
+    same.clear();
+    QTRY_COMPARE_WITH_TIMEOUT(watchers(), 1.0, 5000); // the prevKv watch's is left
+}
+
+// A watch that starts later than the shared watch has come joins it and hears only what it
+// asked for; one that needs history the shared watch has passed gets a watch of its own.
+void tst_EtcdWatch::aJoiningWatchStartsWhereItAsked()
+{
+    QTRY_COMPARE_WITH_TIMEOUT(watchers(), 0.0, 10000);
+    auto client = connectedClient(m_server.clientUrl());
+    EtcdWatch first(client.get(), "/join/k"_ba);
+    Recorder early(&first);
+    first.start();
+    QTRY_COMPARE_WITH_TIMEOUT(first.state(), EtcdWatch::State::Active, 5000);
+    // Revisions pass elsewhere: the first watch has delivered nothing, so it is where it began.
+    const auto elsewhere = await(client->put("/join/other"_ba, "x"_ba));
+    QVERIFY_OK(elsewhere.status);
+    const qint64 from = elsewhere->revision() + 3;
+    EtcdWatch later(client.get(), "/join/k"_ba, {.startRevision = from});
+    Recorder late(&later);
+    later.start();
+    QTRY_COMPARE_WITH_TIMEOUT(later.state(), EtcdWatch::State::Active, 5000);
+    QCOMPARE(later.nextRevision(), from);
+    QCOMPARE(watchers(), 1.0);
+    QVERIFY(putAll(*client, "/join/"_ba, {"k"_ba}));
+    for (const QByteArray v : {"2"_ba, "3"_ba, "4"_ba})
+        QVERIFY_OK(await(client->put("/join/k"_ba, v)).status);
+    QTRY_COMPARE_WITH_TIMEOUT(early.events.size(), 4, 5000);
+    QVERIFY(early.events.first().revision < from); // something to leave out
+    QByteArrayList expected;
+    for (const EtcdWatchEvent &e : std::as_const(early.events))
+        if (e.revision >= from)
+            expected.append(e.keyValue.value);
+    QTRY_COMPARE_WITH_TIMEOUT(late.values(), expected, 5000);
+    QCOMPARE(later.nextRevision(), early.events.last().revision + 1);
+    QCOMPARE(watchers(), 1.0);
+
+    EtcdWatch past(client.get(), "/join/k"_ba, {.startRevision = early.events[1].revision});
+    Recorder history(&past);
+    past.start();
+    QTRY_COMPARE_WITH_TIMEOUT(history.values(), (QByteArrayList {"2"_ba, "3"_ba, "4"_ba}), 5000);
+    QCOMPARE(watchers(), 2.0);
+    QCOMPARE(early.events.size(), 4); // nothing twice
+    QCOMPARE(late.values(), expected);
+}
+
+// etcd ends a shared watch (its start was compacted): each watch it served recovers on its
+// own, and a watch "from now" never joins one replaying history it must not see.
+void tst_EtcdWatch::sharedWatchRecoversEachWatch()
+{
+    auto client = connectedClient(m_server.clientUrl());
+    const auto first = await(client->put("/cshare/k"_ba, "1"_ba));
+    QVERIFY(putAll(*client, "/cshare/"_ba, {"2"_ba}));
+    const auto third = await(client->put("/cshare/k"_ba, "3"_ba));
+    QVERIFY_OK(await(client->compact(third->revision())).status);
+    EtcdWatch a(client.get(), "/cshare/k"_ba, {.startRevision = first->revision()});
+    EtcdWatch b(client.get(), "/cshare/k"_ba, {.startRevision = first->revision()});
+    EtcdWatch now(client.get(), "/cshare/k"_ba);
+    Recorder ra(&a), rb(&b), rn(&now);
+    QSignalSpy resyncedA(&a, &EtcdWatch::resynced), resyncedB(&b, &EtcdWatch::resynced),
+        resyncedNow(&now, &EtcdWatch::resynced);
+    for (EtcdWatch *w : {&a, &b, &now})
+        w->start();
+    QTRY_COMPARE_WITH_TIMEOUT(resyncedA.size(), 1, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(resyncedB.size(), 1, 5000);
+    QCOMPARE(resyncedB.first().at(0).toLongLong(), third->revision());
+    QTRY_COMPARE_WITH_TIMEOUT(ra.values(), QByteArrayList {"3"_ba}, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(rb.values(), QByteArrayList {"3"_ba}, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(now.state(), EtcdWatch::State::Active, 5000);
+    QVERIFY_OK(await(client->put("/cshare/k"_ba, "4"_ba)).status);
+    QTRY_COMPARE_WITH_TIMEOUT(rn.values(), QByteArrayList {"4"_ba}, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(ra.values(), (QByteArrayList {"3"_ba, "4"_ba}), 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(rb.values(), (QByteArrayList {"3"_ba, "4"_ba}), 5000);
+    QCOMPARE(resyncedNow.size(), 0);
+}
+
 void tst_EtcdWatch::restartMidWatch()
 {
     auto client = connectedClient(m_server.clientUrl());
@@ -187,6 +314,37 @@ void tst_EtcdWatch::restartMidWatch()
     QCOMPARE(rec.values(), numbers(0, 40)); // every event once, in order
     QCOMPARE(rec.resubscribed, 1);
     QCOMPARE(watch.state(), EtcdWatch::State::Active);
+}
+
+// Two watches sharing one server watch, one started later: after a restart each resumes
+// where it was, and hears every event once.
+void tst_EtcdWatch::restartMidSharedWatch()
+{
+    auto client = connectedClient(m_server.clientUrl());
+    client->setRpcResilience({EtcdRetryPolicy::bounded(80, 250ms), 2s});
+    EtcdWatch a(client.get(), "/rshare/"_ba, {.prefix = true});
+    Recorder ra(&a);
+    a.start();
+    QTRY_COMPARE_WITH_TIMEOUT(a.state(), EtcdWatch::State::Active, 5000);
+    QVERIFY(putAll(*client, "/rshare/"_ba, numbers(0, 5)));
+    QTRY_COMPARE_WITH_TIMEOUT(ra.events.size(), 5, 5000);
+    EtcdWatch b(client.get(), "/rshare/"_ba, {.prefix = true}); // joins a's, from now
+    Recorder rb(&b);
+    b.start();
+    QTRY_COMPARE_WITH_TIMEOUT(b.state(), EtcdWatch::State::Active, 5000);
+    QCOMPARE(watchers(), 1.0);
+    QVERIFY(putAll(*client, "/rshare/"_ba, numbers(5, 10)));
+    QTRY_COMPARE_WITH_TIMEOUT(rb.events.size(), 5, 5000);
+    m_server.kill();
+    QTRY_VERIFY_WITH_TIMEOUT(ra.suspended == 1 && rb.suspended == 1, 10000);
+    QVERIFY2(m_server.restart(), qPrintable(m_server.log()));
+    QVERIFY(putAll(*client, "/rshare/"_ba, numbers(10, 20)));
+    QTRY_COMPARE_WITH_TIMEOUT(ra.events.size(), 20, 20000);
+    QTRY_COMPARE_WITH_TIMEOUT(rb.events.size(), 15, 20000);
+    QCOMPARE(ra.values(), numbers(0, 20));
+    QCOMPARE(rb.values(), numbers(5, 20));
+    QCOMPARE(ra.resubscribed, 1);
+    QCOMPARE(rb.resubscribed, 1);
 }
 
 void tst_EtcdWatch::pausedEtcdSuspendsAndResumes()

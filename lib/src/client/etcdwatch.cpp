@@ -24,6 +24,13 @@ using namespace Etcd::Internal;
     reports resynced(); with AwaitResync it emits resyncRequested(), and the owner re-reads
     its state and calls resync() with the revision to continue from (the read's header
     revision + 1).
+
+    Watches of one client on the same key, prefix or range with the same filters and options
+    are one watch on etcd, so etcd sends each change once per client however many objects
+    watch it (a thousand election candidates on one client cost etcd one watcher, not a
+    thousand). Each still starts where it asked: a watch that starts later than the shared one
+    has come joins it and receives nothing before its start revision; one that needs history
+    the shared watch has already passed gets a watch of its own.
 */
 
 /*!

@@ -72,21 +72,56 @@ void WatchHub::remove(quint64 id)
     auto it = m_entries.find(id);
     if (it == m_entries.end())
         return;
-    Entry &e = it->second;
     {
         std::lock_guard lock(m_router->mutex);
-        e.route->closed = true;
-        if (e.route->serverId >= 0)
-            m_router->byServerId.erase(e.route->serverId);
+        it->second.route->closed = true;
     }
-    if (e.phase == Phase::Active && m_stream) {
-        m_stream->cancelWatch(e.serverId);
-        m_byServerId.erase(e.serverId);
-    }
+    detach(id);
     if (m_creating == id)
         m_creatingOrphan = true; // its created response still comes; cancel it then
     std::erase(m_queue, id);
     m_entries.erase(it);
+}
+
+// Off its server watch, which etcd stops when it serves no one any more.
+void WatchHub::detach(quint64 id)
+{
+    Entry &e = m_entries.at(id);
+    {
+        std::lock_guard lock(m_router->mutex);
+        m_router->leave(*e.route);
+    }
+    const auto g = m_groups.find(std::exchange(e.serverId, -1));
+    if (e.phase != Phase::Active || g == m_groups.end())
+        return;
+    std::erase(g->second.members, id);
+    if (!g->second.members.empty())
+        return;
+    if (m_stream)
+        m_stream->cancelWatch(g->first);
+    const auto shared = m_shared.find(g->second.key);
+    if (shared != m_shared.end() && shared->second == g->first)
+        m_shared.erase(shared);
+    m_groups.erase(g);
+}
+
+WatchHub::ShareKey WatchHub::shareKey(const WatchCreate &r)
+{
+    return {r.key, r.rangeEnd, r.progressNotify, r.prevKv, r.noPut, r.noDelete};
+}
+
+// A watch joins the live server watch of its key and options instead of creating one, when
+// that watch has not yet passed where this one starts.
+bool WatchHub::join(quint64 id)
+{
+    Entry &e = m_entries.at(id);
+    const auto shared = m_shared.find(shareKey(e.spec.request));
+    if (shared == m_shared.end() || !m_router->join(e.route, shared->second))
+        return false;
+    e.phase = Phase::Active;
+    e.serverId = shared->second;
+    m_groups.at(shared->second).members.push_back(id);
+    return true;
 }
 
 void WatchHub::resync(quint64 id, qint64 anchorRevision)
@@ -146,10 +181,13 @@ void WatchHub::enqueue(quint64 id)
 
 void WatchHub::sendNextCreate()
 {
-    if (!m_stream || m_creating || m_queue.empty() || m_authPending)
-        return;
-    const quint64 id = m_queue.front();
-    m_queue.pop_front();
+    quint64 id = 0;
+    do {
+        if (!m_stream || m_creating || m_queue.empty() || m_authPending)
+            return;
+        id = m_queue.front();
+        m_queue.pop_front();
+    } while (join(id));
     Entry &e = m_entries.at(id);
     e.phase = Phase::Creating;
     m_creating = id;
@@ -170,9 +208,8 @@ void WatchHub::onResponse(WatchResponseData &&r)
         onCreated(r);
         return;
     }
-    const auto it = m_byServerId.find(r.watchId);
-    if (it != m_byServerId.end() && r.canceled)
-        onCanceled(it->second, r);
+    if (r.canceled && m_groups.count(r.watchId))
+        onCanceled(r.watchId, r);
 }
 
 void WatchHub::onCreated(const WatchResponseData &r)
@@ -192,7 +229,9 @@ void WatchHub::onCreated(const WatchResponseData &r)
         Entry &e = m_entries.at(*id); // the router has bound it and told its owner
         e.phase = Phase::Active;
         e.serverId = r.watchId;
-        m_byServerId[r.watchId] = *id;
+        const ShareKey key = shareKey(e.spec.request);
+        m_groups[r.watchId] = Group {key, {*id}};
+        m_shared[key] = r.watchId; // watches created from now on join this one
     }
     sendNextCreate();
 }
@@ -215,12 +254,37 @@ void WatchHub::reauthenticate(quint64 id)
     });
 }
 
-void WatchHub::onCanceled(quint64 id, const WatchResponseData &r)
+// etcd ended a server watch: each watch it served recovers on its own.
+void WatchHub::onCanceled(qint64 serverId, const WatchResponseData &r)
 {
+    const auto g = m_groups.find(serverId);
+    const Group group = std::move(g->second);
+    m_groups.erase(g);
+    const auto shared = m_shared.find(group.key);
+    if (shared != m_shared.end() && shared->second == serverId)
+        m_shared.erase(shared);
+    for (quint64 id : group.members)
+        cancelMember(id, r);
+    sendNextCreate();
+}
+
+void WatchHub::cancelMember(quint64 id, const WatchResponseData &r)
+{
+    if (!m_entries.count(id))
+        return;
     Entry &e = m_entries.at(id);
-    m_byServerId.erase(e.serverId);
+    e.serverId = -1;
     if (r.compactRevision <= 0) {
         fail(id, EtcdStatus(Etcd::ErrorCode::Cancelled, r.cancelReason));
+        return;
+    }
+    qint64 next = 0;
+    {
+        std::lock_guard lock(m_router->mutex);
+        next = e.route->nextRevision;
+    }
+    if (next >= r.compactRevision) {
+        enqueue(id); // it joined past the compacted history and lost nothing: created again
         return;
     }
     // The resume revision was compacted away: events in between are lost for good.
@@ -237,14 +301,14 @@ void WatchHub::onCanceled(quint64 id, const WatchResponseData &r)
     report(EtcdMetrics::WatchRecovery::Resynced);
     tell(e, [c = r.compactRevision](WatchObserver *o) { o->watchResynced(c, c); });
     enqueue(id);
-    sendNextCreate();
 }
 
 void WatchHub::onStreamDone(const EtcdStatus &status)
 {
     m_stream.reset();
     m_liveness.stop();
-    m_byServerId.clear();
+    m_groups.clear();
+    m_shared.clear();
     m_creating.reset();
     m_queue.clear();
     if (m_failures++ == 0)
@@ -305,6 +369,7 @@ void WatchHub::fail(quint64 id, const EtcdStatus &status)
         std::lock_guard lock(m_router->mutex);
         it->second.route->closed = true;
     }
+    detach(id);
     report(EtcdMetrics::WatchRecovery::Failed);
     tell(it->second, [status](WatchObserver *o) { o->watchFailed(status); });
     std::erase(m_queue, id);

@@ -15,6 +15,7 @@
 
 #include <deque>
 #include <map>
+#include <tuple>
 #include <unordered_map>
 
 namespace Etcd::Internal {
@@ -43,7 +44,10 @@ struct WatchSpec
 // Every watch of one client on one Watch stream (design/streams.md). Lives in the engine
 // thread: creates one at a time, and after a broken or silent stream resumes every watch where
 // it left off. Events bypass it: the WatchRouter delivers them from the gRPC thread and keeps
-// each watch's resume revision.
+// each watch's resume revision. Beyond streams.md: watches with the same request (all but the
+// start) share one server watch when the live one has not passed where they start, so etcd's
+// fan-out is per client, not per watch; a server watch that ends (compaction, refusal) ends
+// for each of its watches, which recover one by one.
 class WatchHub : public QObject
 {
     Q_OBJECT
@@ -67,14 +71,26 @@ private:
         Phase phase = Phase::Queued;
     };
 
+    // What watches must agree on to share one server watch (all but where they start).
+    using ShareKey = std::tuple<QByteArray, QByteArray, bool, bool, bool, bool>;
+    struct Group
+    {
+        ShareKey key;
+        std::vector<quint64> members;
+    };
+    static ShareKey shareKey(const WatchCreate &request);
+
     template <class F>
     void tell(Entry &e, F &&f);
+    bool join(quint64 id);
+    void detach(quint64 id);
+    void cancelMember(quint64 id, const WatchResponseData &r);
     void ensureStream();
     void enqueue(quint64 id);
     void sendNextCreate();
     void onResponse(WatchResponseData &&r);
     void onCreated(const WatchResponseData &r);
-    void onCanceled(quint64 id, const WatchResponseData &r);
+    void onCanceled(qint64 serverId, const WatchResponseData &r);
     void reauthenticate(quint64 id);
     void onStreamDone(const EtcdStatus &status);
     void onLivenessTick();
@@ -88,7 +104,8 @@ private:
     std::shared_ptr<WatchStream> m_stream;
     quint64 m_generation = 0;
     std::map<quint64, Entry> m_entries;
-    std::unordered_map<qint64, quint64> m_byServerId;
+    std::unordered_map<qint64, Group> m_groups; // by server id: the watches each serves
+    std::map<ShareKey, qint64> m_shared; // the live server watch new watches join
     std::deque<quint64> m_queue;
     std::optional<quint64> m_creating; // etcd answers creates in order, without our id
     bool m_creatingOrphan = false; // the watch being created was removed meanwhile

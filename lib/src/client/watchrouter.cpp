@@ -20,11 +20,12 @@ bool WatchRouter::route(quint64 gen, WatchResponseData &r)
     if (it == byServerId.end())
         return true; // progress broadcast (id -1), or a watch cancelled meanwhile
     if (r.canceled) {
-        it->second->serverId = -1;
+        for (const WatchRoutePtr &route : it->second.routes)
+            route->serverId = -1;
         byServerId.erase(it);
         return false; // compaction or refusal: the engine decides what follows
     }
-    deliver(*it->second, r);
+    deliver(it->second, r);
     return true;
 }
 
@@ -36,35 +37,89 @@ void WatchRouter::bind(const WatchResponseData &r)
     if (!route || route->closed || r.canceled || r.watchId < 0)
         return;
     route->serverId = r.watchId;
-    byServerId[r.watchId] = route;
     if (route->nextRevision == 0)
         route->nextRevision = r.revision + 1; // everything up to the header is covered
-    const bool again = std::exchange(route->suspended, false);
+    ServerWatch &watch = byServerId[r.watchId];
+    watch.routes = {route};
+    watch.next = route->nextRevision;
+    watch.created = r.revision;
+    announce(*route);
+}
+
+bool WatchRouter::join(const WatchRoutePtr &route, qint64 serverId)
+{
+    std::lock_guard lock(mutex);
+    const auto it = byServerId.find(serverId);
+    if (it == byServerId.end() || route->closed)
+        return false;
+    ServerWatch &watch = it->second;
+    const bool fromNow = route->nextRevision == 0;
+    if (fromNow ? watch.next <= watch.created : route->nextRevision < watch.next)
+        return false; // history this one must not see, or needs and the watch has passed
+    if (route->nextRevision == 0)
+        route->nextRevision = watch.next;
+    route->serverId = serverId;
+    watch.routes.push_back(route);
+    announce(*route);
+    return true;
+}
+
+void WatchRouter::leave(WatchRoute &route)
+{
+    const auto it = byServerId.find(std::exchange(route.serverId, -1));
+    if (it == byServerId.end())
+        return;
+    std::erase_if(
+        it->second.routes, [&route](const WatchRoutePtr &r) { return r.get() == &route; });
+    if (it->second.routes.empty())
+        byServerId.erase(it);
+}
+
+void WatchRouter::announce(WatchRoute &route)
+{
+    const bool again = std::exchange(route.suspended, false);
     if (again)
         metrics->report([](EtcdMetrics &m) {
             m.recordWatchRecovery(EtcdMetrics::WatchRecovery::Resubscribed);
         });
-    route->mailbox->post(
-        [o = route->observer, next = route->nextRevision, again] { o->watchCreated(next, again); });
+    route.mailbox->post(
+        [o = route.observer, next = route.nextRevision, again] { o->watchCreated(next, again); });
 }
 
-void WatchRouter::deliver(WatchRoute &route, WatchResponseData &r)
+void WatchRouter::deliver(ServerWatch &watch, WatchResponseData &r)
 {
-    if (r.events.isEmpty()) {
-        route.nextRevision = std::max(route.nextRevision, r.revision + 1); // progress notify
-    } else {
-        route.nextRevision = std::max(route.nextRevision, r.events.last().revision + 1);
+    qint64 next = r.revision + 1; // a progress notification: everything up to its header
+    if (!r.events.isEmpty()) {
+        next = r.events.last().revision + 1;
+        const KeySpace &keySpace = watch.routes.front()->keySpace; // one client, one prefix
         for (EtcdWatchEvent &ev : r.events) {
-            ev.keyValue.key = route.keySpace.strip(ev.keyValue.key);
-            ev.prevKeyValue.key = route.keySpace.strip(ev.prevKeyValue.key);
+            ev.keyValue.key = keySpace.strip(ev.keyValue.key);
+            ev.prevKeyValue.key = keySpace.strip(ev.prevKeyValue.key);
         }
     }
+    watch.next = std::max(watch.next, next);
+    for (const WatchRoutePtr &route : watch.routes)
+        deliver(*route, r.events, next);
+}
+
+void WatchRouter::deliver(WatchRoute &route, const QList<EtcdWatchEvent> &all, qint64 next)
+{
+    QList<EtcdWatchEvent> events = all; // shared, not copied, unless filtered below
+    if (!events.isEmpty() && events.first().revision < route.nextRevision) {
+        // A watch that joined after these: it starts later than the one etcd serves.
+        events.removeIf(
+            [&route](const EtcdWatchEvent &ev) { return ev.revision < route.nextRevision; });
+        if (events.isEmpty())
+            return;
+    }
+    route.nextRevision = std::max(route.nextRevision, next);
     const ArmedGuard *armed = route.guard ? route.guard.target<ArmedGuard>() : nullptr;
-    if (route.guard && !r.events.isEmpty() && (!armed || armed->armed()))
-        route.guardMailbox->post([g = route.guard, events = r.events] { g(events); });
+    if (route.guard && !events.isEmpty() && (!armed || armed->armed()))
+        route.guardMailbox->post([g = route.guard, events] { g(events); });
     // nextRevision moved before the delivery is posted: a break from here never replays.
-    route.mailbox->post([o = route.observer, events = std::move(r.events),
-                            next = route.nextRevision] { o->watchEvents(events, next); });
+    route.mailbox->post([o = route.observer, events = std::move(events), n = route.nextRevision] {
+        o->watchEvents(events, n);
+    });
 }
 
 } // namespace Etcd::Internal

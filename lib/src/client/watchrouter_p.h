@@ -16,6 +16,7 @@
 #include <memory>
 #include <mutex>
 #include <unordered_map>
+#include <vector>
 
 namespace Etcd::Internal {
 
@@ -57,6 +58,16 @@ struct WatchRoute
 
 using WatchRoutePtr = std::shared_ptr<WatchRoute>;
 
+// One watch on etcd and the client's watches it serves: watches of one key or range with the
+// same options share it, so etcd sends an event once per client, not once per watch (1,000
+// candidates of one election on 10 clients: 10 events per change, not 1,000).
+struct ServerWatch
+{
+    std::vector<WatchRoutePtr> routes;
+    qint64 next = 0; // every event before it has reached every route
+    qint64 created = 0; // etcd's revision when it created the watch
+};
+
 // Delivers watch responses from the gRPC thread straight to each watch's owner thread, so an
 // event crosses one thread, not two (the engine would add a hop to every event). The engine
 // keeps the rest: it creates, cancels and recovers, and sees every response this does not
@@ -67,17 +78,27 @@ class WatchRouter
 public:
     // gRPC thread. True when the response was delivered or is stale; false: the engine's.
     bool route(quint64 generation, WatchResponseData &response);
+    // Engine thread. Adds `route` to a live server watch when that watch has delivered nothing
+    // the route still needs (its start is not before the watch's `next`), or, for a route
+    // "from now" (start 0), when the watch is past its creation (not replaying history the
+    // route must not see). The route's owner hears watchCreated before any event of it.
+    bool join(const WatchRoutePtr &route, qint64 serverId);
+    // Engine thread, under `mutex`. Takes `route` off its server watch; when that watch
+    // serves no one now, the server watch is forgotten (the hub cancels it on etcd).
+    void leave(WatchRoute &route);
 
     std::mutex mutex;
     quint64 generation = 0;
     WatchRoutePtr creating;
-    std::unordered_map<qint64, WatchRoutePtr> byServerId;
+    std::unordered_map<qint64, ServerWatch> byServerId;
     std::atomic<bool> heard {false}; // anything at all arrived: the stream is alive
     MetricsSlotPtr metrics = std::make_shared<MetricsSlot>(); // set before the router is shared
 
 private:
     void bind(const WatchResponseData &response);
-    static void deliver(WatchRoute &route, WatchResponseData &response);
+    void announce(WatchRoute &route);
+    static void deliver(ServerWatch &watch, WatchResponseData &response);
+    static void deliver(WatchRoute &route, const QList<EtcdWatchEvent> &events, qint64 next);
 };
 
 } // namespace Etcd::Internal
