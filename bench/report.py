@@ -10,7 +10,8 @@ to each peer) and DIR/ratios.png (per scenario with a raw gRPC floor: the p50 of
 Go's recipes as multiples of that floor, medians of the runs' ratios). Debian's
 python3-matplotlib draws the chart (scripts/setup-deps --bench-report), hence /usr/bin/python3.
 The scale curves (bench/run --scale, summarize.py's lines per x) get a table each in report.md
-and a chart each, DIR/scale-<scenario>.png: each measure against x, both axes log.
+and a chart each, DIR/scale-<scenario>.png: each measure against x, both axes log, EtcdQt's
+line and, with --peers, Go's recipes' beside it (bench/go/src/etcdqtscalepeer).
 """
 import json
 import os
@@ -98,29 +99,32 @@ def floor_ratios(raw):
 
 
 def scale_curves(summary):
-    """{scale scenario: its lines, smallest x first}."""
+    """{scale scenario: its lines, smallest x first, EtcdQt's before Go's at each x}."""
     curves = defaultdict(list)
     for s in summary:
         if is_scale(s):
             curves[s["scenario"]].append(s)
-    return {k: sorted(v, key=lambda s: s["x"]) for k, v in sorted(curves.items())}
+    return {k: sorted(v, key=lambda s: (s["x"], s["impl"] != "etcdqt"))
+            for k, v in sorted(curves.items())}
 
 
 def scale_markdown(curves):
     lines = ["## Scale curves", "",
-             "Medians per point (x). Threads should not grow with x; no Go beside these (the "
-             "peers' harness has no scale parameters).", ""]
+             "Medians per point (x). Threads should not grow with x. With `--peers`, etcd's Go "
+             "recipes (`go-concurrency`: clientv3's lessor and watcher, concurrency.Election "
+             "and Mutex) ran each point right beside ours, measured the same way "
+             "(bench/go/src/etcdqtscalepeer); the cache curve has no Go counterpart.", ""]
     for scenario, points in curves.items():
         shown = []  # what is drawn, then the rest; each key once
         for k, t in SCALE[scenario] + TABLED_TOO:
             if k not in {s for s, _ in shown} and any(k in p for p in points):
                 shown.append((k, t))
         lines += [f"### {scenario}", "", f"![{scenario} against x](scale-{scenario}.png)", "",
-                  "| x | runs | " + " | ".join(t for _, t in shown) + " |",
-                  "|---|---|" + "---|" * len(shown)]
+                  "| x | impl | runs | " + " | ".join(t for _, t in shown) + " |",
+                  "|---|---|---|" + "---|" * len(shown)]
         for p in points:
             cells = " | ".join(fmt(p.get(k)) for k, _ in shown)
-            lines.append(f"| {p['x']:,} | {p.get('runs')} | {cells} |")
+            lines.append(f"| {p['x']:,} | {p['impl']} | {p.get('runs')} | {cells} |")
         lines.append("")
     return lines
 
@@ -216,14 +220,23 @@ def scale_chart(scenario, points, path):
 
     measures = [(k, t) for k, t in SCALE[scenario] if any(k in p for p in points)]
     fig, axes = plt.subplots(1, len(measures), figsize=(3.2 * len(measures), 3.2), squeeze=False)
+    impls = [i for i in ("etcdqt", GO) if any(p["impl"] == i for p in points)]
     for ax, (key, title) in zip(axes[0], measures):
-        xs = [p["x"] for p in points if p.get(key) is not None]
-        ys = [p[key] for p in points if p.get(key) is not None]
-        ax.plot(xs, ys, marker="o", color="#2a6fdb")
-        for x, y in zip(xs, ys):  # a log axis has few labels: each point says its value
-            ax.annotate(f"{y:,.0f}" if y >= 1000 else f"{y:.3g}", (x, y),
-                        textcoords="offset points", xytext=(0, 6),
-                        ha="center", fontsize=7)
+        ys = []
+        for impl in impls:
+            mine = [p for p in points if p["impl"] == impl and p.get(key) is not None]
+            xs, values = [p["x"] for p in mine], [p[key] for p in mine]
+            if not mine:
+                continue
+            ys += values
+            ax.plot(xs, values, marker="o", label="Go (etcd 3.4)" if impl == GO else "EtcdQt",
+                    color="#9a9a9a" if impl == GO else "#2a6fdb")
+            for x, y in zip(xs, values):  # a log axis has few labels: each point says its value
+                ax.annotate(f"{y:,.0f}" if y >= 1000 else f"{y:.3g}", (x, y),
+                            textcoords="offset points", xytext=(0, 6 if impl != GO else -11),
+                            ha="center", fontsize=7)
+        if len(impls) > 1:
+            ax.legend(fontsize=7)
         ax.set_xscale("log")
         positive = [y for y in ys if y > 0]
         # A zero (no CPU measured at one lease) has no place on a log axis: symlog keeps it.
@@ -239,7 +252,8 @@ def scale_chart(scenario, points, path):
         ax.set_title(title, fontsize=9)
         ax.set_xlabel("x")
         ax.grid(True, which="major", linewidth=0.3)
-    fig.suptitle(f"{scenario} (EtcdQt; medians per point)", fontsize=10)
+    who = "EtcdQt and Go" if len(impls) > 1 else "EtcdQt"
+    fig.suptitle(f"{scenario} ({who}; medians per point)", fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Medians over runs, one JSON line per (scenario, impl), with etcdqt/peer ratios.
 The scale curves (scenarios "scale_*", bench/run --scale): one line per (scenario, impl, x),
-their medians per point; no peer has them, so no ratios.
+their medians per point, EtcdQt's and (bench/run --scale --peers) Go's recipes' side by side;
+no ratios.
 
 usage: summarize.py raw.jsonl
 Each output line: {"summary": true, "scenario", "impl", "runs", "p50_ms", "p99_ms", ...
