@@ -320,6 +320,7 @@ void tst_EtcdWatch::restartMidWatch()
 // where it was, and hears every event once.
 void tst_EtcdWatch::restartMidSharedWatch()
 {
+    QTRY_COMPARE_WITH_TIMEOUT(watchers(), 0.0, 10000); // the last test's client let go
     auto client = connectedClient(m_server.clientUrl());
     client->setRpcResilience({EtcdRetryPolicy::bounded(80, 250ms), 2s});
     EtcdWatch a(client.get(), "/rshare/"_ba, {.prefix = true});
