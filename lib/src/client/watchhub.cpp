@@ -99,10 +99,18 @@ void WatchHub::detach(quint64 id)
         return;
     if (m_stream)
         m_stream->cancelWatch(g->first);
+    forget(g);
+}
+
+// The group is gone from etcd (or about to be): no watch joins it any more.
+WatchHub::Group WatchHub::forget(std::unordered_map<qint64, Group>::iterator g)
+{
     const auto shared = m_shared.find(g->second.key);
     if (shared != m_shared.end() && shared->second == g->first)
-        m_shared.erase(shared);
+        m_shared.erase(shared); // a newer server watch of the same key may have taken its place
+    Group group = std::move(g->second);
     m_groups.erase(g);
+    return group;
 }
 
 WatchHub::ShareKey WatchHub::shareKey(const WatchCreate &r)
@@ -257,12 +265,7 @@ void WatchHub::reauthenticate(quint64 id)
 // etcd ended a server watch: each watch it served recovers on its own.
 void WatchHub::onCanceled(qint64 serverId, const WatchResponseData &r)
 {
-    const auto g = m_groups.find(serverId);
-    const Group group = std::move(g->second);
-    m_groups.erase(g);
-    const auto shared = m_shared.find(group.key);
-    if (shared != m_shared.end() && shared->second == serverId)
-        m_shared.erase(shared);
+    const Group group = forget(m_groups.find(serverId));
     for (quint64 id : group.members)
         cancelMember(id, r);
     sendNextCreate();
@@ -270,9 +273,10 @@ void WatchHub::onCanceled(qint64 serverId, const WatchResponseData &r)
 
 void WatchHub::cancelMember(quint64 id, const WatchResponseData &r)
 {
-    if (!m_entries.count(id))
+    const auto it = m_entries.find(id);
+    if (it == m_entries.end())
         return;
-    Entry &e = m_entries.at(id);
+    Entry &e = it->second;
     e.serverId = -1;
     if (r.compactRevision <= 0) {
         fail(id, EtcdStatus(Etcd::ErrorCode::Cancelled, r.cancelReason));

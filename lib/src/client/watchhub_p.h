@@ -84,6 +84,7 @@ private:
     void tell(Entry &e, F &&f);
     bool join(quint64 id);
     void detach(quint64 id);
+    Group forget(std::unordered_map<qint64, Group>::iterator group);
     void cancelMember(quint64 id, const WatchResponseData &r);
     void ensureStream();
     void enqueue(quint64 id);

@@ -56,7 +56,7 @@ bool WatchRouter::join(const WatchRoutePtr &route, qint64 serverId)
     const bool fromNow = route->nextRevision == 0;
     if (fromNow ? watch.next <= watch.created : route->nextRevision < watch.next)
         return false; // history this one must not see, or needs and the watch has passed
-    if (route->nextRevision == 0)
+    if (fromNow)
         route->nextRevision = watch.next;
     route->serverId = serverId;
     watch.routes.push_back(route);
