@@ -75,6 +75,7 @@ private:
         return etcdMetric(m_server.clientUrl(), "etcd_debugging_mvcc_watcher_total");
     }
     bool putAll(EtcdClient &c, const QByteArray &prefix, const QByteArrayList &values);
+    bool compactAfterTwoChanges(EtcdClient &c, const QByteArray &key, qint64 *first, qint64 *third);
     EtcdTestServer m_server;
     LeaseLedger m_leases; // issue 22 item 7: no test leaves a lease
 };
@@ -107,6 +108,23 @@ bool tst_EtcdWatch::putAll(EtcdClient &c, const QByteArray &prefix, const QByteA
             return false;
         }
     }
+    return true;
+}
+
+// `key` = "1", a change to "2" beside it, `key` = "3", then history compacted at the "3": the
+// revisions of "1" and "3".
+bool tst_EtcdWatch::compactAfterTwoChanges(
+    EtcdClient &c, const QByteArray &key, qint64 *first, qint64 *third)
+{
+    const auto one = await(c.put(key, "1"_ba));
+    const QByteArray beside = key.left(key.lastIndexOf('/') + 1);
+    if (!one.status.isOk() || !putAll(c, beside, {"2"_ba}))
+        return false;
+    const auto three = await(c.put(key, "3"_ba));
+    if (!three.status.isOk() || !await(c.compact(three->revision())).status.isOk())
+        return false;
+    *first = one->revision();
+    *third = three->revision();
     return true;
 }
 
@@ -245,7 +263,7 @@ void tst_EtcdWatch::aJoiningWatchStartsWhereItAsked()
     QCOMPARE(later.nextRevision(), from);
     QCOMPARE(watchers(), 1.0);
     QVERIFY(putAll(*client, "/join/"_ba, {"k"_ba}));
-    for (const QByteArray v : {"2"_ba, "3"_ba, "4"_ba})
+    for (const QByteArray &v : {"2"_ba, "3"_ba, "4"_ba})
         QVERIFY_OK(await(client->put("/join/k"_ba, v)).status);
     QTRY_COMPARE_WITH_TIMEOUT(early.events.size(), 4, 5000);
     QVERIFY(early.events.first().revision < from); // something to leave out
@@ -271,12 +289,10 @@ void tst_EtcdWatch::aJoiningWatchStartsWhereItAsked()
 void tst_EtcdWatch::sharedWatchRecoversEachWatch()
 {
     auto client = connectedClient(m_server.clientUrl());
-    const auto first = await(client->put("/cshare/k"_ba, "1"_ba));
-    QVERIFY(putAll(*client, "/cshare/"_ba, {"2"_ba}));
-    const auto third = await(client->put("/cshare/k"_ba, "3"_ba));
-    QVERIFY_OK(await(client->compact(third->revision())).status);
-    EtcdWatch a(client.get(), "/cshare/k"_ba, {.startRevision = first->revision()});
-    EtcdWatch b(client.get(), "/cshare/k"_ba, {.startRevision = first->revision()});
+    qint64 first = 0, third = 0;
+    QVERIFY(compactAfterTwoChanges(*client, "/cshare/k"_ba, &first, &third));
+    EtcdWatch a(client.get(), "/cshare/k"_ba, {.startRevision = first});
+    EtcdWatch b(client.get(), "/cshare/k"_ba, {.startRevision = first});
     EtcdWatch now(client.get(), "/cshare/k"_ba);
     Recorder ra(&a), rb(&b), rn(&now);
     QSignalSpy resyncedA(&a, &EtcdWatch::resynced), resyncedB(&b, &EtcdWatch::resynced),
@@ -285,7 +301,7 @@ void tst_EtcdWatch::sharedWatchRecoversEachWatch()
         w->start();
     QTRY_COMPARE_WITH_TIMEOUT(resyncedA.size(), 1, 5000);
     QTRY_COMPARE_WITH_TIMEOUT(resyncedB.size(), 1, 5000);
-    QCOMPARE(resyncedB.first().at(0).toLongLong(), third->revision());
+    QCOMPARE(resyncedB.first().at(0).toLongLong(), third);
     QTRY_COMPARE_WITH_TIMEOUT(ra.values(), QByteArrayList {"3"_ba}, 5000);
     QTRY_COMPARE_WITH_TIMEOUT(rb.values(), QByteArrayList {"3"_ba}, 5000);
     QTRY_COMPARE_WITH_TIMEOUT(now.state(), EtcdWatch::State::Active, 5000);
@@ -392,16 +408,14 @@ void tst_EtcdWatch::partitionedClientRecovers()
 void tst_EtcdWatch::compactionResumesAtCompactRevision()
 {
     auto client = connectedClient(m_server.clientUrl());
-    const auto first = await(client->put("/compact/k"_ba, "1"_ba));
-    QVERIFY(putAll(*client, "/compact/"_ba, {"2"_ba}));
-    const auto third = await(client->put("/compact/k"_ba, "3"_ba));
-    QVERIFY_OK(await(client->compact(third->revision())).status);
-    EtcdWatch watch(client.get(), "/compact/k"_ba, {.startRevision = first->revision()});
+    qint64 first = 0, third = 0;
+    QVERIFY(compactAfterTwoChanges(*client, "/compact/k"_ba, &first, &third));
+    EtcdWatch watch(client.get(), "/compact/k"_ba, {.startRevision = first});
     Recorder rec(&watch);
     QSignalSpy resynced(&watch, &EtcdWatch::resynced);
     watch.start();
     QTRY_COMPARE_WITH_TIMEOUT(resynced.size(), 1, 5000);
-    QCOMPARE(resynced.first().at(0).toLongLong(), third->revision());
+    QCOMPARE(resynced.first().at(0).toLongLong(), third);
     QTRY_COMPARE_WITH_TIMEOUT(rec.events.size(), 1, 5000); // the change at the compaction
     QCOMPARE(rec.events.first().keyValue.value, "3"_ba);
 }
