@@ -35,6 +35,7 @@ private Q_SLOTS:
     void serialElection();
     void tenCandidatesEachLeadOnceNeverTwoAtOnce();
     void participantsShrinkAsLeadersResign();
+    void candidatesOfOneClientShareTheirQueue();
     void leaderAndParticipantKeysAreGolden();
     void reusableForManyTerms();
     void nextTermLeadsOnALeaseGrantedAhead();
@@ -185,6 +186,51 @@ void tst_EtcdLeaderSelector::tenCandidatesEachLeadOnceNeverTwoAtOnce()
     for (auto &s : selectors)
         QCOMPARE(s->counters().acquired, 1u);
     QVERIFY(keyValueOf(*m_client, "/el/ten/LEADER").key.isEmpty());
+}
+
+// The candidates of one client in one thread share the election's queue: a rejoining
+// candidate reads none of it again (no Range request; each term read it, 1,000 candidates in
+// one process re-read 1,000 keys per rejoin), and the shared queue still knows who is next: a
+// leader that resigned and rejoined is behind the one that waited.
+void tst_EtcdLeaderSelector::candidatesOfOneClientShareTheirQueue()
+{
+    auto client = connectedClient(m_server.clientUrl());
+    std::vector<std::unique_ptr<EtcdLeaderSelector>> s;
+    std::vector<std::unique_ptr<TermLog>> logs;
+    for (const QString &id : {u"share-a"_s, u"share-b"_s, u"share-c"_s}) {
+        s.push_back(std::make_unique<EtcdLeaderSelector>(client.get(), "/el/share", withId(id)));
+        logs.push_back(std::make_unique<TermLog>(s.back().get()));
+    }
+    QVERIFY(s[0]->start());
+    QTRY_COMPARE_WITH_TIMEOUT(logs[0]->count(u"elected"_s), 1, kWaitMs);
+    for (size_t i : {1, 2}) { // b registers before c: b is next
+        QVERIFY(s[i]->start());
+        QTRY_COMPARE_WITH_TIMEOUT(logs[i]->count(u"started"_s), 1, kWaitMs);
+    }
+    const auto ranges = [&] {
+        return etcdMetric(
+            m_server.clientUrl(), "grpc_server_handled_total", "grpc_method=\"Range\"");
+    };
+    const double before = ranges();
+    // a, b, c, a, b, ...: whoever resigns rejoins behind the other two.
+    for (int handoff = 0; handoff < 4; ++handoff) {
+        const size_t leader = size_t(handoff % 3), next = size_t((handoff + 1) % 3);
+        const int elected = logs[next]->count(u"elected"_s);
+        const int finished = logs[leader]->count(u"finished"_s);
+        s[leader]->resign();
+        QTRY_COMPARE_WITH_TIMEOUT(logs[next]->count(u"elected"_s), elected + 1, kWaitMs);
+        QTRY_COMPARE_WITH_TIMEOUT(logs[leader]->count(u"finished"_s), finished + 1, kWaitMs);
+        const int started = logs[leader]->count(u"started"_s);
+        QVERIFY(s[leader]->start());
+        QTRY_COMPARE_WITH_TIMEOUT(logs[leader]->count(u"started"_s), started + 1, kWaitMs);
+    }
+    QCOMPARE(ranges() - before, 0.0);
+    for (auto &selector : s)
+        selector->close();
+    for (auto &log : logs)
+        QTRY_COMPARE_WITH_TIMEOUT(log->count(u"closed"_s), 1, kWaitMs);
+    for (auto &log : logs)
+        QVERIFY2(!log->events.contains(u"lost"_s), qPrintable(log->events.join(u' ')));
 }
 
 // Ten body-less candidates; each leader in turn sees the participants it should (10, 9, ...,

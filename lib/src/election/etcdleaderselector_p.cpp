@@ -84,7 +84,7 @@ void EtcdLeaderSelectorPrivate::beginTerm()
     sync->begin();
     q->setActive(true);
     registerParticipation();
-    queue = std::make_unique<ParticipantQueue>(q->client(), path, nullptr);
+    queue = ParticipantQueue::sharedFor(q->client(), path);
     queue->start();
     watchLeader();
     grant();

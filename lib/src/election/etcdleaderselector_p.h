@@ -118,7 +118,8 @@ public:
     QTimer retryTimer;
     QTimer turnTimer; // this candidate's turn in the queue after LEADER was vacated
     QString holder; // who held LEADER when last seen (not a rival for the next turn)
-    std::unique_ptr<Etcd::Internal::ParticipantQueue> queue;
+    // The election's queue, shared by this client's candidates in this thread.
+    std::shared_ptr<Etcd::Internal::ParticipantQueue> queue;
     std::jthread bodyThread;
     bool bodyRunning = false;
     bool relinquishRan = false; // the body's thread ran it already

@@ -7,21 +7,62 @@
 #include <EtcdQt/etcdreplies.h>
 #include <EtcdQt/etcdwatch.h>
 
+#include <QtCore/qmutex.h>
+#include <QtCore/qthread.h>
+
 #include <algorithm>
+#include <map>
+#include <tuple>
 
 namespace Etcd::Internal {
 
-ParticipantQueue::ParticipantQueue(
-    EtcdClient *client, const QByteArray &electionPath, QObject *parent, ConnectionSink sink)
-    : QObject(parent), m_client(client),
-      m_prefix(RecipePaths::appendToPath(electionPath, "participants/")), m_sink(std::move(sink))
+namespace {
+
+// The shared queues by client, thread and election. The client's address alone could name a
+// newer client at the same address: a queue whose client is gone is never handed out.
+using SharedKey = std::tuple<const EtcdClient *, const QThread *, QByteArray>;
+struct SharedQueues
+{
+    QMutex mutex;
+    std::map<SharedKey, std::weak_ptr<ParticipantQueue>> byKey;
+};
+Q_GLOBAL_STATIC(SharedQueues, sharedQueues)
+
+} // namespace
+
+ParticipantQueue::ParticipantQueue(EtcdClient *client, const QByteArray &electionPath)
+    : m_client(client), m_path(electionPath),
+      m_prefix(RecipePaths::appendToPath(electionPath, "participants/"))
 { }
 
-ParticipantQueue::~ParticipantQueue() = default;
+ParticipantQueue::~ParticipantQueue()
+{
+    if (!m_sharedBy || sharedQueues.isDestroyed())
+        return;
+    QMutexLocker lock(&sharedQueues->mutex);
+    const auto it = sharedQueues->byKey.find({m_sharedBy, thread(), m_path});
+    if (it != sharedQueues->byKey.end() && it->second.expired())
+        sharedQueues->byKey.erase(it); // not a newer queue of the same key
+}
+
+std::shared_ptr<ParticipantQueue> ParticipantQueue::sharedFor(
+    EtcdClient *client, const QByteArray &electionPath)
+{
+    QMutexLocker lock(&sharedQueues->mutex);
+    std::weak_ptr<ParticipantQueue> &entry
+        = sharedQueues->byKey[{client, QThread::currentThread(), electionPath}];
+    if (auto queue = entry.lock(); queue && queue->m_client == client)
+        return queue;
+    auto queue = std::make_shared<ParticipantQueue>(client, electionPath);
+    queue->m_sharedBy = client;
+    entry = queue;
+    return queue;
+}
 
 void ParticipantQueue::start()
 {
-    read(false);
+    if (!m_watch && !m_reading)
+        read(false);
 }
 
 int ParticipantQueue::placeOf(const QString &self, const QString &leader) const
@@ -85,9 +126,11 @@ void ParticipantQueue::read(bool resync)
     o.prefix = true;
     o.keysOnly = true;
     EtcdRangeReply *reply = m_client->get(m_prefix, o);
+    m_reading = true;
     connect(reply, &EtcdReply::finished, this, [this, reply, resync](const EtcdStatus &s) {
+        m_reading = false;
         if (!s.isOk())
-            return; // no queue: every candidate simply tries at once
+            return; // no queue: every candidate tries at once, until the next start()
         m_order.clear();
         for (const EtcdKeyValue &kv : reply->keyValues())
             m_order.insert(QString::fromUtf8(kv.key.mid(m_prefix.size())), kv.createRevision);
@@ -110,7 +153,7 @@ void ParticipantQueue::follow(qint64 revision)
     w.prefix = true;
     w.startRevision = revision;
     m_watch = RecipeLayer::followWatch(
-        m_client, this, m_prefix, w, EtcdWatch::ResyncMode::AwaitResync, std::move(f), m_sink);
+        m_client, this, m_prefix, w, EtcdWatch::ResyncMode::AwaitResync, std::move(f), {});
 }
 
 void ParticipantQueue::onEvents(const QList<EtcdWatchEvent> &events)

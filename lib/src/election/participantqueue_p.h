@@ -45,15 +45,21 @@ private:
 // queue tries at once; the others wait a few milliseconds per place and give up when the new
 // leader's key appears. So a hand-off among N candidates costs one compare-and-set, not N,
 // and the first candidate is not slowed. Advisory only: the compare-and-set decides, and a
-// queue that is stale or unknown only means an extra attempt or a short wait. The watch's
-// suspensions and resumptions go to `sink`.
+// queue that is stale or unknown only means an extra attempt or a short wait.
 class ParticipantQueue : public QObject
 {
 public:
-    ParticipantQueue(EtcdClient *client, const QByteArray &electionPath, QObject *parent,
-        ConnectionSink sink = {});
+    ParticipantQueue(EtcdClient *client, const QByteArray &electionPath);
     ~ParticipantQueue() override;
 
+    // The queue of `electionPath` that every candidate of `client` in this thread shares: one
+    // watch and one order for all, not one each. With one each, a thousand candidates in one
+    // process took a thousand deliveries of every join and leave, and every rejoin re-read the
+    // whole queue (bench/run --scale: a third of a hand-off's CPU).
+    static std::shared_ptr<ParticipantQueue> sharedFor(
+        EtcdClient *client, const QByteArray &electionPath);
+
+    // Reads the queue and follows it, unless it is already (a failed read is tried again here).
     void start();
     // `self`'s place among the candidates other than `leader` (0: first, or unknown).
     [[nodiscard]] int placeOf(const QString &self, const QString &leader) const;
@@ -64,8 +70,10 @@ private:
     void onEvents(const QList<EtcdWatchEvent> &events);
 
     QPointer<EtcdClient> m_client;
+    const EtcdClient *m_sharedBy = nullptr; // its key in the shared queues, if it is shared
+    QByteArray m_path;
     QByteArray m_prefix;
-    ConnectionSink m_sink;
+    bool m_reading = false;
     ParticipantOrder m_order;
     std::unique_ptr<EtcdWatch> m_watch;
 };
