@@ -8,6 +8,8 @@
 #include <etcdtestserver.h>
 #include <faultproxy.h>
 
+#include <QtCore/qtimer.h>
+
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
 using Etcd::ErrorCode;
@@ -61,6 +63,7 @@ private Q_SLOTS:
     void watchesOfOneKeyShareOneServerWatch();
     void aJoiningWatchStartsWhereItAsked();
     void sharedWatchRecoversEachWatch();
+    void aNestedEventLoopKeepsEveryWatchInOrder();
     void restartMidWatch();
     void restartMidSharedWatch();
     void pausedEtcdSuspendsAndResumes();
@@ -310,6 +313,47 @@ void tst_EtcdWatch::sharedWatchRecoversEachWatch()
     QTRY_COMPARE_WITH_TIMEOUT(ra.values(), (QByteArrayList {"3"_ba, "4"_ba}), 5000);
     QTRY_COMPARE_WITH_TIMEOUT(rb.values(), (QByteArrayList {"3"_ba, "4"_ba}), 5000);
     QCOMPARE(resyncedNow.size(), 0);
+}
+
+// The watches of one thread hear a change in one courier post, in turn. A handler that runs a
+// nested event loop (a modal dialog opened from a slot; here the waits for two more puts) must
+// not let the later changes overtake the first one still queued for the watch after it: both
+// hear 1, 2, 3 in that order, once each.
+void tst_EtcdWatch::aNestedEventLoopKeepsEveryWatchInOrder()
+{
+    QTRY_COMPARE_WITH_TIMEOUT(watchers(), 0.0, 10000); // earlier tests' clients let go
+    auto client = connectedClient(m_server.clientUrl());
+    EtcdWatch first(client.get(), "/nested/k"_ba);
+    EtcdWatch second(client.get(), "/nested/k"_ba);
+    Recorder heardSecond(&second);
+    QByteArrayList heardFirst;
+    QEventLoop modal;
+    bool nested = false;
+    connect(&first, &EtcdWatch::eventsReceived, &first, [&](const QList<EtcdWatchEvent> &events) {
+        for (const EtcdWatchEvent &e : events)
+            heardFirst.append(e.keyValue.value);
+        if (std::exchange(nested, true))
+            return;
+        QVERIFY_OK(await(client->put("/nested/k"_ba, "2"_ba)).status);
+        QVERIFY_OK(await(client->put("/nested/k"_ba, "3"_ba)).status);
+        if (heardFirst.size() < 3) {
+            QTimer::singleShot(5000, &modal, &QEventLoop::quit); // the checks below say why
+            modal.exec();
+        }
+    });
+    connect(&first, &EtcdWatch::eventsReceived, &modal, [&] {
+        if (heardFirst.size() >= 3)
+            modal.quit();
+    });
+    first.start();
+    QTRY_COMPARE_WITH_TIMEOUT(first.state(), EtcdWatch::State::Active, 5000);
+    second.start(); // joins the first one's server watch: one post per change carries both
+    QTRY_COMPARE_WITH_TIMEOUT(second.state(), EtcdWatch::State::Active, 5000);
+    QCOMPARE(watchers(), 1.0);
+    QVERIFY_OK(await(client->put("/nested/k"_ba, "1"_ba)).status);
+    QTRY_COMPARE_WITH_TIMEOUT(heardSecond.values().size(), 3, 5000);
+    QCOMPARE(heardSecond.values(), (QByteArrayList {"1"_ba, "2"_ba, "3"_ba}));
+    QCOMPARE(heardFirst, (QByteArrayList {"1"_ba, "2"_ba, "3"_ba}));
 }
 
 void tst_EtcdWatch::restartMidWatch()

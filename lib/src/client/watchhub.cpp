@@ -49,7 +49,7 @@ WatchHub::~WatchHub()
 template <class F>
 void WatchHub::tell(Entry &e, F &&f)
 {
-    e.route->mailbox->post([o = e.route->observer, f = std::forward<F>(f)] { f(o); });
+    e.route->tell(std::forward<F>(f));
 }
 
 void WatchHub::add(quint64 id, const WatchSpec &spec, MailboxPtr mailbox, WatchObserver *observer)

@@ -82,8 +82,8 @@ void WatchRouter::announce(WatchRoute &route)
         metrics->report([](EtcdMetrics &m) {
             m.recordWatchRecovery(EtcdMetrics::WatchRecovery::Resubscribed);
         });
-    route.mailbox->post(
-        [o = route.observer, next = route.nextRevision, again] { o->watchCreated(next, again); });
+    route.tell(
+        [next = route.nextRevision, again](WatchObserver *o) { o->watchCreated(next, again); });
 }
 
 void WatchRouter::deliver(ServerWatch &watch, WatchResponseData &r)
@@ -98,11 +98,14 @@ void WatchRouter::deliver(ServerWatch &watch, WatchResponseData &r)
         }
     }
     watch.next = std::max(watch.next, next);
+    CourierBatch batch; // the watches it serves mostly live in one thread: one post there
     for (const WatchRoutePtr &route : watch.routes)
-        deliver(*route, r.events, next);
+        deliver(*route, r.events, next, batch);
+    batch.post();
 }
 
-void WatchRouter::deliver(WatchRoute &route, const QList<EtcdWatchEvent> &all, qint64 next)
+void WatchRouter::deliver(
+    WatchRoute &route, const QList<EtcdWatchEvent> &all, qint64 next, CourierBatch &batch)
 {
     QList<EtcdWatchEvent> events = all; // shared, not copied, unless filtered below
     if (!events.isEmpty() && events.first().revision < route.nextRevision) {
@@ -117,9 +120,9 @@ void WatchRouter::deliver(WatchRoute &route, const QList<EtcdWatchEvent> &all, q
     if (route.guard && !events.isEmpty() && (!armed || armed->armed()))
         route.guardMailbox->post([g = route.guard, events] { g(events); });
     // nextRevision moved before the delivery is posted: a break from here never replays.
-    route.mailbox->post([o = route.observer, events = std::move(events), n = route.nextRevision] {
-        o->watchEvents(events, n);
-    });
+    batch.add(route.courier,
+        route.item([events = std::move(events), n = route.nextRevision](
+                       WatchObserver *o) { o->watchEvents(events, n); }));
 }
 
 } // namespace Etcd::Internal

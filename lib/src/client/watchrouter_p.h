@@ -4,6 +4,7 @@
 //  W A R N I N G: internal header, not part of the EtcdQt API.
 #pragma once
 
+#include "courier_p.h"
 #include "keyspace_p.h"
 #include "mailbox_p.h"
 #include "metricsslot_p.h"
@@ -42,9 +43,21 @@ struct ArmedGuard
 struct WatchRoute
 {
     WatchRoute(MailboxPtr m, WatchObserver *o, const KeySpace &k)
-        : mailbox(std::move(m)), observer(o), keySpace(k)
+        : mailbox(std::move(m)), courier(Courier::of(mailbox->thread())), observer(o), keySpace(k)
     { }
+    // Every call of the observer goes through its thread's courier, in order.
+    template <class F>
+    void tell(F &&f) const
+    {
+        Courier::post(courier, {item(std::forward<F>(f))});
+    }
+    template <class F>
+    [[nodiscard]] CourierItem item(F &&f) const
+    {
+        return {mailbox, [o = observer, f = std::forward<F>(f)] { f(o); }};
+    }
     const MailboxPtr mailbox;
+    const std::shared_ptr<Courier> courier;
     WatchObserver *const observer;
     const KeySpace keySpace;
     WatchGuard guard; // with the engine's mailbox: set before the route is shared
@@ -98,7 +111,8 @@ private:
     void bind(const WatchResponseData &response);
     void announce(WatchRoute &route);
     static void deliver(ServerWatch &watch, WatchResponseData &response);
-    static void deliver(WatchRoute &route, const QList<EtcdWatchEvent> &events, qint64 next);
+    static void deliver(
+        WatchRoute &route, const QList<EtcdWatchEvent> &events, qint64 next, CourierBatch &batch);
 };
 
 } // namespace Etcd::Internal

@@ -8,6 +8,7 @@
 
 #include <QtCore/qmetaobject.h>
 #include <QtCore/qobject.h>
+#include <QtCore/qthread.h>
 
 #include <atomic>
 #include <memory>
@@ -20,7 +21,7 @@ namespace Etcd::Internal {
 class Mailbox : public std::enable_shared_from_this<Mailbox>
 {
 public:
-    explicit Mailbox(QObject *target) : m_target(target) { }
+    explicit Mailbox(QObject *target) : m_target(target), m_thread(target->thread()) { }
 
     // A delivery already queued when the mailbox closes is dropped when it comes up (close()
     // and delivery both happen in the target's thread), so nothing arrives after close().
@@ -45,10 +46,20 @@ public:
         std::lock_guard lock(m_mutex);
         return m_target != nullptr;
     }
+    // Open, with its target in the calling thread: a Courier there may call it directly. (A
+    // target is moved only from its own thread, so the answer holds while this thread runs.)
+    bool opensHere()
+    {
+        std::lock_guard lock(m_mutex);
+        return m_target && m_target->thread() == QThread::currentThread();
+    }
+    // The target's thread when the mailbox was made: where its Courier lives.
+    [[nodiscard]] QThread *thread() const { return m_thread; }
 
 private:
     std::mutex m_mutex;
     QObject *m_target;
+    QThread *const m_thread;
 };
 
 using MailboxPtr = std::shared_ptr<Mailbox>;
