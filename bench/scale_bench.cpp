@@ -4,7 +4,8 @@
 // point per process, x its size, so that one point's memory is not the last one's. Every line
 // has "threads" and "engine_threads" (this process's, with the point's objects live): the claim
 // is that EtcdQt's own do not grow with x (gRPC's pools vary by a thread or two on their own).
-// Go's counterparts are bench/go/src/etcdqtscalepeer's, run beside these by bench/run --scale --peers.
+// Go's counterparts are bench/go/src/etcdqtscalepeer's, run beside these by
+// bench/run --scale --peers.
 #include "benchutil.h"
 
 #include <malloc.h> // malloc_trim
