@@ -7,11 +7,11 @@
 #include <EtcdQt/etcdreplies.h>
 #include <EtcdQt/etcdwatch.h>
 
-#include <QtCore/qmutex.h>
+#include "weakregistry_p.h"
+
 #include <QtCore/qthread.h>
 
 #include <algorithm>
-#include <map>
 #include <tuple>
 
 namespace Etcd::Internal {
@@ -20,43 +20,32 @@ namespace {
 
 // The shared queues by client, thread and election. The client's address alone could name a
 // newer client at the same address: a queue whose client is gone is never handed out.
-using SharedKey = std::tuple<const EtcdClient *, const QThread *, QByteArray>;
-struct SharedQueues
-{
-    QMutex mutex;
-    std::map<SharedKey, std::weak_ptr<ParticipantQueue>> byKey;
-};
+using SharedQueues
+    = WeakRegistry<std::tuple<const EtcdClient *, const QThread *, QByteArray>, ParticipantQueue>;
 Q_GLOBAL_STATIC(SharedQueues, sharedQueues)
 
 } // namespace
 
 ParticipantQueue::ParticipantQueue(EtcdClient *client, const QByteArray &electionPath)
-    : m_client(client), m_path(electionPath),
+    : m_client(client), m_key(client), m_path(electionPath),
       m_prefix(RecipePaths::appendToPath(electionPath, "participants/"))
 { }
 
 ParticipantQueue::~ParticipantQueue()
 {
-    if (!m_sharedBy || sharedQueues.isDestroyed())
-        return;
-    QMutexLocker lock(&sharedQueues->mutex);
-    const auto it = sharedQueues->byKey.find({m_sharedBy, thread(), m_path});
-    if (it != sharedQueues->byKey.end() && it->second.expired())
-        sharedQueues->byKey.erase(it); // not a newer queue of the same key
+    if (!sharedQueues.isDestroyed())
+        sharedQueues->forget({m_key, thread(), m_path});
 }
 
 std::shared_ptr<ParticipantQueue> ParticipantQueue::sharedFor(
     EtcdClient *client, const QByteArray &electionPath)
 {
-    QMutexLocker lock(&sharedQueues->mutex);
-    std::weak_ptr<ParticipantQueue> &entry
-        = sharedQueues->byKey[{client, QThread::currentThread(), electionPath}];
-    if (auto queue = entry.lock(); queue && queue->m_client == client)
-        return queue;
-    auto queue = std::make_shared<ParticipantQueue>(client, electionPath);
-    queue->m_sharedBy = client;
-    entry = queue;
-    return queue;
+    return sharedQueues->obtain(
+        {client, QThread::currentThread(), electionPath},
+        [client](const ParticipantQueue &queue) { return queue.m_client == client; },
+        [client, &electionPath] {
+            return std::make_shared<ParticipantQueue>(client, electionPath);
+        });
 }
 
 void ParticipantQueue::start()

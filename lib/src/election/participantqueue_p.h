@@ -70,8 +70,8 @@ private:
     void onEvents(const QList<EtcdWatchEvent> &events);
 
     QPointer<EtcdClient> m_client;
-    const EtcdClient *m_sharedBy = nullptr; // its key in the shared queues, if it is shared
-    QByteArray m_path;
+    const EtcdClient *const m_key; // the client's address: its key among the shared queues
+    const QByteArray m_path;
     QByteArray m_prefix;
     bool m_reading = false;
     ParticipantOrder m_order;

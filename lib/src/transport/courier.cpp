@@ -1,9 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
 #include "courier_p.h"
-
-#include <QtCore/qhash.h>
-#include <QtCore/qmutex.h>
+#include "weakregistry_p.h"
 
 #include <algorithm>
 
@@ -11,35 +9,28 @@ namespace Etcd::Internal {
 
 namespace {
 
-struct Couriers
-{
-    QMutex mutex;
-    QHash<const QThread *, std::weak_ptr<Courier>> byThread;
-};
+using Couriers = WeakRegistry<const QThread *, Courier>;
 Q_GLOBAL_STATIC(Couriers, couriers)
 
 } // namespace
 
 std::shared_ptr<Courier> Courier::of(QThread *thread)
 {
-    QMutexLocker lock(&couriers->mutex);
-    std::weak_ptr<Courier> &entry = couriers->byThread[thread];
     // A QThread at the address of a finished one: its courier (thread() now null) is not ours.
-    if (auto courier = entry.lock(); courier && courier->thread() == thread)
-        return courier;
-    auto *courier = new Courier;
-    courier->moveToThread(thread);
-    // The last holder may be any thread: the courier is deleted in its own. There, at once:
-    // the last holder can be a post Qt discards with its thread's event list locked (an
-    // application's teardown), and deleteLater() would post to that list: a deadlock.
-    std::shared_ptr<Courier> shared(courier, [](Courier *c) {
-        if (c->thread() == QThread::currentThread())
-            delete c;
-        else
-            c->deleteLater();
+    const auto ours = [thread](const Courier &courier) { return courier.thread() == thread; };
+    return couriers->obtain(thread, ours, [thread] {
+        auto *courier = new Courier;
+        courier->moveToThread(thread);
+        // The last holder may be any thread: the courier is deleted in its own. There, at
+        // once: the last holder can be a post Qt discards with its thread's event list locked
+        // (an application's teardown), and deleteLater() would post to that list: a deadlock.
+        return std::shared_ptr<Courier>(courier, [](Courier *c) {
+            if (c->thread() == QThread::currentThread())
+                delete c;
+            else
+                c->deleteLater();
+        });
     });
-    entry = shared;
-    return shared;
 }
 
 void Courier::post(const std::shared_ptr<Courier> &courier, std::vector<CourierItem> items)
