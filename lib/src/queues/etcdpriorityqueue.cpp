@@ -6,6 +6,7 @@
 #include "recipemetrics_p.h"
 #include "recipereplies_p.h"
 
+#include <EtcdQt/etcdclient.h>
 #include <EtcdQt/etcdpriorityqueue.h>
 
 using namespace Etcd::Internal;
