@@ -6,9 +6,9 @@
 #include "clientcalls_p.h"
 #include "etcdqt_internal_p.h"
 #include "handover_p.h"
+#include "leaderview_p.h"
 #include "leaseops_p.h"
 #include "leaseshared_p.h"
-#include "participantqueue_p.h"
 #include "recipelayer_p.h"
 #include "recipepaths_p.h"
 
@@ -23,10 +23,6 @@ using namespace std::chrono;
 namespace {
 constexpr milliseconds kGrantTimeout {5000};
 constexpr int kRetryMinMs = 100;
-// The wait per place in the queue when LEADER is vacated: longer than a compare-and-set and
-// its watch event take on a LAN, short next to any TTL.
-constexpr int kTurnStepMs = 5;
-constexpr int kMaxTurnSteps = 20;
 // How long a finished term keeps its participation key after the leadership lease's revoke was
 // answered: the successor's compare-and-set, sent on the same DELETE event, reaches etcd first
 // instead of queueing behind this revoke's apply (bench election_handoff_queued, A/B: p50
@@ -49,14 +45,6 @@ EtcdLeaderSelectorPrivate::EtcdLeaderSelectorPrivate(
         : options.clientId;
     retryTimer.setSingleShot(true);
     QObject::connect(&retryTimer, &QTimer::timeout, &retryTimer, [this] { retry(); });
-    turnTimer.setSingleShot(true);
-    // The turn came: campaign, but behind the events already queued for this thread, so a new
-    // leader whose key arrived while the thread was busy is seen first. A thousand candidates
-    // in one process made each hand-off cost a thousand compare-and-sets in vain without this
-    // (bench/run --scale, scale_election_candidates: their timers fired before the new
-    // leader's event reached them).
-    QObject::connect(&turnTimer, &QTimer::timeout, &turnTimer,
-        [this] { postQueued(&turnTimer, [this] { holder.isEmpty() ? campaign() : void(); }); });
 }
 
 bool EtcdLeaderSelectorPrivate::setState(State next)
@@ -75,18 +63,16 @@ void EtcdLeaderSelectorPrivate::beginTerm()
     ++term;
     token = RecipePaths::uniqueToken(clientId);
     fencing = {};
-    ledThisTerm = campaignAgain = startedThisTerm = resyncPending = watchLive = false;
+    ledThisTerm = campaignAgain = startedThisTerm = false;
     leaseGone = confirmingLoss = false;
     relinquishRan = false;
     retryDelayMs = 0;
-    lastDelete = 0;
     startClock.start();
     sync->begin();
     q->setActive(true);
     registerParticipation();
-    queue = ParticipantQueue::sharedFor(q->client(), path);
-    queue->start();
-    watchLeader();
+    seat = LeaderView::join(q->client(), path, this);
+    watchLive = seat->view().isLive(); // else its going live campaigns
     grant();
 }
 
@@ -127,7 +113,12 @@ void EtcdLeaderSelectorPrivate::keepLeaseAlive()
 {
     Q_Q(EtcdLeaderSelector);
     KeepAliveFollower follow;
-    follow.resumed = [this] { revalidate(false); };
+    // A leader's renewals got through again: its key is re-read (the watch's reconnect re-reads
+    // it too). A candidate's lease holds no key: the watch alone tells it of a vacancy.
+    follow.resumed = [this] {
+        if (state == State::Leading && seat)
+            seat->view().requestReread();
+    };
     follow.failed = [this](const EtcdStatus &why) { onLeaseFailed(why); };
     // The engine ends the leadership the moment it decides the lease is gone; the signals
     // follow when this thread gets to `failed`.
@@ -197,11 +188,13 @@ void EtcdLeaderSelectorPrivate::onCampaigned(
         return;
     if (!reply->succeeded() && !reply->results().isEmpty()) {
         const auto held = reply->results().constFirst().keyValues;
-        holder = held.isEmpty() ? QString() : RecipePaths::stripUniqueSuffix(held.first().value);
+        const QString holder
+            = held.isEmpty() ? QString() : RecipePaths::stripUniqueSuffix(held.first().value);
+        seat->view().noteHolder(holder);
         if (!holder.isEmpty() && !seeLeader(holder))
             return;
     }
-    if (reply->succeeded() && lastDelete > reply->revision())
+    if (reply->succeeded() && seat->view().lastDelete() > reply->revision())
         return campaign(); // won, but the watch already saw that key deleted: not ours
     if (reply->succeeded() && forLease != leaseId) {
         // Won on a lease given up while the write was out (no renewal acknowledged within
@@ -240,8 +233,6 @@ void EtcdLeaderSelectorPrivate::retryLater(const EtcdStatus &why)
 
 void EtcdLeaderSelectorPrivate::retry()
 {
-    if (resyncPending)
-        return revalidate(true);
     if (state != State::Campaigning)
         return;
     if (leaseId <= 0 && grants.inFlight() == 0)
@@ -249,35 +240,20 @@ void EtcdLeaderSelectorPrivate::retry()
     campaign();
 }
 
-// The watch goes live before the first compare-and-set, from "now": it misses no DELETE
-// after that read (it began earlier), and etcd serves it from its synced group. A watch
-// anchored at an older revision, even by one write, is caught up only by etcd's 100 ms loop.
-void EtcdLeaderSelectorPrivate::watchLeader()
-{
-    Q_Q(EtcdLeaderSelector);
-    WatchFollower follow;
-    follow.events = [this](const QList<EtcdWatchEvent> &events) { onEvents(events); };
-    follow.active = [this] { onWatchActive(); };
-    follow.reconnected = [this](qint64 compactedAt) { revalidate(compactedAt > 0); };
-    follow.failed = [this](const EtcdStatus &why) {
-        watch.release()->deleteLater(); // we are inside its signal
-        endTerm(state == State::Leading ? End::SteppedDown : End::Failed, why);
-    };
-    ArmedGuard guard;
-    guard.armed = [leading = sync->leading()] { return leading->load(); };
-    guard.see = [weak = std::weak_ptr(sync)](const QList<EtcdWatchEvent> &events) {
-        if (const auto s = weak.lock())
-            s->seeKeyEvents(events); // a deleted or taken key ends leadership in the engine
-    };
-    follow.guard = std::move(guard);
-    watch = RecipeLayer::followWatch(
-        q, leaderKey, {}, EtcdWatch::ResyncMode::AwaitResync, std::move(follow));
-}
-
-void EtcdLeaderSelectorPrivate::onWatchActive()
+void EtcdLeaderSelectorPrivate::watchWentLive()
 {
     if (inTerm() && !std::exchange(watchLive, true))
         campaign();
+}
+
+void EtcdLeaderSelectorPrivate::watchFailed(const EtcdStatus &why)
+{
+    endTerm(state == State::Leading ? End::SteppedDown : End::Failed, why);
+}
+
+void EtcdLeaderSelectorPrivate::reportConnection(EtcdRecipe::ConnectionState s)
+{
+    q_func()->reportConnectionState(s);
 }
 
 // Once per term, after the first compare-and-set answered with the watch live: this node is
@@ -309,70 +285,39 @@ bool EtcdLeaderSelectorPrivate::seeLeader(const QString &id)
     return guard && forTerm == term;
 }
 
-void EtcdLeaderSelectorPrivate::onEvents(const QList<EtcdWatchEvent> &events)
+// A vacancy is the view's to act on (one compare-and-set, by the member whose turn it is); a
+// leader checks each event against its own token.
+void EtcdLeaderSelectorPrivate::sawLeaderEvents(
+    const QList<EtcdWatchEvent> &events, const QList<QString> &leaders)
 {
-    for (const EtcdWatchEvent &e : events) {
-        const bool deleted = e.type == EtcdWatchEvent::Type::Delete;
-        if (!seeLeader(deleted ? QString() : RecipePaths::stripUniqueSuffix(e.keyValue.value)))
+    for (qsizetype i = 0; i < events.size(); ++i) {
+        const EtcdWatchEvent &e = events.at(i);
+        if (!seeLeader(leaders.at(i)))
             return;
-        if (state == State::Leading && e.revision > fencing.revision) {
-            if (deleted)
-                return stepDownForKey(
-                    lostStatus(EtcdLeaderSelector::tr("the leader key was deleted")));
-            if (e.keyValue.value != token)
-                return stepDownForKey(
-                    lostStatus(EtcdLeaderSelector::tr("another node holds the leader key")));
-        } else if (state == State::Campaigning && deleted) {
-            lastDelete = e.revision;
-            campaignInTurn();
-        } else if (state == State::Campaigning) {
-            holder = RecipePaths::stripUniqueSuffix(e.keyValue.value);
-            turnTimer.stop(); // someone won: no attempt needed
-        }
+        if (state != State::Leading || e.revision <= fencing.revision)
+            continue;
+        if (e.type == EtcdWatchEvent::Type::Delete)
+            return stepDownForKey(lostStatus(EtcdLeaderSelector::tr("the leader key was deleted")));
+        if (e.keyValue.value != token)
+            return stepDownForKey(
+                lostStatus(EtcdLeaderSelector::tr("another node holds the leader key")));
     }
 }
 
-// LEADER was vacated: the first candidate in the queue tries now, the n-th after n steps
-// unless the new leader's key shows up first (then the attempt is not needed).
-void EtcdLeaderSelectorPrivate::campaignInTurn()
+// After a reconnect (the watch's or this term's keep-alive's), LEADER is re-read: a leader's
+// key must still be its own, with the revision it won it at. A read older than the win says
+// nothing about it.
+void EtcdLeaderSelectorPrivate::sawLeaderRead(const QList<EtcdKeyValue> &kvs, qint64 revision)
 {
-    const int place = queue ? queue->placeOf(clientId, holder) : 0;
-    holder.clear();
-    if (place == 0)
-        return campaign();
-    turnTimer.start(std::min(place, kMaxTurnSteps) * kTurnStepMs);
-}
-
-// After a reconnect the stream may have missed nothing, but leadership is re-read anyway:
-// the key must still be ours with the revision we won it at. `resync`: the watch lost its
-// history to compaction and resumes from this read.
-void EtcdLeaderSelectorPrivate::revalidate(bool resync)
-{
-    Q_Q(EtcdLeaderSelector);
     if (!inTerm())
         return;
-    resyncPending = resyncPending || resync;
-    auto *reply = getOn(q->client(), leaderKey);
-    const quint64 forTerm = term;
-    QObject::connect(
-        reply, &EtcdReply::finished, q, [this, reply, forTerm, resync](const EtcdStatus &s) {
-            if (forTerm != term || !inTerm())
-                return;
-            if (!s.isOk())
-                return resync ? retryLater(s) : void(); // the keep-alive and watch keep watching
-            const auto kvs = reply->keyValues();
-            if (resync && watch) {
-                resyncPending = false;
-                watch->resync(reply->revision() + 1);
-            }
-            const bool ours = !kvs.isEmpty() && kvs.first().value == token
-                && kvs.first().createRevision == fencing.revision;
-            if (state == State::Leading && !ours)
-                return stepDown(lostStatus(
-                    EtcdLeaderSelector::tr("leadership was not confirmed after reconnecting")));
-            if (state == State::Campaigning && kvs.isEmpty())
-                campaign();
-        });
+    const bool ours = !kvs.isEmpty() && kvs.first().value == token
+        && kvs.first().createRevision == fencing.revision;
+    if (state == State::Leading && revision >= fencing.revision && !ours)
+        return stepDown(
+            lostStatus(EtcdLeaderSelector::tr("leadership was not confirmed after reconnecting")));
+    if (state == State::Campaigning && kvs.isEmpty())
+        campaign();
 }
 
 void EtcdLeaderSelectorPrivate::becomeLeader()
@@ -380,6 +325,7 @@ void EtcdLeaderSelectorPrivate::becomeLeader()
     Q_Q(EtcdLeaderSelector);
     ledThisTerm = true;
     ++counters.acquired;
+    seat->arm(sync); // the view's guard tells this term view of the key's loss
     reportTransition(EtcdMetrics::Transition::Acquired);
     sync->markLeader(fencing, keepAlive ? leaseStateOf(*keepAlive) : nullptr, token);
     qCDebug(lcEtcdElection).noquote() << clientId << "leads" << path << "token" << fencing.revision;
@@ -545,10 +491,8 @@ void EtcdLeaderSelectorPrivate::finishTerm()
     Q_Q(EtcdLeaderSelector);
     EtcdReply *revoke = revokeLeaseQuietly(q->client(), std::exchange(leaseId, -1));
     keepAlive.reset();
-    watch.reset();
-    queue.reset();
+    seat.reset();
     retryTimer.stop();
-    turnTimer.stop();
     campaigning = false;
     const quint64 forTerm = term;
     const int grace = ledThisTerm ? kParticipationGraceMs : 0; // a hand-off may be under way

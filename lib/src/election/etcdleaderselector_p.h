@@ -5,7 +5,7 @@
 #pragma once
 
 #include "guardedcommit_p.h"
-#include "participantqueue_p.h"
+#include "leaderview_p.h"
 #include "pendinggrants_p.h"
 #include "recipemetrics_p.h"
 #include "standbyleases_p.h"
@@ -28,7 +28,7 @@ class EtcdTxnReply;
 // live, compare-and-set LEADER with the lease and try again on every DELETE; once won, keep the
 // lease alive, run the body on its own thread, and step down the moment etcd says the key or its
 // lease is gone. The lease is never healed.
-class EtcdLeaderSelectorPrivate
+class EtcdLeaderSelectorPrivate : public Etcd::Internal::LeaderViewMember
 {
     Q_DECLARE_PUBLIC(EtcdLeaderSelector)
 public:
@@ -56,18 +56,13 @@ public:
     void keepLeaseAlive();
     void onLeaseFailed(const EtcdStatus &reason);
     void campaign();
-    void campaignInTurn();
     void onCampaigned(
         quint64 forTerm, qint64 forLease, EtcdTxnReply *reply, const EtcdStatus &status);
     void withdrawClaim(qint64 revision);
     void retryLater(const EtcdStatus &why);
     void retry();
-    void watchLeader();
-    void onWatchActive();
     bool announceStarted();
-    void onEvents(const QList<EtcdWatchEvent> &events);
     bool seeLeader(const QString &id);
-    void revalidate(bool resync);
     void becomeLeader();
     void runBody();
     void onBodyReturned(quint64 forTerm, const QString &threw);
@@ -82,6 +77,17 @@ public:
     void releaseParticipation(quint64 forTerm);
     void completeTerm(quint64 forTerm);
     void closeGrants(); // grants.close(), with the standby's revoke
+
+    // As the election's LeaderView sees this candidate.
+    [[nodiscard]] QString viewId() const override { return clientId; }
+    [[nodiscard]] bool awaitsTurn() const override { return state == State::Campaigning; }
+    void takeTurn() override { campaign(); }
+    void watchWentLive() override;
+    void sawLeaderEvents(
+        const QList<EtcdWatchEvent> &events, const QList<QString> &leaders) override;
+    void sawLeaderRead(const QList<EtcdKeyValue> &leader, qint64 revision) override;
+    void watchFailed(const EtcdStatus &why) override;
+    void reportConnection(EtcdRecipe::ConnectionState s) override;
 
     EtcdLeaderSelector *q_ptr;
     QByteArray path;
@@ -103,23 +109,19 @@ public:
     bool campaignAgain = false; // a DELETE came while it was
     bool watchLive = false; // the LEADER watch went live this term: campaigns may start
     bool startedThisTerm = false; // started() was emitted
-    bool resyncPending = false; // the watch waits for a re-read of LEADER
     bool closing = false;
     int retryDelayMs = 0;
     QElapsedTimer startClock; // since start(): how long a failing start keeps trying
-    qint64 lastDelete = 0; // revision of the last DELETE of LEADER seen while campaigning
     Etcd::Internal::PendingGrants grants; // abandoned when a term ends
     // Keeps the client's standby lease of our TTL from the first term's grant to close(): the
     // next term leads on it, granted and renewed ahead (issue 21).
     std::unique_ptr<Etcd::Internal::StandbyLeases::Want> standby;
     std::unique_ptr<EtcdKeepAlive> keepAlive;
     std::unique_ptr<EtcdSelfHealingKeepAlive> participation;
-    std::unique_ptr<EtcdWatch> watch;
+    // This term's seat in the election's LEADER view (its watch, queue and turns), shared by
+    // the client's candidates in this thread.
+    std::unique_ptr<Etcd::Internal::LeaderView::Seat> seat;
     QTimer retryTimer;
-    QTimer turnTimer; // this candidate's turn in the queue after LEADER was vacated
-    QString holder; // who held LEADER when last seen (not a rival for the next turn)
-    // The election's queue, shared by this client's candidates in this thread.
-    std::shared_ptr<Etcd::Internal::ParticipantQueue> queue;
     std::jthread bodyThread;
     bool bodyRunning = false;
     bool relinquishRan = false; // the body's thread ran it already

@@ -21,9 +21,9 @@ struct EtcdWatchEvent;
 namespace Etcd::Internal {
 
 // Who is registered (clientId -> create revision of its participant key) and those revisions
-// sorted, so that a place in line is a binary search: every candidate in a process asks for
-// its place at each vacancy, and a count over all participants made that n^2 per hand-off
-// (1,000 candidates: a tenth of the hand-off's CPU in bench/run --scale).
+// sorted, so that a place in line is a binary search: at each vacancy a LeaderView asks for
+// the place of every candidate it serves, and a count over all participants made that n^2
+// per hand-off (1,000 candidates: a tenth of the hand-off's CPU in bench/run --scale).
 class ETCDQT_AUTOTEST_EXPORT ParticipantOrder
 {
 public:
@@ -42,10 +42,11 @@ private:
 
 // The candidates of one election in the order they registered (their participant keys'
 // create revisions), kept by one prefix watch. When LEADER is vacated, only the first in this
-// queue tries at once; the others wait a few milliseconds per place and give up when the new
-// leader's key appears. So a hand-off among N candidates costs one compare-and-set, not N,
-// and the first candidate is not slowed. Advisory only: the compare-and-set decides, and a
-// queue that is stale or unknown only means an extra attempt or a short wait.
+// queue tries at once; the first of each other process's candidates waits a few milliseconds
+// per place and gives up when the new leader's key appears (LeaderView). So a hand-off among
+// N candidates costs one compare-and-set, not N, and the first candidate is not slowed.
+// Advisory only: the compare-and-set decides, and a queue that is stale or unknown only means
+// an extra attempt or a short wait.
 class ParticipantQueue : public QObject
 {
 public:
