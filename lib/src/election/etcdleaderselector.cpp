@@ -371,6 +371,7 @@ void EtcdLeaderSelector::close()
         return;
     }
     d->setState(State::Closed);
+    d->seat.reset();
     d->closeGrants(); // a grant of an earlier term may still be in flight
 }
 

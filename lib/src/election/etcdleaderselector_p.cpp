@@ -71,7 +71,10 @@ void EtcdLeaderSelectorPrivate::beginTerm()
     sync->begin();
     q->setActive(true);
     registerParticipation();
-    seat = LeaderView::join(q->client(), path, this);
+    if (!seat || seat->view().hasFailed())
+        seat = LeaderView::join(q->client(), path, this);
+    seat->beginTerm();
+    following = true;
     watchLive = seat->view().isLive(); // else its going live campaigns
     grant();
 }
@@ -253,7 +256,8 @@ void EtcdLeaderSelectorPrivate::watchFailed(const EtcdStatus &why)
 
 void EtcdLeaderSelectorPrivate::reportConnection(EtcdRecipe::ConnectionState s)
 {
-    q_func()->reportConnectionState(s);
+    if (following)
+        q_func()->reportConnectionState(s);
 }
 
 // Once per term, after the first compare-and-set answered with the watch live: this node is
@@ -290,6 +294,8 @@ bool EtcdLeaderSelectorPrivate::seeLeader(const QString &id)
 void EtcdLeaderSelectorPrivate::sawLeaderEvents(
     const QList<EtcdWatchEvent> &events, const QList<QString> &leaders)
 {
+    if (!following)
+        return; // between terms it reports no leader (leaderChanged() is a term's)
     for (qsizetype i = 0; i < events.size(); ++i) {
         const EtcdWatchEvent &e = events.at(i);
         if (!seeLeader(leaders.at(i)))
@@ -491,7 +497,8 @@ void EtcdLeaderSelectorPrivate::finishTerm()
     Q_Q(EtcdLeaderSelector);
     EtcdReply *revoke = revokeLeaseQuietly(q->client(), std::exchange(leaseId, -1));
     keepAlive.reset();
-    seat.reset();
+    seat->endTerm(); // kept for the next term: its watch stays live
+    following = false;
     retryTimer.stop();
     campaigning = false;
     const quint64 forTerm = term;
@@ -540,6 +547,7 @@ void EtcdLeaderSelectorPrivate::completeTerm(quint64 forTerm)
         Q_EMIT q->termFinished();
     if (!guard || !closing)
         return;
+    seat.reset();
     closeGrants();
 }
 

@@ -109,6 +109,7 @@ public:
     bool campaignAgain = false; // a DELETE came while it was
     bool watchLive = false; // the LEADER watch went live this term: campaigns may start
     bool startedThisTerm = false; // started() was emitted
+    bool following = false; // hears of LEADER through the view: from beginTerm to finishTerm
     bool closing = false;
     int retryDelayMs = 0;
     QElapsedTimer startClock; // since start(): how long a failing start keeps trying
@@ -118,8 +119,8 @@ public:
     std::unique_ptr<Etcd::Internal::StandbyLeases::Want> standby;
     std::unique_ptr<EtcdKeepAlive> keepAlive;
     std::unique_ptr<EtcdSelfHealingKeepAlive> participation;
-    // This term's seat in the election's LEADER view (its watch, queue and turns), shared by
-    // the client's candidates in this thread.
+    // The seat in the election's LEADER view (its watch, queue and turns), shared by the
+    // client's candidates in this thread; from the first term to close().
     std::unique_ptr<Etcd::Internal::LeaderView::Seat> seat;
     QTimer retryTimer;
     std::jthread bodyThread;

@@ -63,9 +63,22 @@ LeaderView::Seat::Seat(std::shared_ptr<LeaderView> view, LeaderViewMember *membe
 
 LeaderView::Seat::~Seat()
 {
-    if (m_armed)
-        m_view->disarm(m_armed);
+    endTerm();
     m_view->remove(m_member);
+}
+
+void LeaderView::Seat::beginTerm()
+{
+    if (!m_view->m_watch)
+        m_view->startWatch();
+    m_view->m_queue->start(); // a failed read of the queue is tried again by the next term
+}
+
+void LeaderView::Seat::endTerm()
+{
+    if (m_armed)
+        m_view->disarm(std::exchange(m_armed, nullptr));
+    m_view->passTurnOf(m_member);
 }
 
 void LeaderView::Seat::arm(const std::shared_ptr<TermSync> &sync)
@@ -105,9 +118,6 @@ std::unique_ptr<LeaderView::Seat> LeaderView::join(
         {client, QThread::currentThread(), electionPath},
         [client](const LeaderView &v) { return v.m_client == client && !v.m_failed; },
         [client, &electionPath] { return std::make_shared<LeaderView>(client, electionPath); });
-    if (!view->m_watch)
-        view->startWatch();
-    view->m_queue->start(); // a failed read of the queue is tried again by the next term
     return std::make_unique<Seat>(std::move(view), member);
 }
 
@@ -125,8 +135,13 @@ void LeaderView::remove(LeaderViewMember *member)
         *it = nullptr; // swept after the outermost telling
     else
         m_members.erase(it);
+    passTurnOf(member);
+}
+
+void LeaderView::passTurnOf(LeaderViewMember *member)
+{
     if (m_turnOf == member)
-        chooseTurn(QString()); // its turn passes to the next of this view's members in line
+        chooseTurn(QString()); // the next of this view's members in line
 }
 
 template <class F>
@@ -219,8 +234,11 @@ void LeaderView::chooseTurn(const QString &lastLeader)
 void LeaderView::onTurn()
 {
     LeaderViewMember *m = std::exchange(m_turnOf, nullptr);
-    if (m && m_holder.isEmpty() && m->awaitsTurn())
-        m->takeTurn();
+    if (!m || !m_holder.isEmpty())
+        return;
+    if (m->awaitsTurn())
+        return m->takeTurn();
+    chooseTurn(QString()); // it left the running meanwhile: the next one's turn
 }
 
 void LeaderView::noteHolder(const QString &id)

@@ -60,7 +60,8 @@ public:
 class LeaderView : public QObject, public std::enable_shared_from_this<LeaderView>
 {
 public:
-    // A member's place in the view; destroying it leaves.
+    // A member's place in the view, kept from its first term to its close (a selector that
+    // runs term after term keeps one watch, not a new one per term); destroying it leaves.
     class Seat
     {
     public:
@@ -69,9 +70,13 @@ public:
         Seat(const Seat &) = delete;
         Seat &operator=(const Seat &) = delete;
         [[nodiscard]] LeaderView &view() const { return *m_view; }
-        // From the member's win until the seat is left, the engine thread ends `sync`'s
-        // leadership when the key is deleted or taken (TermSync::seeKeyEvents).
+        // A term begins: the watch and the queue are made live if they are not.
+        void beginTerm();
+        // From the member's win until endTerm(), the engine thread ends `sync`'s leadership
+        // when the key is deleted or taken (TermSync::seeKeyEvents).
         void arm(const std::shared_ptr<TermSync> &sync);
+        // The term is over: disarmed, and a turn it had passes to the next member in line.
+        void endTerm();
 
     private:
         const std::shared_ptr<LeaderView> m_view;
@@ -84,11 +89,13 @@ public:
 
     // Seats `member` in the view of `electionPath` shared by `client`'s candidates in this
     // thread (a view whose watch failed is not shared any more: a new one is made).
+    // Members hear of LEADER only while in a term.
     static std::unique_ptr<Seat> join(
         EtcdClient *client, const QByteArray &electionPath, LeaderViewMember *member);
 
     // The watch has gone live (it may be suspended now: it resumes where it left off).
     [[nodiscard]] bool isLive() const { return m_live; }
+    [[nodiscard]] bool hasFailed() const { return m_failed; }
     // The newest revision at which LEADER was seen deleted.
     [[nodiscard]] qint64 lastDelete() const { return m_lastDelete; }
     // Who holds LEADER, as a member's failed compare-and-set read it.
@@ -104,6 +111,7 @@ private:
     void disarm(const TermSync *sync);
     void add(LeaderViewMember *member);
     void remove(LeaderViewMember *member);
+    void passTurnOf(LeaderViewMember *member);
     void startWatch();
     void onEvents(const QList<EtcdWatchEvent> &events);
     void onActive();
