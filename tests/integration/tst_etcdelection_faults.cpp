@@ -42,6 +42,7 @@ private Q_SLOTS:
     void takeoverWhileCutOffIsNoticedOnReconnect();
     void leaderSurvivesEtcdRestart();
     void candidatesOfOneClientShareTheReadAfterARestart();
+    void destroyedWhenReconnectedLeavesNoLease();
 
 private:
     EtcdTestServer m_server;
@@ -319,6 +320,37 @@ void tst_EtcdElectionFaults::candidatesOfOneClientShareTheReadAfterARestart()
         selector->close();
     for (const auto &log : logs)
         QTRY_COMPARE_WITH_TIMEOUT(log->count(u"closed"_s), 1, kWaitMs);
+}
+
+// A handler may destroy its selector when it hears Reconnected, even the client's only
+// candidate: that ends the shared view while it is mid-reconnect (its LEADER re-read still to
+// be sent). Nothing crashes, no lease is left (cleanup()), and the next candidate runs.
+void tst_EtcdElectionFaults::destroyedWhenReconnectedLeavesNoLease()
+{
+    constexpr auto ttl = 10s; // outlives the outage
+    EtcdClient client({m_server.clientUrl()});
+    client.setStreamLivenessInterval(500ms);
+    client.connectToEndpoints();
+    auto *selector = new EtcdLeaderSelector(&client, "/ef/gone", withId(u"gone"_s, ttl));
+    QPointer<EtcdLeaderSelector> alive(selector);
+    QSignalSpy elected(selector, &EtcdLeaderSelector::elected);
+    connect(selector, &EtcdRecipe::connectionStateChanged, selector,
+        [selector](EtcdRecipe::ConnectionState state) {
+            if (state == EtcdRecipe::ConnectionState::Reconnected)
+                delete selector;
+        });
+    QVERIFY(selector->start());
+    QTRY_COMPARE_WITH_TIMEOUT(elected.size(), 1, kWaitMs);
+    QVERIFY(m_server.restart());
+    QTRY_VERIFY_WITH_TIMEOUT(!alive, 3 * kWaitMs);
+    // The next candidate of the client gets a view of its own, and the seat it left is free.
+    EtcdLeaderSelector next(&client, "/ef/gone", withId(u"next"_s, ttl));
+    QSignalSpy nextElected(&next, &EtcdLeaderSelector::elected);
+    QSignalSpy closed(&next, &EtcdRecipe::closed);
+    QVERIFY(next.start());
+    QTRY_COMPARE_WITH_TIMEOUT(nextElected.size(), 1, kWaitMs);
+    next.close();
+    QTRY_COMPARE_WITH_TIMEOUT(closed.size(), 1, kWaitMs);
 }
 
 QTEST_MAIN(tst_EtcdElectionFaults)

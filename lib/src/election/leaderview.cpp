@@ -1,8 +1,9 @@
 // SPDX-FileCopyrightText: 2026 The EtcdQt authors
 // SPDX-License-Identifier: Apache-2.0
+#include "leaderview_p.h"
+
 #include "clientcalls_p.h"
 #include "handover_p.h"
-#include "leaderview_p.h"
 #include "recipelayer_p.h"
 #include "recipepaths_p.h"
 #include "termsync_p.h"
@@ -36,7 +37,8 @@ Q_GLOBAL_STATIC(SharedViews, sharedViews)
 
 } // namespace
 
-// Lock-free for the gRPC thread, which asks before every delivery whether anyone leads.
+// `armed` is read lock-free by the gRPC thread before every delivery: whether anyone here
+// leads; see() runs in the engine thread.
 struct LeaderView::Guard
 {
     std::atomic<int> armed {0};
@@ -166,12 +168,21 @@ void LeaderView::startWatch()
     WatchFollower follow;
     follow.events = [this](const QList<EtcdWatchEvent> &events) { onEvents(events); };
     follow.active = [this] { onActive(); };
-    follow.reconnected = [this](qint64 compactedAt) { onReconnected(compactedAt); };
+    // Reconnected is reported here, not by the sink: a handler that destroys the last member
+    // must not leave the re-read to a destroyed view.
+    follow.reconnected = [this](qint64 compactedAt) {
+        const auto keep = shared_from_this();
+        forEachMember([](LeaderViewMember *m) {
+            m->reportConnection(EtcdRecipe::ConnectionState::Reconnected);
+        });
+        onReconnected(compactedAt);
+    };
     follow.failed = [this](const EtcdStatus &why) { onFailed(why); };
     follow.guard = ArmedGuard {[g = m_guard] { return g->armed.load() > 0; },
         [g = m_guard](const QList<EtcdWatchEvent> &events) { g->see(events); }};
     const auto sink = [this](EtcdRecipe::ConnectionState s) {
-        forEachMember([s](LeaderViewMember *m) { m->reportConnection(s); });
+        if (s != EtcdRecipe::ConnectionState::Reconnected)
+            forEachMember([s](LeaderViewMember *m) { m->reportConnection(s); });
     };
     m_watch = RecipeLayer::followWatch(m_client, this, m_leaderKey, {},
         EtcdWatch::ResyncMode::AwaitResync, std::move(follow), sink);
