@@ -8,6 +8,8 @@
 #include <EtcdQt/etcdclient.h>
 #include <EtcdQt/etcdreplies.h>
 
+#include <QtCore/qpointer.h>
+
 namespace Etcd::Internal {
 
 using State = EtcdRecipe::ConnectionState;
@@ -53,11 +55,13 @@ std::unique_ptr<EtcdWatch> RecipeLayer::followWatch(EtcdClient *client, QObject 
             sink(s);
     };
     QObject::connect(w, &EtcdWatch::suspended, context, [report] { report(State::Suspended); });
-    const auto reconnected = [report, r = f.reconnected](qint64 compactedAt) {
-        report(State::Reconnected);
-        if (r)
-            r(compactedAt);
-    };
+    // A handler of the report may destroy the follower: then its own callback is not called.
+    const auto reconnected
+        = [report, alive = QPointer<QObject>(context), r = f.reconnected](qint64 compactedAt) {
+              report(State::Reconnected);
+              if (r && alive)
+                  r(compactedAt);
+          };
     QObject::connect(w, &EtcdWatch::resubscribed, context, [reconnected] { reconnected(0); });
     QObject::connect(w, &EtcdWatch::resyncRequested, context,
         [reconnected](qint64 compactedAt) { reconnected(std::max<qint64>(compactedAt, 1)); });
@@ -91,15 +95,17 @@ std::unique_ptr<EtcdKeepAlive> RecipeLayer::followKeepAlive(EtcdClient *client, 
         if (sink)
             sink(s);
     };
+    // A handler of the report may destroy the follower: then its own callback is not called.
+    const QPointer<QObject> alive(context);
     QObject::connect(k, &EtcdKeepAlive::suspended, context,
-        [report, suspended = f.suspended](const EtcdStatus &why) {
+        [report, alive, suspended = f.suspended](const EtcdStatus &why) {
             report(State::Suspended);
-            if (suspended)
+            if (suspended && alive)
                 suspended(why);
         });
-    QObject::connect(k, &EtcdKeepAlive::resumed, context, [report, resumed = f.resumed] {
+    QObject::connect(k, &EtcdKeepAlive::resumed, context, [report, alive, resumed = f.resumed] {
         report(State::Reconnected);
-        if (resumed)
+        if (resumed && alive)
             resumed();
     });
     if (f.expired)
