@@ -36,6 +36,7 @@ private Q_SLOTS:
     void tenCandidatesEachLeadOnceNeverTwoAtOnce();
     void participantsShrinkAsLeadersResign();
     void candidatesOfOneClientShareTheirQueue();
+    void watchesLastFromTheFirstTermToClose();
     void leaderAndParticipantKeysAreGolden();
     void reusableForManyTerms();
     void nextTermLeadsOnALeaseGrantedAhead();
@@ -282,6 +283,36 @@ void tst_EtcdLeaderSelector::participantsShrinkAsLeadersResign()
 
 // The bytes etcd-recipes writes and reads: "<path>/LEADER" = "<clientId>:<7 of [A-Za-z0-9]>"
 // on the leadership lease; "<path>/participants/<clientId>" = clientId on another lease.
+// The election's two watches (LEADER and the participants) are the client's, shared by its
+// candidates: kept between terms, so a hand-off neither cancels nor re-creates them, and gone
+// once every candidate closed.
+void tst_EtcdLeaderSelector::watchesLastFromTheFirstTermToClose()
+{
+    const auto watchers
+        = [&] { return etcdMetric(m_server.clientUrl(), "etcd_debugging_mvcc_watcher_total"); };
+    QTRY_COMPARE_WITH_TIMEOUT(watchers(), 0.0, kWaitMs); // earlier tests' selectors let go
+    auto client = connectedClient(m_server.clientUrl());
+    EtcdLeaderSelector a(client.get(), "/el/watches", withId(u"watch-a"_s));
+    EtcdLeaderSelector b(client.get(), "/el/watches", withId(u"watch-b"_s));
+    TermLog la(&a), lb(&b);
+    QVERIFY(a.start());
+    QTRY_COMPARE_WITH_TIMEOUT(la.count(u"elected"_s), 1, kWaitMs);
+    QVERIFY(b.start());
+    QTRY_COMPARE_WITH_TIMEOUT(lb.count(u"started"_s), 1, kWaitMs);
+    QTRY_COMPARE_WITH_TIMEOUT(watchers(), 2.0, kWaitMs);
+    a.resign();
+    QTRY_COMPARE_WITH_TIMEOUT(lb.count(u"elected"_s), 1, kWaitMs);
+    QTRY_COMPARE_WITH_TIMEOUT(la.count(u"finished"_s), 1, kWaitMs);
+    QCOMPARE(watchers(), 2.0); // a is between terms and b leads: the same two watches
+    b.resign();
+    QTRY_COMPARE_WITH_TIMEOUT(lb.count(u"finished"_s), 1, kWaitMs);
+    QCOMPARE(watchers(), 2.0); // both between terms
+    a.close();
+    b.close();
+    QTRY_COMPARE_WITH_TIMEOUT(la.count(u"closed"_s) + lb.count(u"closed"_s), 2, kWaitMs);
+    QTRY_COMPARE_WITH_TIMEOUT(watchers(), 0.0, kWaitMs);
+}
+
 void tst_EtcdLeaderSelector::leaderAndParticipantKeysAreGolden()
 {
     EtcdLeaderSelector selector(m_client.get(), "/el/golden/", withId(u"reporter-1"_s));
