@@ -51,6 +51,18 @@ struct TermLog
     EtcdStatus failure;
 };
 
+// `leader` starts and is elected, then `follower` starts and is in the running behind it, each
+// within `waitMs`. False at the first step that did not happen.
+inline bool electThenQueue(EtcdLeaderSelector &leader, const TermLog &leaderLog,
+    EtcdLeaderSelector &follower, const TermLog &followerLog, int waitMs)
+{
+    return leader.start()
+        && QTest::qWaitFor([&] { return leaderLog.count(QStringLiteral("elected")) == 1; }, waitMs)
+        && follower.start()
+        && QTest::qWaitFor(
+            [&] { return followerLog.count(QStringLiteral("started")) == 1; }, waitMs);
+}
+
 // The key-value at `key` as etcd holds it now (empty key when absent).
 inline EtcdKeyValue keyValueOf(EtcdClient &client, const QByteArray &key)
 {

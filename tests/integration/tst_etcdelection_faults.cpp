@@ -175,10 +175,7 @@ void tst_EtcdElectionFaults::partitionedLeaderStepsDownAndItsGuardedTxnFails()
     EtcdLeaderSelector old(&side.client, "/ef/partition", withId(u"old"_s));
     EtcdLeaderSelector next(m_client.get(), "/ef/partition", withId(u"next"_s));
     TermLog oldLog(&old), nextLog(&next);
-    QVERIFY(old.start());
-    QTRY_COMPARE_WITH_TIMEOUT(oldLog.count(u"elected"_s), 1, kWaitMs);
-    QVERIFY(next.start());
-    QTRY_COMPARE_WITH_TIMEOUT(nextLog.count(u"started"_s), 1, kWaitMs);
+    QVERIFY(electThenQueue(old, oldLog, next, nextLog, kWaitMs));
     const EtcdFencingToken oldToken = old.fencingToken();
 
     QElapsedTimer cut;

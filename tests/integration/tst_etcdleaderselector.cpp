@@ -295,10 +295,7 @@ void tst_EtcdLeaderSelector::watchesLastFromTheFirstTermToClose()
     EtcdLeaderSelector a(client.get(), "/el/watches", withId(u"watch-a"_s));
     EtcdLeaderSelector b(client.get(), "/el/watches", withId(u"watch-b"_s));
     TermLog la(&a), lb(&b);
-    QVERIFY(a.start());
-    QTRY_COMPARE_WITH_TIMEOUT(la.count(u"elected"_s), 1, kWaitMs);
-    QVERIFY(b.start());
-    QTRY_COMPARE_WITH_TIMEOUT(lb.count(u"started"_s), 1, kWaitMs);
+    QVERIFY(electThenQueue(a, la, b, lb, kWaitMs));
     QTRY_COMPARE_WITH_TIMEOUT(watchers(), 2.0, kWaitMs);
     a.resign();
     QTRY_COMPARE_WITH_TIMEOUT(lb.count(u"elected"_s), 1, kWaitMs);
@@ -539,10 +536,7 @@ void tst_EtcdLeaderSelector::closeLeavesNoLease()
     EtcdLeaderSelector leader(m_client.get(), "/el/leak", withId(u"leak-a"_s));
     EtcdLeaderSelector follower(m_client.get(), "/el/leak", withId(u"leak-b"_s));
     TermLog a(&leader), b(&follower);
-    QVERIFY(leader.start());
-    QTRY_COMPARE_WITH_TIMEOUT(a.count(u"elected"_s), 1, kWaitMs);
-    QVERIFY(follower.start());
-    QTRY_COMPARE_WITH_TIMEOUT(b.count(u"started"_s), 1, kWaitMs);
+    QVERIFY(electThenQueue(leader, a, follower, b, kWaitMs));
     // Two leases each (leadership, participation), and the client's standby lease for the
     // participations' heals; wait until both participants registered.
     QList<qint64> ours;
