@@ -65,8 +65,9 @@ LeaderView::Seat::Seat(std::shared_ptr<LeaderView> view, LeaderViewMember *membe
 
 LeaderView::Seat::~Seat()
 {
-    endTerm();
-    m_view->remove(m_member);
+    if (m_armed)
+        m_view->disarm(m_armed);
+    m_view->remove(m_member); // passes a turn it had, once it is out of the choice
 }
 
 void LeaderView::Seat::beginTerm()
